@@ -1,0 +1,1 @@
+"""Finished matches: history lists, player records, replays, and GGP match-format export/import."""

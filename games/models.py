@@ -1,0 +1,107 @@
+"""Matches, seats and moves. Thin: fields, constraints, ``__str__``. Writes live in services.py."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    game = models.CharField(max_length=40)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_token)
+    random_token = models.CharField(max_length=32, default=new_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="created_matches")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "is_private", "-created_at"]),
+            models.Index(fields=["status", "game", "-finished_at"]),
+            models.Index(fields=["status", "-finished_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status})"
+
+
+class Outcome(models.TextChoices):
+    """A seat's result once the match is finished: the top score wins unless every score is equal."""
+
+    WON = "won"
+    DRAWN = "drawn"
+    LOST = "lost"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    role = models.CharField(max_length=20)
+    order = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="seats")
+    reserved_for = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                                     related_name="+", help_text="a rematch seat kept for this player")
+    joined_at = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+    score = models.PositiveSmallIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "role"], name="seat_unique_role"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_one_role_per_player"),
+        ]
+        indexes = [models.Index(fields=["player", "match"]), models.Index(fields=["player", "outcome"])]
+
+    def __str__(self) -> str:
+        return f"{self.role} of match {self.match_id}: {self.player or 'free'}"
+
+
+class Move(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    role = models.CharField(max_length=20)
+    action = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} ply {self.ply}: {self.role} {self.action}"
+
+
+class Presence(models.Model):
+    """One open websocket on a match page; counted for spectators and online dots."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(max_length=120, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "last_seen"])]
+
+    def __str__(self) -> str:
+        return f"{self.user or 'anonymous'} on match {self.match_id}"

@@ -1,0 +1,295 @@
+"""Every write to a match happens here, each in one transaction, broadcast only after commit.
+
+Concurrency: ``_lock_match`` takes the row lock on PostgreSQL (``SELECT ... FOR UPDATE``).
+SQLite ignores that clause; there the settings open every transaction with ``BEGIN IMMEDIATE``
+(one writer at a time), and in any case the version check plus the unique (match, ply)
+constraint refuse a second submission at the same version.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import broadcast
+from games.models import Match, Move, Outcome, Presence, Seat
+from games.rules import RulesError, get_game
+
+
+@dataclass
+class ServiceError(Exception):
+    """A refused request. ``code`` is stable for clients, ``message`` is for people."""
+
+    code: str
+    message: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _lock_match(match_id: int) -> Match:
+    """Fetch the match row for writing. Call inside ``transaction.atomic()``."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError("not_found", "There is no such match.") from None
+
+
+def _require_player(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_signed_in", "Choose a name (play as a guest) or log in first.")
+
+
+def match_create(*, user, game_slug: str, is_private: bool = False, role: str | None = None,
+                 rng: random.Random | None = None) -> Match:
+    """Create a waiting match and seat its creator (``role=None`` picks a random seat)."""
+    _require_player(user)
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError("unknown_game", f"There is no game called {game_slug!r}.") from None
+    if role is None:
+        role = (rng or random).choice(game.roles)
+    elif role not in game.roles:
+        raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
+    with transaction.atomic():
+        match = Match.objects.create(game=game.slug, is_private=is_private, created_by=user,
+                                     state=game.state_to_json(game.initial_state()))
+        now = timezone.now()
+        Seat.objects.bulk_create([
+            Seat(match=match, role=r, order=i, player=user if r == role else None,
+                 joined_at=now if r == role else None)
+            for i, r in enumerate(game.roles)
+        ])
+        broadcast.lobby_changed_on_commit()
+    return match
+
+
+def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
+    """Take a free seat (the first free one when ``role`` is None). The match starts when full.
+
+    Who may join a private match is decided by the caller (it holds the invite link).
+    """
+    _require_player(user)
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.status != Match.Status.WAITING:
+            raise ServiceError("match_started", "This match is no longer waiting for players.")
+        seats = list(match.seats.select_for_update())
+        if any(s.player_id == user.pk for s in seats):
+            raise ServiceError("already_seated", "You already have a seat in this match.")
+        free = [s for s in seats if s.player_id is None and s.reserved_for_id in (None, user.pk)]
+        if role is not None:
+            free = [s for s in free if s.role == role]
+            if not free:
+                raise ServiceError("seat_taken", f"The seat {role} is not free.")
+        if not free:
+            raise ServiceError("seat_taken", "There is no free seat in this match.")
+        seat = free[0]
+        seat.player, seat.joined_at = user, timezone.now()
+        seat.save(update_fields=["player", "joined_at"])
+        if all(s.player_id is not None for s in seats):
+            match.status, match.started_at = Match.Status.ACTIVE, timezone.now()
+            match.save(update_fields=["status", "started_at"])
+        broadcast.match_changed_on_commit(match.pk)
+        broadcast.lobby_changed_on_commit()
+    return match
+
+
+def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
+    """Play ``action`` for the seat ``user`` holds, if the match is still at ``version``."""
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        seat = _seat_of(match, user)
+        _require_active(match)
+        if version != match.version:
+            raise ServiceError("stale_version",
+                               f"The match has moved on (you saw version {version}, it is at {match.version}).",
+                               {"version": match.version})
+        game = get_game(match.game)
+        state = game.state_from_json(match.state)
+        mover = game.to_move(state)
+        if seat.role != mover:
+            raise ServiceError("not_your_turn", f"It is {mover}'s turn, not yours.")
+        try:
+            state = game.play(state, seat.role, action)
+        except RulesError as err:
+            raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
+        moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
+        state = _play_for_resigned(match, game, state, moves)
+        _record(match, game, state, moves)
+    return match
+
+
+def match_resign(*, match_id: int, user) -> Match:
+    """Resign ``user``'s seat: it scores 0. With two players the other wins at once; with
+    three, the game goes on and the resigned seat's turns get random legal actions."""
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        seat = _seat_of(match, user)
+        _require_active(match)
+        if seat.resigned:
+            raise ServiceError("already_resigned", "You have already resigned this match.")
+        seat.resigned = True
+        seat.save(update_fields=["resigned"])
+        game = get_game(match.game)
+        state = game.state_from_json(match.state)
+        resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
+        if len(game.roles) - len(resigned) <= 1:
+            _finish_by_resignation(match, game, resigned)
+        else:
+            moves: list[Move] = []
+            state = _play_for_resigned(match, game, state, moves)
+            _record(match, game, state, moves)
+    return match
+
+
+def match_abort(*, match_id: int, user) -> Match:
+    """Call off a match that is still waiting for players (its creator, or any seated player)."""
+    with transaction.atomic():
+        match = _lock_match(match_id)
+        if match.status != Match.Status.WAITING:
+            raise ServiceError("match_started", "Only a match still waiting for players can be aborted.")
+        if match.created_by_id != user.pk and not match.seats.filter(player=user).exists():
+            raise ServiceError("not_seated", "Only a player of this match can abort it.")
+        match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
+        match.save(update_fields=["status", "finished_at"])
+        broadcast.match_changed_on_commit(match.pk)
+        broadcast.lobby_changed_on_commit()
+    return match
+
+
+def rematch_offer(*, match_id: int, user) -> Match:
+    """Offer a rematch of a finished match: same players, seats rotated by one.
+
+    The offerer is seated at once; the others' seats are kept for them and the rematch starts
+    when they accept (``seat_join``). A second offer returns the pending rematch.
+    """
+    with transaction.atomic():
+        old = _lock_match(match_id)
+        _seat_of(old, user)
+        if old.status != Match.Status.FINISHED:
+            raise ServiceError("match_not_over", "A rematch can be offered once the match is over.")
+        pending = old.rematches.exclude(status=Match.Status.ABORTED).first()
+        if pending is not None:
+            return pending
+        old_seats = list(old.seats.all())
+        game = get_game(old.game)
+        new = Match.objects.create(game=old.game, is_private=old.is_private, created_by=user, rematch_of=old,
+                                   state=game.state_to_json(game.initial_state()))
+        now = timezone.now()
+        players = [s.player_id for s in old_seats]
+        rotated = players[-1:] + players[:-1]
+        Seat.objects.bulk_create([
+            Seat(match=new, role=r, order=i,
+                 player_id=pid if pid == user.pk else None, joined_at=now if pid == user.pk else None,
+                 reserved_for_id=None if pid == user.pk else pid)
+            for i, (r, pid) in enumerate(zip(game.roles, rotated))
+        ])
+        broadcast.match_changed_on_commit(old.pk)
+        broadcast.lobby_changed_on_commit()
+    return new
+
+
+def presence_enter(*, match_id: int, channel_name: str, user) -> None:
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"match_id": match_id, "user": user if user and user.is_authenticated else None,
+                  "last_seen": timezone.now()},
+    )
+
+
+def presence_touch(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+def presence_leave(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()
+
+
+# -- internals -------------------------------------------------------------------------------
+
+def _seat_of(match: Match, user) -> Seat:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
+    seat = match.seats.filter(player=user).first()
+    if seat is None:
+        raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
+    return seat
+
+
+def _require_active(match: Match) -> None:
+    if match.status == Match.Status.WAITING:
+        raise ServiceError("match_not_started", "The match starts when every seat is taken.")
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("match_over", "This match is over.")
+
+
+def _play_for_resigned(match: Match, game, state, moves: list[Move]):
+    """Give each turn of a resigned seat a random legal action, reproducible from the match's token."""
+    resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
+    ply = match.version + len(moves)
+    while not game.is_terminal(state) and game.to_move(state) in resigned:
+        role = game.to_move(state)
+        action = random.Random(f"{match.random_token}:{ply}").choice(game.legal_actions(state))
+        state = game.play(state, role, action)
+        ply += 1
+        moves.append(Move(match=match, ply=ply, role=role, action=action))
+    return state
+
+
+def _record(match: Match, game, state, moves: list[Move]) -> None:
+    """Append ``moves``, store ``state`` and the result if it ended; broadcast after commit."""
+    try:
+        Move.objects.bulk_create(moves)
+    except IntegrityError:
+        raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
+                           {"version": match.version}) from None
+    match.version += len(moves)
+    match.state = game.state_to_json(state)
+    fields = ["version", "state"]
+    if game.is_terminal(state):
+        resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
+        outcome = game.outcome(state).to_json()
+        if resigned:
+            outcome["scores"].update({role: 0 for role in resigned})
+            outcome["resigned"] = sorted(resigned)
+            _set_winners(outcome)
+        _finish(match, outcome)
+        fields += ["status", "finished_at", "result"]
+    match.save(update_fields=fields)
+    broadcast.match_changed_on_commit(match.pk, last_moves=[(m.ply, m.role, m.action) for m in moves])
+    if match.status == Match.Status.FINISHED:
+        broadcast.lobby_changed_on_commit()
+
+
+def _finish_by_resignation(match: Match, game, resigned: set[str]) -> None:
+    scores = {role: (0 if role in resigned else 100) for role in game.roles}
+    names = " and ".join(sorted(resigned))
+    outcome = {"scores": scores, "reason": f"{names} resigned", "line": [], "resigned": sorted(resigned)}
+    _set_winners(outcome)
+    _finish(match, outcome)
+    match.save(update_fields=["status", "finished_at", "result"])
+    broadcast.match_changed_on_commit(match.pk)
+    broadcast.lobby_changed_on_commit()
+
+
+def _set_winners(outcome: dict[str, Any]) -> None:
+    scores = outcome["scores"]
+    top = max(scores.values())
+    winners = [] if len(set(scores.values())) == 1 else [r for r, s in scores.items() if s == top]
+    outcome["winners"], outcome["draw"] = winners, not winners
+
+
+def _finish(match: Match, outcome: dict[str, Any]) -> None:
+    match.status, match.finished_at, match.result = Match.Status.FINISHED, timezone.now(), outcome
+    for seat in match.seats.all():
+        seat.score = outcome["scores"][seat.role]
+        seat.outcome = (Outcome.DRAWN if outcome["draw"] else
+                        Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
+        seat.save(update_fields=["score", "outcome"])

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/join/", views.match_join, name="join"),
+    path("matches/<int:match_id>/abort/", views.match_abort, name="abort"),
+    path("matches/<int:match_id>/rematch/", views.match_rematch, name="rematch"),
+]

@@ -1,0 +1,64 @@
+"""Match pages: parse, call one service or selector, render or redirect."""
+
+import json
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.models import Match
+from games.services import ServiceError
+
+
+def match_page(request, match_id: int):
+    match = get_object_or_404(Match, pk=match_id)
+    invite = request.GET.get("invite")
+    if not selectors.match_can_view(match=match, user=request.user, invite_token=invite):
+        raise Http404("No such match, or it is private.")
+    snapshot = selectors.match_snapshot(match=match)
+    roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
+    return render(request, "games/match.html", {
+        "match": match,
+        "snapshot_json": json.dumps(snapshot),
+        "roles": roles,
+        "invite": invite if match.is_private else None,
+        "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
+        if match.is_private and roles else None,
+        "free_seats": [s for s in snapshot["seats"] if s["player"] is None],
+    })
+
+
+@require_POST
+def match_join(request, match_id: int):
+    match = get_object_or_404(Match, pk=match_id)
+    if not selectors.match_can_view(match=match, user=request.user, invite_token=request.POST.get("invite")):
+        raise Http404("No such match, or it is private.")
+    return _act(request, match, services.seat_join, role=request.POST.get("role") or None)
+
+
+@require_POST
+def match_abort(request, match_id: int):
+    return _act(request, get_object_or_404(Match, pk=match_id), services.match_abort)
+
+
+@require_POST
+def match_rematch(request, match_id: int):
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        new = services.rematch_offer(match_id=match.pk, user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("games:match", match_id=match.pk)
+    return redirect("games:match", match_id=new.pk)
+
+
+def _act(request, match: Match, service, **kwargs):
+    try:
+        service(match_id=match.pk, user=request.user, **kwargs)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    url = f"/matches/{match.pk}/"
+    invite = request.POST.get("invite")
+    return redirect(f"{url}?invite={invite}" if invite else url)

@@ -1,0 +1,12 @@
+"""Accounts: a guest is a real account tied to a browser session, until it signs up."""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    display_name = models.CharField(max_length=30)
+    is_guest = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return self.display_name or self.username

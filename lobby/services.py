@@ -1,0 +1,60 @@
+"""Account writes: guests, sign-up (a guest keeps its matches), display names."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from games.services import ServiceError
+from lobby.models import User
+
+NAME_MAX = 30
+
+
+def _clean_name(display_name: str) -> str:
+    name = " ".join((display_name or "").split())
+    if not name:
+        raise ServiceError("invalid_name", "Choose a display name.")
+    if len(name) > NAME_MAX:
+        raise ServiceError("invalid_name", f"A display name has at most {NAME_MAX} characters.")
+    return name
+
+
+def guest_create(*, display_name: str) -> User:
+    """A guest account with an unusable password; the caller logs it in to the session."""
+    name = _clean_name(display_name)
+    user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, is_guest=True)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def account_signup(*, username: str, password: str, display_name: str = "", guest: User | None = None) -> User:
+    """Create a full account; when ``guest`` is given, that guest becomes the account and keeps its matches."""
+    username = (username or "").strip()
+    if not username:
+        raise ServiceError("invalid_username", "Choose a user name.")
+    try:
+        User.username_validator(username)
+    except ValidationError as err:
+        raise ServiceError("invalid_username", " ".join(err.messages)) from None
+    user = guest if guest is not None and guest.is_guest else User()
+    user.username = username
+    user.display_name = _clean_name(display_name or user.display_name or username)
+    try:
+        validate_password(password, user)
+    except ValidationError as err:
+        raise ServiceError("weak_password", " ".join(err.messages)) from None
+    user.set_password(password)
+    user.is_guest = False
+    try:
+        with transaction.atomic():
+            if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+                raise IntegrityError
+            user.save()
+    except IntegrityError:
+        raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
+    return user

@@ -1,0 +1,73 @@
+"""Lobby and account pages: parse the form, call one service, redirect or render."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.rules import GAMES
+from games.services import ServiceError
+from lobby import forms
+from lobby import services as accounts
+
+
+def home(request):
+    return render(request, "lobby/home.html", {
+        "games": GAMES,
+        "lists": selectors.lobby_lists(),
+        "mine": selectors.matches_of_player(user=request.user),
+        "guest_form": forms.GuestForm(),
+    })
+
+
+@require_POST
+def guest(request):
+    form = forms.GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            user = accounts.guest_create(display_name=form.cleaned_data["display_name"])
+        except ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    else:
+        messages.error(request, "Choose a display name of at most 30 characters.")
+    return redirect(_next_url(request))
+
+
+def signup(request):
+    form = forms.SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        guest_user = request.user if request.user.is_authenticated and request.user.is_guest else None
+        try:
+            user = accounts.account_signup(guest=guest_user, **form.cleaned_data)
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.display_name}: your account is ready.")
+            return redirect("lobby:home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_POST
+def match_create(request):
+    form = forms.MatchCreateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick a game from the list.")
+        return redirect("lobby:home")
+    try:
+        match = services.match_create(user=request.user, game_slug=form.cleaned_data["game"],
+                                      is_private=form.cleaned_data["private"],
+                                      role=form.cleaned_data["role"] or None)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("lobby:home")
+    return redirect("games:match", match_id=match.pk)
+
+
+def _next_url(request) -> str:
+    target = request.POST.get("next") or reverse("lobby:home")
+    return target if target.startswith("/") and not target.startswith("//") else reverse("lobby:home")

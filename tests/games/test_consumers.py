@@ -1,0 +1,247 @@
+"""The match and lobby sockets through the real ASGI stack (origin check, session auth, routing)."""
+
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import override_settings
+
+from config.asgi import application
+from games import services
+from games.models import Match, Move
+from games.rules import get_game
+from tests.support.players import make_players, session_cookie, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FIVE_GAMES = ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere"]
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+async def open_socket(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin] if origin else []
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive(comm: WebsocketCommunicator, kind: str, timeout: float = 3) -> dict:
+    """The next message of ``kind``, skipping presence updates and pongs."""
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+        assert message["type"] in {"presence", "pong"}, message
+
+
+async def join_match(match_id: int, user=None, query: str = "") -> tuple[WebsocketCommunicator, dict]:
+    comm = await open_socket(f"/ws/matches/{match_id}/{query}", user)
+    return comm, await receive(comm, "state")
+
+
+async def drain(comm: WebsocketCommunicator) -> list[dict]:
+    """Every message already waiting on ``comm``."""
+    messages = []
+    while not await comm.receive_nothing(timeout=0.2):
+        messages.append(await comm.receive_json_from())
+    return messages
+
+
+@database_sync_to_async
+def db_state(match_id: int) -> tuple[int, dict, str, int]:
+    match = Match.objects.get(pk=match_id)
+    return match.version, match.state, match.status, Move.objects.filter(match=match).count()
+
+
+@pytest.mark.parametrize("slug", FIVE_GAMES)
+async def test_players_and_a_spectator_play_a_whole_game(slug):
+    game = get_game(slug)
+    players = await database_sync_to_async(make_players)(len(game.roles))
+    match = await database_sync_to_async(start_match)(slug, players)
+    sockets = {}
+    for role, player in zip(game.roles, players):
+        sockets[role], first = await join_match(match.pk, player)
+        assert first["you"]["roles"] == [role]
+    spectator, first = await join_match(match.pk)
+    assert first["you"] == {"roles": [], "legal": {}}
+    everyone = [*sockets.values(), spectator]
+
+    rng = random.Random(slug)
+    state, version, played = game.initial_state(), 0, []
+    while not game.is_terminal(state):
+        mover = game.to_move(state)
+        action = rng.choice(game.legal_actions(state))
+        await sockets[mover].send_json_to({"type": "action", "action": action, "version": version})
+        state, version = game.play(state, mover, action), version + 1
+        played.append(action)
+        for comm in everyone:
+            message = await receive(comm, "state")
+            assert message["version"] == version
+            assert message["last_move"]["action"] == action and message["last_move"]["role"] == mover
+            assert message["match"]["view"] == game.view(state)
+        # Only the mover's socket is told its legal actions.
+        if not game.is_terminal(state):
+            assert message["you"]["legal"] == {}
+    final = message["match"]
+    assert final["status"] == "finished"
+    assert final["result"]["scores"] == game.goals(state)
+    assert [m["action"] for m in final["moves"]] == played
+    for comm in everyone:
+        await comm.disconnect()
+
+
+async def test_each_error_code_reaches_only_the_sender_and_changes_nothing():
+    x, o, stranger = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    so, _ = await join_match(match.pk, o)
+    watcher, _ = await join_match(match.pk, stranger)
+    await sx.send_json_to({"type": "action", "action": "(play 2 2 1 3 x)", "version": 0})
+    for comm in (sx, so, watcher):
+        assert (await receive(comm, "state"))["version"] == 1
+    before = await db_state(match.pk)
+
+    async def expect(comm, payload, code):
+        if isinstance(payload, str):
+            await comm.send_to(text_data=payload)
+        else:
+            await comm.send_json_to(payload)
+        error = await receive(comm, "error")
+        assert error["code"] == code, error
+        assert error["message"]
+        return error
+
+    error = await expect(so, {"type": "action", "action": "(play 2 2 1 1 o)", "version": 1}, "illegal_action")
+    assert error["detail"] == "wrong_sub_board"
+    await expect(so, {"type": "action", "action": "(play 1 3 1 1 x)", "version": 1}, "illegal_action")
+    await expect(so, {"type": "action", "action": "(jump 1)", "version": 1}, "illegal_action")
+    await expect(sx, {"type": "action", "action": "(play 1 3 1 1 x)", "version": 1}, "not_your_turn")
+    stale = await expect(so, {"type": "action", "action": "(play 1 3 1 1 o)", "version": 0}, "stale_version")
+    assert stale["state"]["type"] == "state" and stale["state"]["version"] == 1
+    await expect(watcher, {"type": "action", "action": "(play 1 3 1 1 o)", "version": 1}, "not_seated")
+    await expect(watcher, {"type": "resign"}, "not_seated")
+    await expect(so, "{not json", "malformed")
+    await expect(so, {"type": "action", "action": 5, "version": 1}, "malformed")
+    await expect(so, {"type": "action", "action": "(play 1 3 1 1 o)", "version": "1"}, "malformed")
+    await expect(so, {"type": "fly"}, "malformed")
+    await expect(so, ["action"], "malformed")
+    await expect(so, json.dumps({"type": "action", "action": "x" * 5000, "version": 1}), "malformed")
+    # Nobody else heard about any of it.
+    for comm in (sx, watcher):
+        assert [m["type"] for m in await drain(comm) if m["type"] != "presence"] == []
+    assert await db_state(match.pk) == before
+
+    await so.send_json_to({"type": "resign"})
+    for comm in (sx, so, watcher):
+        assert (await receive(comm, "state"))["match"]["status"] == "finished"
+    finished = await db_state(match.pk)
+    await expect(sx, {"type": "action", "action": "(play 1 3 1 1 x)", "version": 1}, "match_over")
+    assert await db_state(match.pk) == finished
+    for comm in (sx, so, watcher):
+        await comm.disconnect()
+
+
+async def test_no_move_before_the_match_starts():
+    x, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(user=x, game_slug="quarto-misere", role="white")
+    sx, first = await join_match(match.pk, x)
+    assert first["match"]["status"] == "waiting"
+    await sx.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
+    assert (await receive(sx, "error"))["code"] == "match_not_started"
+    assert (await db_state(match.pk))[0] == 0
+    await sx.disconnect()
+
+
+@override_settings(WS_RATE_BURST=3, WS_RATE_PER_SECOND=0.01)
+async def test_flooding_a_socket_is_rate_limited():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    for _ in range(3):
+        await sx.send_json_to({"type": "sync", "version": 0})
+        await receive(sx, "state")
+    await sx.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
+    assert (await receive(sx, "error"))["code"] == "rate_limited"
+    assert (await db_state(match.pk))[0] == 0
+    await sx.disconnect()
+
+
+async def test_sync_returns_the_full_current_state():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    await database_sync_to_async(services.move_submit)(match_id=match.pk, user=x, action="(select p1010)", version=0)
+    sx, first = await join_match(match.pk, x)
+    assert first["version"] == 1
+    assert first["you"]["legal"] == {"white": first["match"]["view"]["cell_actions"] and
+                                     list(first["match"]["view"]["cell_actions"].values())}
+    await sx.send_json_to({"type": "sync", "version": 0})
+    again = await receive(sx, "state")
+    assert again["version"] == 1 and again["match"]["moves"][0]["action"] == "(select p1010)"
+    await sx.disconnect()
+
+
+async def test_private_match_needs_its_invite_or_a_seat():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("tictactoe-x9", [x, o], True)
+    stranger = await open_socket(f"/ws/matches/{match.pk}/")
+    error = await stranger.receive_json_from()
+    assert error["code"] == "not_found"
+    assert (await stranger.receive_output(timeout=1))["type"] == "websocket.close"
+    wrong = await open_socket(f"/ws/matches/{match.pk}/?invite=guess")
+    assert (await wrong.receive_json_from())["code"] == "not_found"
+    invited, first = await join_match(match.pk, query=f"?invite={match.invite_token}")
+    assert first["match"]["private"] is True
+    player, _ = await join_match(match.pk, o)
+    await invited.disconnect()
+    await player.disconnect()
+
+
+async def test_a_socket_from_another_origin_is_refused():
+    comm = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect()
+    assert not connected
+    no_origin = WebsocketCommunicator(application, "/ws/lobby/")
+    connected, _ = await no_origin.connect()
+    assert not connected
+
+
+async def test_presence_counts_spectators_and_online_players():
+    x, o, fan = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    assert (await receive(sx, "presence")) == {"type": "presence", "spectators": 0,
+                                               "online": {"white": True, "black": False}}
+    watcher, _ = await join_match(match.pk, fan)
+    anonymous, _ = await join_match(match.pk)
+    presence = await receive(sx, "presence")
+    while presence["spectators"] < 2:
+        presence = await receive(sx, "presence")
+    assert presence == {"type": "presence", "spectators": 2, "online": {"white": True, "black": False}}
+    await watcher.disconnect()
+    presence = await receive(sx, "presence")
+    assert presence["spectators"] == 1
+    await anonymous.disconnect()
+    await sx.disconnect()
+
+
+async def test_the_lobby_socket_pushes_open_and_live_matches():
+    a, b = await database_sync_to_async(make_players)(2)
+    lobby = await open_socket("/ws/lobby/")
+    first = await receive(lobby, "lobby")
+    assert first["open"] == [] and first["live"] == []
+    match = await database_sync_to_async(services.match_create)(user=a, game_slug="quarto-misere", role="white")
+    update = await receive(lobby, "lobby")
+    assert [m["id"] for m in update["open"]] == [match.pk] and update["open"][0]["free"] == ["black"]
+    await database_sync_to_async(services.match_create)(user=a, game_slug="quarto-misere", is_private=True)
+    hidden = await receive(lobby, "lobby")
+    assert [m["id"] for m in hidden["open"]] == [match.pk]
+    await database_sync_to_async(services.seat_join)(match_id=match.pk, user=b)
+    update = await receive(lobby, "lobby")
+    assert update["open"] == [] and [m["id"] for m in update["live"]] == [match.pk]
+    await lobby.disconnect()

@@ -1,0 +1,224 @@
+"""games.services against the database: seats, moves, resignation, rematch, concurrency."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Match, Move, Seat
+from games.rules import GAMES, get_game
+from games.services import ServiceError
+from tests.support.players import make_players, play_out, start_match
+
+pytestmark = pytest.mark.django_db
+
+FIVE_GAMES = ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere"]
+
+
+def assert_refused(code, call, **kwargs):
+    with pytest.raises(ServiceError) as info:
+        call(**kwargs)
+    assert info.value.code == code, info.value.message
+    return info.value
+
+
+def test_create_seats_the_creator_and_waits():
+    alice, = make_players(1)
+    match = services.match_create(user=alice, game_slug="nine-board-tictactoe", role="oPlayer")
+    seats = {s.role: s.player_id for s in match.seats.all()}
+    assert seats == {"xPlayer": None, "oPlayer": alice.pk}
+    assert match.status == Match.Status.WAITING and match.version == 0
+
+
+def test_create_random_seat_and_refusals():
+    alice, = make_players(1)
+    import random
+    roles = {services.match_create(user=alice, game_slug="quarto-misere", rng=random.Random(seed))
+             .seats.get(player=alice).role for seed in range(12)}
+    assert roles == {"white", "black"}
+    assert_refused("unknown_game", services.match_create, user=alice, game_slug="chess")
+    assert_refused("unknown_role", services.match_create, user=alice, game_slug="quarto-misere", role="red")
+
+
+def test_join_fills_seats_and_starts_when_full():
+    a, b, c = make_players(3)
+    match = services.match_create(user=a, game_slug="tictactoe-3player", role="xplayer")
+    services.seat_join(match_id=match.pk, user=b)
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    assert_refused("already_seated", services.seat_join, match_id=match.pk, user=b)
+    assert_refused("seat_taken", services.seat_join, match_id=match.pk, user=c, role="oplayer")
+    services.seat_join(match_id=match.pk, user=c, role="zplayer")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.started_at is not None
+    d, = make_players(1, "late")
+    assert_refused("match_started", services.seat_join, match_id=match.pk, user=d)
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in GAMES])
+def test_a_whole_game_stores_moves_state_and_result(slug):
+    game = get_game(slug)
+    players = make_players(len(game.roles))
+    match = play_out(start_match(slug, players), players, seed=3)
+    assert match.status == Match.Status.FINISHED
+    actions = list(match.moves.values_list("action", flat=True))
+    assert list(match.moves.values_list("ply", flat=True)) == list(range(1, len(actions) + 1))
+    replayed = game.replay(actions)
+    assert game.state_from_json(match.state) == replayed
+    assert match.version == len(actions)
+    assert match.result["scores"] == game.goals(replayed)
+    assert {s.role: s.score for s in match.seats.all()} == game.goals(replayed)
+
+
+def test_refusals_change_nothing():
+    x, o, stranger = make_players(3)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action="(play 1 1 2 2 x)", version=0)
+    before = Match.objects.get(pk=match.pk)
+
+    assert_refused("illegal_action", services.move_submit, match_id=match.pk, user=o,
+                   action="(play 3 3 1 1 o)", version=1)  # wrong sub-board
+    err = assert_refused("illegal_action", services.move_submit, match_id=match.pk, user=o,
+                         action="(play 2 2 1 1 x)", version=1)
+    assert err.extra["detail"] == "wrong_marker"
+    assert_refused("not_your_turn", services.move_submit, match_id=match.pk, user=x, action="(play 2 2 1 1 x)", version=1)
+    err = assert_refused("stale_version", services.move_submit, match_id=match.pk, user=o,
+                         action="(play 2 2 1 1 o)", version=0)
+    assert err.extra["version"] == 1
+    assert_refused("not_seated", services.move_submit, match_id=match.pk, user=stranger,
+                   action="(play 2 2 1 1 o)", version=1)
+
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.state, after.status) == (before.version, before.state, before.status)
+    assert Move.objects.filter(match=match).count() == 1
+
+
+def test_moves_refused_before_start_and_after_end():
+    x, o = make_players(2)
+    match = services.match_create(user=x, game_slug="nine-board-tictactoe", role="xPlayer")
+    assert_refused("match_not_started", services.move_submit, match_id=match.pk, user=x,
+                   action="(play 1 1 1 1 x)", version=0)
+    services.seat_join(match_id=match.pk, user=o)
+    match = play_out(Match.objects.get(pk=match.pk), [x, o])
+    game = get_game(match.game)
+    assert_refused("match_over", services.move_submit, match_id=match.pk, user=x,
+                   action=game.legal_moves(game.initial_state(), "xPlayer")[0], version=match.version)
+
+
+def test_two_player_resignation_ends_the_match():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    services.match_resign(match_id=match.pk, user=black)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["scores"] == {"white": 100, "black": 0}
+    assert match.result["winners"] == ["white"] and match.result["resigned"] == ["black"]
+    assert_refused("match_over", services.match_resign, match_id=match.pk, user=white)
+
+
+def test_three_player_resignation_plays_random_moves_for_the_resigned_seat():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.match_resign(match_id=match.pk, user=x)  # x is to move: its turn is played for it at once
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer"]
+    assert_refused("already_resigned", services.match_resign, match_id=match.pk, user=x)
+    match = play_out(match, [x, o, z], seed=5)
+    game = get_game(match.game)
+    roles = list(match.moves.values_list("role", flat=True))
+    assert roles == [game.roles[i % 3] for i in range(len(roles))]
+    assert match.result["scores"]["xplayer"] == 0
+    assert match.result["resigned"] == ["xplayer"]
+    assert game.state_from_json(match.state) == game.replay(match.moves.values_list("action", flat=True))
+
+
+def test_second_three_player_resignation_finishes_the_match():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.match_resign(match_id=match.pk, user=o)
+    services.match_resign(match_id=match.pk, user=z)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["scores"] == {"xplayer": 100, "oplayer": 0, "zplayer": 0}
+
+
+def test_abort_only_while_waiting_and_only_by_a_player():
+    a, b = make_players(2)
+    match = services.match_create(user=a, game_slug="quarto-misere", role="white")
+    assert_refused("not_seated", services.match_abort, match_id=match.pk, user=b)
+    services.match_abort(match_id=match.pk, user=a)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+    assert_refused("match_started", services.seat_join, match_id=match.pk, user=b)
+    started = start_match("quarto-misere", [a, b])
+    assert_refused("match_started", services.match_abort, match_id=started.pk, user=a)
+
+
+def test_rematch_rotates_seats_and_starts_when_accepted():
+    x, o, z = make_players(3)
+    old = play_out(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+    new = services.rematch_offer(match_id=old.pk, user=o)
+    assert services.rematch_offer(match_id=old.pk, user=x).pk == new.pk  # one pending rematch
+    seats = {s.role: (s.player_id, s.reserved_for_id) for s in new.seats.all()}
+    assert seats == {"xplayer": (None, z.pk), "oplayer": (None, x.pk), "zplayer": (o.pk, None)}
+    stranger, = make_players(1, "stranger")
+    assert_refused("seat_taken", services.seat_join, match_id=new.pk, user=stranger)
+    services.seat_join(match_id=new.pk, user=x)
+    services.seat_join(match_id=new.pk, user=z)
+    new.refresh_from_db()
+    assert new.status == Match.Status.ACTIVE and new.rematch_of_id == old.pk
+    assert {s.role: s.player_id for s in new.seats.all()} == {"xplayer": z.pk, "oplayer": x.pk, "zplayer": o.pk}
+
+
+def test_rematch_needs_a_finished_match():
+    a, b = make_players(2)
+    match = start_match("quarto-misere", [a, b])
+    assert_refused("match_not_over", services.rematch_offer, match_id=match.pk, user=a)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_submissions_at_one_version_exactly_one_wins():
+    """Two players' threads race for ply 1 of a match many times; one wins each race."""
+    for round_ in range(5):
+        x, o = make_players(2, f"racer{round_}")
+        match = start_match("nine-board-tictactoe", [x, o])
+        # Both submissions come from the mover's seat (two tabs of one player): same version, different cells.
+        barrier = threading.Barrier(2)
+        outcomes: list[str] = []
+
+        def submit(action: str) -> None:
+            barrier.wait()
+            try:
+                services.move_submit(match_id=match.pk, user=x, action=action, version=0)
+                outcomes.append("ok")
+            except ServiceError as err:
+                outcomes.append(err.code)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=submit, args=(a,)) for a in ("(play 1 1 1 1 x)", "(play 3 3 3 3 x)")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["ok", "stale_version"]
+        match.refresh_from_db()
+        assert match.version == 1
+        assert list(Move.objects.filter(match=match).values_list("ply", flat=True)) == [1]
+        game = get_game(match.game)
+        assert game.state_from_json(match.state) == game.replay(Move.objects.filter(match=match)
+                                                                .values_list("action", flat=True))
+
+
+def test_seat_constraints_hold_in_the_database():
+    from django.db import IntegrityError, transaction
+    a, = make_players(1)
+    match = services.match_create(user=a, game_slug="quarto-misere", role="white")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.filter(match=match, role="black").update(player=a)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Move.objects.bulk_create([Move(match=match, ply=1, role="white", action="(select p0000)"),
+                                  Move(match=match, ply=1, role="white", action="(select p0001)")])

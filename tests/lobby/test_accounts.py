@@ -1,0 +1,47 @@
+"""lobby.services: guests, sign-up keeping a guest's matches."""
+
+import pytest
+
+from games import services
+from games.services import ServiceError
+from lobby.models import User
+from lobby.services import account_signup, guest_create
+
+pytestmark = pytest.mark.django_db
+
+STRONG = "correct-horse-battery-staple"
+
+
+def test_guest_gets_a_name_and_no_password():
+    guest = guest_create(display_name="  Ada   Lovelace ")
+    assert guest.display_name == "Ada Lovelace" and guest.is_guest
+    assert not guest.has_usable_password()
+    assert guest_create(display_name="Ada Lovelace").username != guest.username
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 31])
+def test_guest_name_is_checked(name):
+    with pytest.raises(ServiceError) as info:
+        guest_create(display_name=name)
+    assert info.value.code == "invalid_name"
+    assert not User.objects.exists()
+
+
+def test_a_guest_signs_up_and_keeps_its_matches():
+    guest = guest_create(display_name="Grace")
+    match = services.match_create(user=guest, game_slug="quarto-misere", role="white")
+    user = account_signup(username="grace", password=STRONG, guest=guest)
+    assert user.pk == guest.pk and not user.is_guest and user.check_password(STRONG)
+    assert match.seats.get(role="white").player_id == user.pk
+    assert user.display_name == "Grace"
+
+
+def test_signup_refusals_save_nothing():
+    account_signup(username="alan", password=STRONG)
+    for kwargs, code in [({"username": "ALAN", "password": STRONG}, "username_taken"),
+                         ({"username": "bad name!", "password": STRONG}, "invalid_username"),
+                         ({"username": "kurt", "password": "123"}, "weak_password")]:
+        with pytest.raises(ServiceError) as info:
+            account_signup(**kwargs)
+        assert info.value.code == code
+    assert list(User.objects.values_list("username", flat=True)) == ["alan"]

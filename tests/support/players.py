@@ -1,0 +1,50 @@
+"""Building blocks for tests: players, sessions, matches played through the real services."""
+
+from __future__ import annotations
+
+import random
+
+from django.conf import settings
+from django.test import Client
+
+from games import services
+from games.models import Match
+from games.rules import get_game
+from lobby.services import guest_create
+
+
+def make_players(count: int, prefix: str = "player") -> list:
+    return [guest_create(display_name=f"{prefix} {i + 1}") for i in range(count)]
+
+
+def session_cookie(user) -> str:
+    """A logged-in session for ``user``, as the value of the session cookie."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def start_match(game_slug: str, players: list, is_private: bool = False) -> Match:
+    """A match with ``players[i]`` in the i-th role, started."""
+    roles = get_game(game_slug).roles
+    match = services.match_create(user=players[0], game_slug=game_slug, role=roles[0], is_private=is_private)
+    for role, player in zip(roles[1:], players[1:]):
+        services.seat_join(match_id=match.pk, user=player, role=role)
+    match.refresh_from_db()
+    return match
+
+
+def play_out(match: Match, players: list, seed: int = 0, max_moves: int | None = None) -> Match:
+    """Play random legal actions through ``move_submit`` until the end (or ``max_moves``)."""
+    game = get_game(match.game)
+    by_role = dict(zip(game.roles, players))
+    rng = random.Random(seed)
+    played = 0
+    while match.status == Match.Status.ACTIVE and (max_moves is None or played < max_moves):
+        state = game.state_from_json(match.state)
+        role = game.to_move(state)
+        services.move_submit(match_id=match.pk, user=by_role[role], action=rng.choice(game.legal_actions(state)),
+                             version=match.version)
+        match.refresh_from_db()
+        played += 1
+    return match

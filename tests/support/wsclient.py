@@ -1,0 +1,30 @@
+"""A blocking websocket client for tests against a live Daphne (restart and scale tests)."""
+
+from __future__ import annotations
+
+import json
+
+from websockets.sync.client import connect
+
+from tests.support.players import session_cookie
+
+
+class Socket:
+    def __init__(self, server, path: str, user=None) -> None:
+        headers = {"Cookie": f"sessionid={session_cookie(user)}"} if user is not None else None
+        self.ws = connect(f"{server.ws_url}{path}", origin=server.url, additional_headers=headers,
+                          open_timeout=10)
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self, kind: str, timeout: float = 10) -> dict:
+        """The next message of ``kind``, skipping presence updates and pongs."""
+        while True:
+            message = json.loads(self.ws.recv(timeout=timeout))
+            if message["type"] == kind:
+                return message
+            assert message["type"] in {"presence", "pong"}, message
+
+    def close(self) -> None:
+        self.ws.close()
