@@ -1,0 +1,346 @@
+"""Misère Quarto (RULES.md section 5), in the self-selection order and in the classic order.
+
+Sixteen pieces ``p0000`` .. ``p1111`` (four binary attributes; the first digit is attribute 4)
+go one by one onto a 4x4 board: a role first ``(select pXXXX)`` a piece from the pool, then the
+piece is ``(place pXXXX x y)`` on an empty cell (column x, row y, 1..4). Whoever places the piece
+that completes a line (a row, column or main diagonal whose four pieces share the value of an
+attribute) scores 0 and the other 100; a full board without a line is 50 each.
+
+Piece ``pABCD`` is the int ``0bABCD``; the board packs one piece per 4 bits, cell
+``(y-1)*4 + (x-1)`` at bits ``4*cell .. 4*cell+3``, with a separate mask of filled cells.
+
+Example::
+
+    >>> state = QUARTO_MISERE.replay(["(select p0101)", "(place p0101 2 3)"])
+    >>> QUARTO_MISERE.to_move(state), QUARTO_MISERE.legal_actions(state)[0]
+    ('black', '(select p0000)')
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from games.rules.base import (
+    Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+)
+
+SIZE = 4
+CELLS = SIZE * SIZE
+ALL_CELLS = (1 << CELLS) - 1
+ALL_PIECES = (1 << 16) - 1  # bit p set = piece p still in the pool
+NO_PIECE = -1
+ORDERS = ("self", "classic")
+COLUMN_LETTERS = "abcd"
+# Attribute 4 is the first digit (bit 3); the word for 1 comes first.
+ATTRIBUTE_WORDS = ((8, "tall", "short"), (4, "dark", "light"), (2, "square", "round"), (1, "hollow", "solid"))
+
+_SELECT = re.compile(r"\(\s*select\s+p([01]{4})\s*\)")
+_PLACE = re.compile(r"\(\s*place\s+p([01]{4})\s+(-?[0-9]+)\s+(-?[0-9]+)\s*\)")
+
+
+def _line_cells() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    rows = tuple((f"row {y + 1}", tuple(y * SIZE + x for x in range(SIZE))) for y in range(SIZE))
+    columns = tuple((f"column {COLUMN_LETTERS[x]}", tuple(y * SIZE + x for y in range(SIZE))) for x in range(SIZE))
+    diagonals = (("the diagonal a1-d4", tuple(i * SIZE + i for i in range(SIZE))),
+                 ("the diagonal d1-a4", tuple(i * SIZE + (SIZE - 1 - i) for i in range(SIZE))))
+    return rows + columns + diagonals
+
+
+LINES = _line_cells()  # (name, cells) of the 10 lines
+_LINE_MASKS = tuple(sum(1 << c for c in cells) for _, cells in LINES)
+# Per cell, the (mask, cells) of the 2 or 3 lines through it: a placement can complete only those.
+_LINES_THROUGH = tuple(tuple((mask, cells) for mask, (_, cells) in zip(_LINE_MASKS, LINES) if mask >> c & 1)
+                       for c in range(CELLS))
+_BIT = tuple(1 << c for c in range(CELLS))
+
+
+def piece_name(piece: int) -> str:
+    """``5`` -> ``"p0101"``."""
+    return f"p{piece:04b}"
+
+
+def piece_words(piece: int) -> str:
+    """``"tall dark square hollow"`` for p1111, attributes 4 to 1."""
+    return " ".join(one if piece & bit else zero for bit, one, zero in ATTRIBUTE_WORDS)
+
+
+def cell_name(cell: int) -> str:
+    """Column letter a-d (x) then row number 1-4 (y): cell (x=2, y=3) is "b3"."""
+    return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE + 1}"
+
+
+def _shared(pieces: list[int]) -> tuple[int, int]:
+    """The attribute bits that all ``pieces`` have as 1, and those they all have as 0."""
+    ones, zeros = 15, 15
+    for piece in pieces:
+        ones &= piece
+        zeros &= ~piece
+    return ones, zeros
+
+
+@dataclass(frozen=True)
+class QuartoState:
+    """An immutable position.
+
+    ``board`` packs the pieces 4 bits per cell, ``filled`` marks the occupied cells, ``pool`` has bit
+    p set while piece p can still be selected, ``selected`` is the piece waiting to be placed (or
+    ``NO_PIECE``). Even plies are selections, odd plies placements.
+    """
+
+    board: int = 0
+    filled: int = 0
+    pool: int = ALL_PIECES
+    selected: int = NO_PIECE
+    ply: int = 0
+
+    def piece_at(self, cell: int) -> int:
+        return self.board >> 4 * cell & 15 if self.filled >> cell & 1 else NO_PIECE
+
+
+class MisereQuarto(Game):
+    """Misère Quarto; ``order="self"`` places what you selected, ``"classic"`` hands it to the opponent.
+
+    Example::
+
+        >>> game = QUARTO_MISERE_CLASSIC
+        >>> state = game.play(game.initial_state(), "white", "(select p1111)")
+        >>> game.to_move(state), game.legal_actions(state)[0]
+        ('black', '(place p1111 1 1)')
+    """
+
+    def __init__(self, info: GameInfo, *, order: str) -> None:
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {ORDERS}, not {order!r}")
+        self.info = info
+        self.order = order
+
+    def _mover_index(self, ply: int) -> int:
+        """Who acts at ``ply``: self order W W B B W W ..., classic W B B W W B B ..."""
+        return (ply >> 1) & 1 if self.order == "self" else ((ply + 1) >> 1) & 1
+
+    def _completed_line(self, state: QuartoState) -> int | None:
+        """Index in ``LINES`` of the first line whose pieces share an attribute, or None."""
+        for index, mask in enumerate(_LINE_MASKS):
+            if state.filled & mask == mask:
+                ones, zeros = _shared([state.board >> 4 * c & 15 for c in LINES[index][1]])
+                if ones or zeros:
+                    return index
+        return None
+
+    # -- the hooks ----------------------------------------------------------------------------
+    def initial_state(self) -> QuartoState:
+        return QuartoState()
+
+    def is_terminal(self, state: QuartoState) -> bool:
+        return state.filled == ALL_CELLS or self._completed_line(state) is not None
+
+    def to_move(self, state: QuartoState) -> Role | None:
+        return None if self.is_terminal(state) else self.roles[self._mover_index(state.ply)]
+
+    def phase(self, state: QuartoState) -> str:
+        """``"select"`` or ``"place"``: what the next action is."""
+        return "place" if state.ply & 1 else "select"
+
+    def legal_actions(self, state: QuartoState) -> list[Action]:
+        if self.is_terminal(state):
+            return []
+        if state.ply & 1:
+            return [_place_text(state.selected, c) for c in range(CELLS) if not state.filled >> c & 1]
+        return [_select_text(p) for p in range(16) if state.pool >> p & 1]
+
+    def parse(self, action: Action) -> tuple[str, int, int]:
+        """``("select", piece, NO_PIECE)`` or ``("place", piece, cell)``. Raises ``NotAnAction``."""
+        text = action.strip() if isinstance(action, str) else ""
+        found = _SELECT.fullmatch(text)
+        if found:
+            return "select", int(found.group(1), 2), NO_PIECE
+        found = _PLACE.fullmatch(text)
+        if found is None:
+            raise NotAnAction(f"{action!r} is not an action of {self.name}: send (select pXXXX) or "
+                              f"(place pXXXX x y), with a piece p0000 to p1111 and x, y from 1 to 4",
+                              action=action)
+        x, y = int(found.group(2)), int(found.group(3))
+        if not (1 <= x <= SIZE and 1 <= y <= SIZE):
+            raise NotAnAction(f"{action!r} is off the board: x (column) and y (row) run from 1 to 4",
+                              code="out_of_range", action=action)
+        return "place", int(found.group(1), 2), (y - 1) * SIZE + (x - 1)
+
+    def apply(self, state: QuartoState, role: Role, action: Action) -> QuartoState:
+        """Select or place for the role in control (``play`` has checked the turn and the end)."""
+        kind, piece, cell = self.parse(action)
+        name = piece_name(piece)
+        if kind == "select":
+            if state.ply & 1:
+                raise IllegalAction(f"{role} cannot select now: {piece_name(state.selected)} is selected and "
+                                    f"must be placed first; send (place {piece_name(state.selected)} x y)",
+                                    code="wrong_phase", role=role, action=action)
+            if not state.pool >> piece & 1:
+                raise IllegalAction(f"{role} cannot select {name}: it is already on the board; choose a piece "
+                                    f"from the pool", code="piece_not_in_pool", role=role, action=action)
+            return QuartoState(state.board, state.filled, state.pool & ~(1 << piece), piece, state.ply + 1)
+        if not state.ply & 1:
+            raise IllegalAction(f"{role} cannot place now: first select a piece from the pool with "
+                                f"(select pXXXX)", code="wrong_phase", role=role, action=action)
+        if piece != state.selected:
+            raise IllegalAction(f"{role} cannot place {name}: the selected piece is {piece_name(state.selected)}; "
+                                f"place that one", code="wrong_piece", role=role, action=action)
+        if state.filled >> cell & 1:
+            raise IllegalAction(f"{role} cannot place on {cell_name(cell)}: it already holds "
+                                f"{piece_name(state.piece_at(cell))}; choose an empty cell",
+                                code="cell_occupied", role=role, action=action)
+        return QuartoState(state.board | piece << 4 * cell, state.filled | _BIT[cell], state.pool, NO_PIECE,
+                           state.ply + 1)
+
+    def outcome(self, state: QuartoState) -> Outcome:
+        line = self._completed_line(state)
+        if line is None:
+            if state.filled != ALL_CELLS:
+                raise GameNotOver(f"{self.name} is not over yet: it is {self.to_move(state)}'s turn")
+            return Outcome(scores={role: 50 for role in self.roles}, winners=(),
+                           reason="the board is full and no line shares an attribute: a draw")
+        # A line ends the game at once, so the last action was the placement that made it.
+        placer = self.roles[self._mover_index(state.ply - 1)]
+        other = self.roles[1 - self._mover_index(state.ply - 1)]
+        name, cells = LINES[line]
+        ones, zeros = _shared([state.board >> 4 * c & 15 for c in cells])
+        words = [one if ones & bit else zero for bit, one, zero in ATTRIBUTE_WORDS if (ones | zeros) & bit]
+        return Outcome(scores={placer: 0, other: 100}, winners=(other,),
+                       reason=f"{placer} completed {name} of {' and '.join(words)} pieces, which loses: {other} wins",
+                       line=cells)
+
+    def state_to_json(self, state: QuartoState) -> dict[str, Any]:
+        return {"cells": _cell_names(state),
+                "selected": None if state.selected == NO_PIECE else piece_name(state.selected),
+                "ply": state.ply}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> QuartoState:
+        names = {piece_name(p): p for p in range(16)}
+        try:
+            cells, selected, ply = data["cells"], data["selected"], data["ply"]
+            valid = (set(data) == {"cells", "selected", "ply"} and isinstance(cells, list) and len(cells) == CELLS
+                     and all(v == "" or v in names for v in cells) and (selected is None or selected in names)
+                     and type(ply) is int)
+        except (KeyError, TypeError):
+            valid = False
+        if not valid:
+            raise RulesError(f"not a {self.name} state: {data!r}", code="bad_state")
+        used = [v for v in cells if v] + ([selected] if selected else [])
+        placed = len(used) - (1 if selected else 0)
+        if len(set(used)) != len(used) or ply != 2 * placed + (1 if selected else 0):
+            raise RulesError(f"not a {self.name} state: every piece appears once, and after {ply} plies "
+                             f"{ply // 2} pieces are on the board and one is selected on odd plies",
+                             code="bad_state")
+        board = filled = 0
+        for cell, value in enumerate(cells):
+            if value:
+                board |= names[value] << 4 * cell
+                filled |= _BIT[cell]
+        pool = ALL_PIECES
+        for value in used:
+            pool &= ~(1 << names[value])
+        state = QuartoState(board, filled, pool, names[selected] if selected else NO_PIECE, ply)
+        if selected and self._completed_line(state) is not None:
+            raise RulesError(f"not a {self.name} state: nobody selects after a line has ended the game",
+                             code="bad_state")
+        return state
+
+    def view(self, state: QuartoState) -> dict[str, Any]:
+        terminal = self.is_terminal(state)
+        placing = not terminal and bool(state.ply & 1)
+        selecting = not terminal and not state.ply & 1
+        empty = [c for c in range(CELLS) if not state.filled >> c & 1] if placing else []
+        return {
+            "family": self.info.family,
+            "ply": state.ply,
+            "to_move": None if terminal else self.roles[self._mover_index(state.ply)],
+            "markers": {},
+            "cells": _cell_names(state),
+            "cell_actions": {str(c): _place_text(state.selected, c) for c in empty},
+            "other_actions": [],
+            "highlight": empty,
+            "line": list(self.outcome(state).line) if terminal else [],
+            "pool": [piece_name(p) for p in range(16) if state.pool >> p & 1],
+            "selected": None if state.selected == NO_PIECE else piece_name(state.selected),
+            "phase": self.phase(state),
+            "order": self.order,
+            "piece_actions": ({piece_name(p): _select_text(p) for p in range(16) if state.pool >> p & 1}
+                              if selecting else {}),
+        }
+
+    def action_label(self, action: Action) -> str:
+        """``"select tall dark square hollow"`` or ``"place short dark round hollow at b3"`` (column b, row 3)."""
+        kind, piece, cell = self.parse(action)
+        if kind == "select":
+            return f"select {piece_words(piece)}"
+        return f"place {piece_words(piece)} at {cell_name(cell)}"
+
+    # -- the computer player's hot loop -------------------------------------------------------
+    def random_playout(self, state: QuartoState, rng: random.Random) -> dict[Role, int]:
+        """Uniformly random selections and placements to the end; returns the goals.
+
+        Pieces and empty cells are drawn from lists by swap-remove; after each placement only the
+        lines through that cell are tested, and only once they are full.
+        """
+        if self.is_terminal(state):
+            return self.goals(state)
+        rand = rng.random
+        board = [state.piece_at(c) for c in range(CELLS)]
+        filled = state.filled
+        pool = [p for p in range(16) if state.pool >> p & 1]
+        pool_left = len(pool)
+        empty = [c for c in range(CELLS) if not filled >> c & 1]
+        empty_left = len(empty)
+        ply = state.ply
+        selected = state.selected
+        lines_through = _LINES_THROUGH
+        while True:
+            if not ply & 1:
+                pick = int(rand() * pool_left)  # rand() < 1, so pick < pool_left
+                pool_left -= 1
+                selected = pool[pick]
+                pool[pick] = pool[pool_left]
+                ply += 1
+            pick = int(rand() * empty_left)
+            empty_left -= 1
+            cell = empty[pick]
+            empty[pick] = empty[empty_left]
+            board[cell] = selected
+            filled |= _BIT[cell]
+            for mask, (a, b, c, d) in lines_through[cell]:
+                if filled & mask == mask:
+                    pa, pb, pc, pd = board[a], board[b], board[c], board[d]
+                    if pa & pb & pc & pd or (pa | pb | pc | pd) != 15:
+                        placer = self._mover_index(ply)
+                        return {self.roles[placer]: 0, self.roles[1 - placer]: 100}
+            if not empty_left:
+                return {role: 50 for role in self.roles}
+            ply += 1
+
+
+def _select_text(piece: int) -> Action:
+    return f"(select {piece_name(piece)})"
+
+
+def _place_text(piece: int, cell: int) -> Action:
+    return f"(place {piece_name(piece)} {cell % SIZE + 1} {cell // SIZE + 1})"
+
+
+def _cell_names(state: QuartoState) -> list[str]:
+    return [piece_name(state.board >> 4 * c & 15) if state.filled >> c & 1 else "" for c in range(CELLS)]
+
+
+QUARTO_MISERE = MisereQuarto(
+    GameInfo("quarto-misere", "Misère Quarto", ("white", "black"), "quarto",
+             "Pick a piece from the pool, then place it on the 4x4 board. Whoever completes a row, column or "
+             "diagonal of four pieces sharing a trait (tall, dark, square, hollow, or their opposites) loses."),
+    order="self")
+
+QUARTO_MISERE_CLASSIC = MisereQuarto(
+    GameInfo("quarto-misere-classic", "Misère Quarto, classic order", ("white", "black"), "quarto",
+             "Misère Quarto as originally played: you choose the piece your opponent must place. Whoever "
+             "completes a line of four pieces sharing a trait loses.",
+             variant_of="quarto-misere"),
+    order="classic")
