@@ -1,0 +1,35 @@
+"""Input parsing for the history pages."""
+
+from django import forms
+
+from games.history.selectors import HistoryFilters
+from games.models import Outcome
+from games.rules import GAMES
+
+
+class HistoryFilterForm(forms.Form):
+    """The GET filters of the history list. Invalid values are reported and ignored."""
+
+    game = forms.ChoiceField(required=False, choices=[])
+    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
+                               label="Result for the player")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", "all games"), *((g.slug, g.name) for g in GAMES)]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("result") and not data.get("player"):
+            self.add_error("result", "Pick a player first (click a name in the list) to filter by their result.")
+        return data
+
+    def filters(self) -> HistoryFilters:
+        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
+        return HistoryFilters(game=data.get("game") or None, player_id=data.get("player"),
+                              result=data.get("result") or None)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="GGP match file (.json)")

@@ -1,0 +1,294 @@
+"""Matches in the GGP match format (the match JSON of ggp.org's match servers), both ways.
+
+Pure functions over the rules: no Django, no database. ``ggp_dump`` turns a ``MatchRecord``
+into the GGP dict; ``ggp_load`` checks a GGP dict against the rules and returns the record.
+
+The keys written, as in ggp-base's ``Match.toJSON``:
+
+- ``matchId``, ``randomToken``, ``startTime`` (ms since the epoch), ``playerNamesFromHost``
+  (display names in role order, ``null`` for a free seat), ``isPlayerHuman``,
+  ``isCompleted``, ``isAborted``, ``goalValues`` (role order, only when completed);
+- ``moves``: one list per step with one GDL action per role in role order, ``noop`` for
+  the roles not in control (the rules' ``joint`` move);
+- ``states``: one more than ``moves``; state *n* is the position after *n* steps, written as
+  GDL facts in the order cells, control, markers, then family-specific facts
+  (see ``state_gdl``). They are derived from ``Game.view``, so a reader can check them by
+  replaying the moves with the rules;
+- ``stateTimes``: ms since the epoch for every state (state 0: ``startTime``).
+
+Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``gameSlug``
+(the game, as in ``games.rules.get_game``), ``gameName``, ``matchRoles`` (the roles in
+order; the older ggp-base key ``gameRoleNames`` is written too and accepted on reading),
+and ``resigned`` (roles that resigned, only when someone did: their goal is 0).
+There are no clocks, so ``startClock``/``playClock`` are not written.
+
+Example::
+
+    >>> record = MatchRecord(game_slug="tictactoe-3player", match_id="7", random_token="t",
+    ...                      start_ms=0, names=("a", "b", "c"), steps=(), state_times_ms=(0,),
+    ...                      completed=False)
+    >>> ggp_dump(record=record)["moves"]
+    []
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules import get_game
+from games.rules.base import Game, RulesError
+
+Step = tuple[str, str]  # (role in control, its action)
+
+
+class GGPFormatError(ValueError):
+    """A file that is not a valid match of this site; ``str(err)`` says why, for people."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as the GGP format carries it. ``steps`` hold the mover's action of each step."""
+
+    game_slug: str
+    match_id: str
+    random_token: str
+    start_ms: int
+    names: tuple[str | None, ...]  # role order
+    steps: tuple[Step, ...]
+    state_times_ms: tuple[int, ...]  # one per state: len(steps) + 1
+    completed: bool
+    aborted: bool = False
+    goals: tuple[int, ...] | None = None  # role order, when completed
+    resigned: tuple[str, ...] = ()
+
+
+# -- states as GDL facts ----------------------------------------------------------------------
+
+def _cell_coordinates(family: str, index: int) -> tuple[int, ...]:
+    if family == "nine-board":
+        return (index // 27 + 1, index // 9 % 3 + 1, index // 3 % 3 + 1, index % 3 + 1)
+    if family == "three-player":
+        return (index // 5 + 1, index % 5 + 1)
+    if family == "quarto":
+        return (index % 4 + 1, index // 4 + 1)  # (x, y): column, row
+    raise ValueError(f"unknown board family {family!r}")
+
+
+def state_gdl(game: Game, state: Any) -> str:
+    """The position as GDL facts, e.g. ``((cell 1 1 b) ... (control xplayer) (marker xplayer x))``.
+
+    Cells use the coordinates of RULES.md (``b`` for blank); then ``control``, one ``marker``
+    per role, and ``currentboard i j`` (nine-board), or ``pool``, ``selected`` and ``phase``
+    (Quarto).
+    """
+    view = game.view(state)
+    family = view["family"]
+    facts = [f"(cell {' '.join(map(str, _cell_coordinates(family, i)))} {mark or 'b'})"
+             for i, mark in enumerate(view["cells"])]
+    if view.get("to_move"):
+        facts.append(f"(control {view['to_move']})")
+    facts += [f"(marker {role} {mark})" for role, mark in view.get("markers", {}).items()]
+    if view.get("sub_board"):
+        facts.append("(currentboard {} {})".format(*view["sub_board"]))
+    facts += [f"(pool {piece})" for piece in view.get("pool", [])]
+    if view.get("selected"):
+        facts.append(f"(selected {view['selected']})")
+    if view.get("phase") and view.get("to_move"):
+        facts.append(f"(phase {view['phase']})")
+    return f"({' '.join(facts)})"
+
+
+def gdl_normalize(text: str) -> str:
+    """GDL text in this site's spelling: ``( mark 1 1 )`` (ggp-base's spacing) -> ``(mark 1 1)``."""
+    text = " ".join(text.split())
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+
+
+# -- outcome ----------------------------------------------------------------------------------
+
+def record_outcome(game: Game, state: Any, resigned: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """The result of a match that ended in ``state`` (``Match.result`` shape), or None if it has not.
+
+    A resigned role scores 0. When at most one role has not resigned the match ends at once
+    (the others 100); otherwise play went on to a terminal state.
+    """
+    if game.is_terminal(state):
+        outcome = game.outcome(state).to_json()
+        if not resigned:
+            return outcome
+        outcome["scores"].update({role: 0 for role in resigned})
+    elif resigned and len(game.roles) - len(resigned) <= 1:
+        outcome = {"scores": {role: (0 if role in resigned else 100) for role in game.roles},
+                   "reason": f"{' and '.join(sorted(resigned))} resigned", "line": []}
+    else:
+        return None
+    outcome["resigned"] = sorted(resigned)
+    scores = outcome["scores"]
+    top = max(scores.values())
+    winners = [] if len(set(scores.values())) == 1 else [r for r in game.roles if scores[r] == top]
+    outcome["winners"], outcome["draw"] = winners, not winners
+    return outcome
+
+
+# -- dump -------------------------------------------------------------------------------------
+
+def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
+    """The GGP match dict of ``record``, states rebuilt by the rules.
+
+    Raises ``RulesError`` if a stored step is not legal (the database would be inconsistent).
+    """
+    game = get_game(record.game_slug)
+    state = game.initial_state()
+    states, moves = [state_gdl(game, state)], []
+    for role, action in record.steps:
+        joint = game.joint(state, action)
+        if joint.get(role) != action:
+            raise RulesError(f"stored step {len(moves) + 1}: {role} was not in control", code="not_your_turn")
+        state = game.next_state(state, joint)
+        moves.append([joint[r] for r in game.roles])
+        states.append(state_gdl(game, state))
+    data: dict[str, Any] = {
+        "matchId": record.match_id,
+        "randomToken": record.random_token,
+        "startTime": record.start_ms,
+        "gameSlug": game.slug,
+        "gameName": game.name,
+        "matchRoles": list(game.roles),
+        "gameRoleNames": list(game.roles),
+        "playerNamesFromHost": list(record.names),
+        "isPlayerHuman": [True] * len(game.roles),
+        "moves": moves,
+        "states": states,
+        "stateTimes": list(record.state_times_ms),
+        "isCompleted": record.completed,
+        "isAborted": record.aborted,
+    }
+    if record.completed and record.goals is not None:
+        data["goalValues"] = list(record.goals)
+    if record.resigned:
+        data["resigned"] = list(record.resigned)
+    return data
+
+
+# -- load -------------------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _string_list(data: dict[str, Any], key: str, length: int | None = None) -> list[str] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise GGPFormatError(f"'{key}' must be a list of texts.")
+    if length is not None and len(value) != length:
+        raise GGPFormatError(f"'{key}' must have {length} entries, one per role; it has {len(value)}.")
+    return value
+
+
+def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
+    """Check a GGP match dict against the rules; return the record and the final state.
+
+    Every step is replayed with ``Game.next_state``; the file is refused (``GGPFormatError``)
+    for an unknown game, roles other than the game's, a malformed or illegal joint move,
+    moves after the end, states that differ from the rules' positions, a match that is not
+    completed (or aborted), or goal values other than the rules' goals.
+    """
+    if not isinstance(data, dict):
+        raise GGPFormatError("The file must hold one JSON object (a GGP match).")
+    slug = data.get("gameSlug")
+    if not isinstance(slug, str) or not slug:
+        raise GGPFormatError("The file does not say which game it is ('gameSlug' is missing).")
+    try:
+        game = get_game(slug)
+    except KeyError:
+        raise GGPFormatError(f"Unknown game {slug!r}: this site plays no game by that name.") from None
+    roles = list(game.roles)
+    for key in ("matchRoles", "gameRoleNames"):
+        given = _string_list(data, key)
+        if given is not None and given != roles:
+            raise GGPFormatError(f"Wrong roles in '{key}': {game.name} has the roles {', '.join(roles)} "
+                                 f"in that order, the file says {', '.join(given) or 'none'}.")
+    if data.get("isAborted") is True:
+        raise GGPFormatError("The match was aborted; only finished matches can be imported.")
+    if data.get("isCompleted") is not True:
+        raise GGPFormatError("The match is not completed ('isCompleted' is not true); "
+                             "only finished matches can be imported.")
+    resigned = tuple(_string_list(data, "resigned") or ())
+    if not set(resigned) <= set(roles):
+        raise GGPFormatError(f"'resigned' names roles that {game.name} does not have.")
+
+    moves = data.get("moves")
+    if not isinstance(moves, list):
+        raise GGPFormatError("'moves' is missing or is not a list of steps.")
+    state = game.initial_state()
+    positions = [state]
+    steps: list[Step] = []
+    for number, move in enumerate(moves, start=1):
+        if not isinstance(move, list) or len(move) != len(roles) or not all(isinstance(a, str) for a in move):
+            raise GGPFormatError(f"Step {number}: a move must list one action per role ({', '.join(roles)}).")
+        if game.is_terminal(state):
+            raise GGPFormatError(f"Step {number}: there are moves after the end of the game "
+                                 f"(it ended after step {number - 1}).")
+        joint = {role: gdl_normalize(action) for role, action in zip(roles, move)}
+        mover = game.to_move(state)
+        try:
+            state = game.next_state(state, joint)
+        except RulesError as err:
+            raise GGPFormatError(f"Step {number}: illegal move: {err}.") from None
+        steps.append((mover, joint[mover]))
+        positions.append(state)
+
+    states = data.get("states")
+    if states is not None:
+        if not isinstance(states, list) or len(states) != len(positions) or \
+                not all(isinstance(s, str) for s in states):
+            raise GGPFormatError(f"'states' must list {len(positions)} states (one more than the moves).")
+        for number, (text, position) in enumerate(zip(states, positions)):
+            if gdl_normalize(text) != state_gdl(game, position):
+                raise GGPFormatError(f"State {number} is not the position the rules give after {number} steps.")
+
+    outcome = record_outcome(game, state, resigned)
+    if outcome is None:
+        raise GGPFormatError(f"The game is not over after the last of the {len(steps)} steps, "
+                             "though the file says it is completed.")
+    expected = [outcome["scores"][role] for role in roles]
+    goals = data.get("goalValues")
+    if not isinstance(goals, list) or not all(_is_int(g) for g in goals):
+        raise GGPFormatError("'goalValues' is missing or is not a list of numbers, one per role.")
+    if goals != expected:
+        raise GGPFormatError(f"The goal values {goals} differ from the rules' goals {expected} "
+                             f"(roles {', '.join(roles)}).")
+
+    names = data.get("playerNamesFromHost")
+    if names is None:
+        names = [None] * len(roles)
+    if not isinstance(names, list) or len(names) != len(roles) or \
+            not all(n is None or isinstance(n, str) for n in names):
+        raise GGPFormatError(f"'playerNamesFromHost' must list {len(roles)} names, one per role.")
+    start_ms = data.get("startTime")
+    if start_ms is not None and not _is_int(start_ms):
+        raise GGPFormatError("'startTime' must be a number of milliseconds since 1970.")
+    times = data.get("stateTimes")
+    if times is not None:
+        if not isinstance(times, list) or len(times) != len(positions) or not all(_is_int(t) for t in times):
+            raise GGPFormatError(f"'stateTimes' must list {len(positions)} times in milliseconds, one per state.")
+        if any(later < earlier for earlier, later in zip(times, times[1:])):
+            raise GGPFormatError("'stateTimes' go back in time.")
+    match_id, token = data.get("matchId"), data.get("randomToken")
+    record = MatchRecord(
+        game_slug=game.slug,
+        match_id=match_id if isinstance(match_id, str) else "",
+        random_token=token if isinstance(token, str) else "",
+        start_ms=start_ms if start_ms is not None else (times[0] if times else 0),
+        names=tuple(name.strip()[:60] if name else None for name in names),
+        steps=tuple(steps),
+        state_times_ms=tuple(times) if times is not None else (),
+        completed=True,
+        goals=tuple(expected),
+        resigned=resigned,
+    )
+    return record, state

@@ -1,0 +1,162 @@
+"""Reads for history, player records, replays and export. No writes here.
+
+Visibility: a private match is seen only by its seated players, on every page of this package.
+Query counts do not depend on the number of matches: a page is one count, one page query and
+one query for its seats with their players; a record is one aggregate query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Page, Paginator
+from django.db.models import Avg, Count, Prefetch, Q, QuerySet
+
+from games.history.ggp import MatchRecord, ggp_dump
+from games.models import Match, Outcome, Seat
+from games.rules import GAMES, get_game
+
+PAGE_SIZE = 25
+
+
+def _ms(moment) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def match_visible_q(*, user, prefix: str = "") -> Q:
+    """The condition "``user`` may see this match", on Match (or on a relation via ``prefix``)."""
+    public = Q(**{f"{prefix}is_private": False})
+    if user is None or not user.is_authenticated:
+        return public
+    own = Seat.objects.filter(player=user).values("match_id")
+    return public | Q(**{f"{prefix}pk__in": own})
+
+
+def match_visible(*, match: Match, user) -> bool:
+    """Public matches are open to all; a private one only to its players (no invite links here)."""
+    if not match.is_private:
+        return True
+    return bool(user is not None and user.is_authenticated and match.seats.filter(player=user).exists())
+
+
+@dataclass(frozen=True)
+class HistoryFilters:
+    """Validated filters of the history list; all optional."""
+
+    game: str | None = None
+    player_id: int | None = None
+    result: str | None = None  # an ``Outcome`` value; applies to ``player_id``
+
+
+def history_matches(*, user, filters: HistoryFilters = HistoryFilters()) -> QuerySet[Match]:
+    """Finished matches ``user`` may see, filtered, newest first (seats and players prefetched)."""
+    matches = Match.objects.filter(match_visible_q(user=user), status=Match.Status.FINISHED)
+    if filters.game:
+        matches = matches.filter(game=filters.game)
+    if filters.player_id is not None:
+        seats = Seat.objects.filter(player_id=filters.player_id)
+        if filters.result:
+            seats = seats.filter(outcome=filters.result)
+        matches = matches.filter(pk__in=seats.values("match_id"))
+    return (matches.order_by("-finished_at", "-pk")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player"))))
+
+
+def history_page(*, user, filters: HistoryFilters = HistoryFilters(), page: Any = 1) -> tuple[Page, list[dict]]:
+    """One page (``PAGE_SIZE`` rows) of ``history_matches`` and its rows: 3 queries."""
+    paginator = Paginator(history_matches(user=user, filters=filters), PAGE_SIZE)
+    page_obj = paginator.get_page(page)
+    return page_obj, [history_row(match=m) for m in page_obj.object_list]
+
+
+def history_row(*, match: Match) -> dict[str, Any]:
+    """A list row: players (and their results), result in words, length in moves, date.
+
+    ``Match.version`` is the number of stored moves (``_record`` keeps them equal), so the
+    length needs no count over ``Move``.
+    """
+    game = get_game(match.game)
+    result = match.result or {}
+    imported = result.get("imported_names") or {}
+    players = []
+    for seat in match.seats.all():
+        name = (seat.player.display_name or seat.player.username) if seat.player else imported.get(seat.role)
+        players.append({"role": seat.role, "id": seat.player_id, "name": name or "nobody",
+                        "outcome": seat.outcome, "score": seat.score})
+    winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
+    summary = f"{' and '.join(winners)} won" if winners else "Draw"
+    return {"id": match.pk, "game": match.game, "game_name": game.name, "players": players,
+            "result": summary, "reason": result.get("reason", ""), "length": match.version,
+            "date": match.finished_at, "private": match.is_private, "imported": bool(imported)}
+
+
+def player_get(*, user_id: int):
+    return get_user_model().objects.filter(pk=user_id).first()
+
+
+def player_record(*, player, viewer) -> list[dict[str, Any]]:
+    """Per game: played, won, drawn, lost and average score over the finished matches of
+    ``player`` that ``viewer`` may see, in lobby order (one aggregate query)."""
+    rows = (Seat.objects.filter(match_visible_q(user=viewer, prefix="match__"), player=player,
+                                match__status=Match.Status.FINISHED)
+            .values("match__game")
+            .annotate(played=Count("pk"),
+                      won=Count("pk", filter=Q(outcome=Outcome.WON)),
+                      drawn=Count("pk", filter=Q(outcome=Outcome.DRAWN)),
+                      lost=Count("pk", filter=Q(outcome=Outcome.LOST)),
+                      average=Avg("score")))
+    by_game = {row.pop("match__game"): row for row in rows}
+    names = {info.slug: info.name for info in GAMES}
+    order = [info.slug for info in GAMES] + sorted(set(by_game) - set(names))
+    return [{"game": slug, "game_name": names.get(slug, slug), **by_game[slug],
+             "average": round(by_game[slug]["average"] or 0, 1)}
+            for slug in order if slug in by_game]
+
+
+def match_replay(*, match: Match) -> dict[str, Any]:
+    """Every position of ``match`` rebuilt by the rules from its stored moves.
+
+    ``views[n]`` is ``game.view`` after ``n`` moves (0..version); ``moves[n-1]`` is the move
+    that led to it, with its label. Two queries.
+    """
+    game = get_game(match.game)
+    state = game.initial_state()
+    views, moves = [game.view(state)], []
+    for ply, role, action in match.moves.values_list("ply", "role", "action"):
+        state = game.play(state, role, action)
+        views.append(game.view(state))
+        moves.append({"ply": ply, "role": role, "action": action, "label": game.action_label(action)})
+    seats = [{"role": s.role, "name": (s.player.display_name or s.player.username) if s.player else
+              (match.result or {}).get("imported_names", {}).get(s.role)}
+             for s in match.seats.select_related("player")]
+    return {"id": match.pk, "game": game.slug, "game_name": game.name, "family": game.info.family,
+            "status": match.status, "seats": seats, "views": views, "moves": moves,
+            "result": match.result}
+
+
+def match_record(*, match: Match) -> MatchRecord:
+    """The stored match as a ``MatchRecord`` for the GGP format (two queries)."""
+    game = get_game(match.game)
+    seats = {s.role: s for s in match.seats.select_related("player")}
+    imported = (match.result or {}).get("imported_names", {})
+    names = tuple((s.player.display_name or s.player.username) if s.player else imported.get(role)
+                  for role, s in ((role, seats[role]) for role in game.roles))
+    moves = list(match.moves.values_list("role", "action", "created_at"))
+    start = match.started_at or match.created_at
+    result = match.result or {}
+    completed = match.status == Match.Status.FINISHED
+    return MatchRecord(
+        game_slug=game.slug, match_id=f"boardhall.{match.pk}", random_token=match.random_token,
+        start_ms=_ms(start), names=names, steps=tuple((role, action) for role, action, _ in moves),
+        state_times_ms=(_ms(start), *(_ms(at) for _, _, at in moves)),
+        completed=completed, aborted=match.status == Match.Status.ABORTED,
+        goals=tuple(result["scores"][role] for role in game.roles) if completed else None,
+        resigned=tuple(result.get("resigned", ())),
+    )
+
+
+def match_export(*, match: Match) -> dict[str, Any]:
+    """The match as a GGP match dict (see ``games.history.ggp``)."""
+    return ggp_dump(record=match_record(match=match))

@@ -1,0 +1,78 @@
+"""History pages: parse the request, call one selector or service, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from games.history import selectors, services
+from games.history.forms import HistoryFilterForm, ImportForm
+from games.models import Match
+from games.services import ServiceError
+
+
+def _visible_match(request, match_id: int) -> Match:
+    match = get_object_or_404(Match, pk=match_id)
+    if not selectors.match_visible(match=match, user=request.user):
+        raise Http404("No such match, or it is private.")
+    return match
+
+
+def history_list(request):
+    form = HistoryFilterForm(request.GET)
+    form.is_valid()
+    filters = form.filters()
+    page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
+    player = selectors.player_get(user_id=filters.player_id) if filters.player_id else None
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "history/list.html", {
+        "form": form, "page": page, "rows": rows, "player": player, "query": query.urlencode(),
+    })
+
+
+def player_page(request, user_id: int):
+    player = selectors.player_get(user_id=user_id)
+    if player is None:
+        raise Http404("No such player.")
+    filters = selectors.HistoryFilters(player_id=player.pk)
+    page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
+    return render(request, "history/player.html", {
+        "player": player, "record": selectors.player_record(player=player, viewer=request.user),
+        "page": page, "rows": rows,
+    })
+
+
+def match_replay(request, match_id: int):
+    match = _visible_match(request, match_id)
+    replay = selectors.match_replay(match=match)
+    last = len(replay["moves"])
+    try:
+        ply = min(max(int(request.GET.get("ply", last)), 0), last)
+    except ValueError:
+        ply = last
+    return render(request, "history/replay.html", {
+        "match": match, "replay": replay, "ply": ply, "last": last,
+        "replay_data": {"views": replay["views"], "moves": replay["moves"], "ply": ply},
+    })
+
+
+def match_export(request, match_id: int):
+    match = _visible_match(request, match_id)
+    response = JsonResponse(selectors.match_export(match=match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="boardhall-{match.game}-{match.pk}.json"'
+    return response
+
+
+@login_required
+def history_import(request):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_import(user=request.user, content=form.cleaned_data["file"].read(services.IMPORT_MAX_BYTES + 1))
+        except ServiceError as err:
+            form.add_error("file", err.message)
+        else:
+            messages.success(request, "The match was checked move by move and imported.")
+            return redirect("history:replay", match_id=match.pk)
+    return render(request, "history/import.html", {"form": form}, status=400 if form.errors else 200)

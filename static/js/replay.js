@@ -1,0 +1,102 @@
+// The replay page: switches among the positions the server rebuilt with the rules
+// (`replay-data`: {views: [view at ply 0..n], moves: [{ply, role, action, label}], ply}).
+// Nothing is computed here; every position is drawn read-only by boards.js.
+import { renderBoard } from "/static/js/boards.js";
+
+const AUTOPLAY_MS = 900;
+
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const last = data.views.length - 1;
+const board = document.getElementById("replay-board");
+const slider = document.getElementById("replay-slider");
+const plyOutput = document.getElementById("replay-ply");
+const moveList = document.getElementById("replay-moves");
+const playButton = document.querySelector('[data-step="play"]');
+let ply = Math.min(Math.max(data.ply, 0), last);
+let timer = null;
+
+function show(next) {
+  ply = Math.min(Math.max(next, 0), last);
+  const lastAction = ply > 0 ? data.moves[ply - 1].action : null;
+  renderBoard(board, data.views[ply], { lastAction });
+  board.dataset.ply = String(ply);
+  slider.value = String(ply);
+  plyOutput.textContent = String(ply);
+  for (const button of moveList.querySelectorAll("button[data-ply]")) {
+    const current = Number(button.dataset.ply) === ply;
+    button.classList.toggle("is-current", current);
+    if (current) {
+      button.setAttribute("aria-current", "step");
+      button.scrollIntoView({ block: "nearest" });
+    } else {
+      button.removeAttribute("aria-current");
+    }
+  }
+  const url = new URL(window.location.href);
+  url.searchParams.set("ply", String(ply));
+  window.history.replaceState(null, "", url);
+  if (ply === last) stop();
+}
+
+function stop() {
+  if (timer === null) return;
+  clearInterval(timer);
+  timer = null;
+  playButton.setAttribute("aria-pressed", "false");
+  playButton.setAttribute("aria-label", "Play");
+  playButton.textContent = "\u25B6\uFE0E Play";
+}
+
+function play() {
+  if (ply === last) show(0);
+  playButton.setAttribute("aria-pressed", "true");
+  playButton.setAttribute("aria-label", "Pause");
+  playButton.textContent = "\u23F8\uFE0E Pause";
+  timer = setInterval(() => show(ply + 1), AUTOPLAY_MS);
+}
+
+const steps = {
+  first: () => show(0),
+  prev: () => show(ply - 1),
+  next: () => show(ply + 1),
+  last: () => show(last),
+};
+
+document.querySelector(".replay-controls").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-step]");
+  if (!button) return;
+  if (button.dataset.step === "play") {
+    if (timer === null) play();
+    else stop();
+    return;
+  }
+  stop();
+  steps[button.dataset.step]();
+});
+
+slider.addEventListener("input", () => {
+  stop();
+  show(Number(slider.value));
+});
+
+moveList.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-ply]");
+  if (!button) return;
+  stop();
+  show(Number(button.dataset.ply));
+});
+
+const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+document.addEventListener("keydown", (event) => {
+  // The slider moves itself with the arrow keys (its input event redraws); text fields keep theirs.
+  const target = event.target instanceof Element ? event.target : null;
+  if (target && (target === slider || target.closest("input, textarea, select"))) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const step = keys[event.key];
+  if (!step) return;
+  event.preventDefault();
+  stop();
+  steps[step]();
+});
+
+show(ply);
