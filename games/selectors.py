@@ -26,8 +26,8 @@ def match_snapshot(*, match: Match) -> dict[str, Any]:
     seats = list(match.seats.select_related("player", "reserved_for"))
     moves = list(match.moves.values_list("ply", "role", "action"))
     state = game.state_from_json(match.state)
-    rematch = next((m.pk for m in match.rematches.all() if m.status != Match.Status.ABORTED), None) \
-        if match.status == Match.Status.FINISHED else None
+    rematch = next((m for m in match.rematches.select_related("created_by") if m.status != Match.Status.ABORTED),
+                   None) if match.status == Match.Status.FINISHED else None
     return {
         "id": match.pk,
         "game": game.slug,
@@ -46,7 +46,8 @@ def match_snapshot(*, match: Match) -> dict[str, Any]:
                   for ply, role, action in moves],
         "result": match.result,
         "rematch_of": match.rematch_of_id,
-        "rematch": rematch,
+        "rematch": rematch.pk if rematch else None,
+        "rematch_by": player_json(rematch.created_by) if rematch else None,
     }
 
 
