@@ -1,7 +1,5 @@
 """Match pages: parse, call one service or selector, render or redirect."""
 
-import json
-
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,12 +19,10 @@ def match_page(request, match_id: int):
     roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
     return render(request, "games/match.html", {
         "match": match,
-        "snapshot_json": json.dumps(snapshot),
-        "roles": roles,
+        "snapshot": snapshot,
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
-        "free_seats": [s for s in snapshot["seats"] if s["player"] is None],
     })
 
 

@@ -13,7 +13,20 @@ class SignupForm(forms.Form):
     password = forms.CharField(widget=forms.PasswordInput, label="Password")
 
 
+def roles_by_game() -> dict[str, list[str]]:
+    """The seats of every game, in turn order: the lobby narrows the seat list to the chosen game."""
+    return {g.slug: list(g.roles) for g in GAMES}
+
+
 class MatchCreateForm(forms.Form):
     game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
-    role = forms.CharField(required=False, help_text="the seat to take; empty for a random one")
-    private = forms.BooleanField(required=False)
+    role = forms.ChoiceField(required=False, label="Your seat",
+                             choices=[("", "Random seat")] + sorted({(r, r) for g in GAMES for r in g.roles}))
+    private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
+
+    def clean(self):
+        data = super().clean()
+        game, role = data.get("game"), data.get("role")
+        if game and role and role not in roles_by_game()[game]:
+            self.add_error("role", f"That game has no seat {role}.")
+        return data

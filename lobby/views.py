@@ -19,6 +19,8 @@ def home(request):
         "lists": selectors.lobby_lists(),
         "mine": selectors.matches_of_player(user=request.user),
         "guest_form": forms.GuestForm(),
+        "create_form": forms.MatchCreateForm(),
+        "roles_by_game": forms.roles_by_game(),
     })
 
 
@@ -56,7 +58,7 @@ def signup(request):
 def match_create(request):
     form = forms.MatchCreateForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Pick a game from the list.")
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect("lobby:home")
     try:
         match = services.match_create(user=request.user, game_slug=form.cleaned_data["game"],

@@ -1,0 +1,103 @@
+// The lobby: the seat list follows the chosen game, and the open and live match lists follow
+// the server (/ws/lobby/ pushes both lists on every change).
+
+import { ReconnectingSocket, socketUrl } from "./socket.js";
+
+const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
+const openList = document.getElementById("open-matches");
+const liveList = document.getElementById("live-matches");
+const signedIn = openList.dataset.signedIn === "1";
+const userId = Number(openList.dataset.userId) || null;
+const status = document.getElementById("lobby-status");
+
+setupCreateForm();
+renderLists(JSON.parse(document.getElementById("lobby-lists").textContent));
+
+const socket = new ReconnectingSocket(socketUrl("/ws/lobby/"));
+socket.addEventListener("message", ({ detail }) => {
+  if (detail.type === "lobby") renderLists(detail);
+});
+socket.addEventListener("open", () => setLive(true));
+socket.addEventListener("reconnected", () => setLive(true));
+socket.addEventListener("lost", () => setLive(false));
+socket.start();
+
+function setLive(live) {
+  status.classList.toggle("live-dot--off", !live);
+  status.textContent = live ? "live" : "reconnecting…";
+  status.title = live ? "updates as matches open and start" : "connection lost; reconnecting";
+}
+
+function setupCreateForm() {
+  const form = document.getElementById("create-form");
+  if (!form) return;
+  const rolesByGame = JSON.parse(document.getElementById("roles-by-game").textContent);
+  const game = form.elements.game;
+  const role = form.elements.role;
+  const summary = document.getElementById("game-summary");
+  const fit = () => {
+    const chosen = role.value;
+    const roles = rolesByGame[game.value] || [];
+    const options = [new Option("Random seat", "")];
+    roles.forEach((r, index) => options.push(new Option(`${r} (${ordinal(index + 1)} to move)`, r)));
+    role.replaceChildren(...options);
+    role.value = roles.includes(chosen) ? chosen : "";
+    summary.textContent = game.selectedOptions[0].dataset.summary || "";
+  };
+  game.addEventListener("change", fit);
+  fit();
+}
+
+function ordinal(n) {
+  return ["first", "second", "third"][n - 1] || `${n}th`;
+}
+
+function renderLists({ open, live }) {
+  openList.replaceChildren(...open.map((match) => row(match, true)));
+  liveList.replaceChildren(...live.map((match) => row(match, false)));
+  document.getElementById("open-empty").hidden = open.length > 0;
+  document.getElementById("live-empty").hidden = live.length > 0;
+}
+
+function row(match, joinable) {
+  const item = document.createElement("li");
+  item.className = "match-row";
+  item.dataset.matchId = String(match.id);
+  const link = document.createElement("a");
+  link.href = `/matches/${match.id}/`;
+  link.textContent = `${match.game_name} #${match.id}`;
+  const players = document.createElement("span");
+  players.className = "match-row__players";
+  players.textContent = match.seats.map((s) => (s.player ? s.player.name : "free seat")).join(" · ");
+  item.append(link, players);
+  const seated = match.seats.some((s) => s.player && s.player.id === userId);
+  if (joinable && signedIn && !seated) {
+    item.append(joinForm(match));
+  } else {
+    const watch = document.createElement("a");
+    watch.href = link.href;
+    watch.className = "button button--secondary";
+    watch.textContent = seated ? "Open" : joinable ? "Look" : "Watch";
+    watch.setAttribute("aria-label", `${watch.textContent}: ${link.textContent}`);
+    item.append(watch);
+  }
+  return item;
+}
+
+function joinForm(match) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = `/matches/${match.id}/join/`;
+  form.className = "inline-form";
+  const token = document.createElement("input");
+  token.type = "hidden";
+  token.name = "csrfmiddlewaretoken";
+  token.value = csrfToken;
+  const submit = document.createElement("button");
+  submit.type = "submit";
+  submit.className = "button button--primary";
+  submit.textContent = "Join";
+  submit.setAttribute("aria-label", `Join ${match.game_name} #${match.id} (free: ${match.free.join(", ")})`);
+  form.append(token, submit);
+  return form;
+}

@@ -1,0 +1,336 @@
+// The match page: it only reflects the server. A click sends the action with the version we
+// drew; the board changes when the next state arrives, never before.
+
+import { markSvg, renderBoard } from "./boards.js";
+import { MatchSocket, socketUrl } from "./socket.js";
+
+const root = document.getElementById("match");
+const matchId = root.dataset.matchId;
+const userId = Number(root.dataset.userId) || null;
+const invite = root.dataset.invite;
+const signedIn = root.dataset.signedIn === "1";
+const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  board: $("board"), status: $("status-line"), connection: $("connection"), error: $("action-error"),
+  seats: $("seats"), spectators: $("spectators"), result: $("result"), resultText: $("result-text"),
+  scores: $("scores"), controls: $("controls"), moves: $("moves"), movesEmpty: $("moves-empty"),
+  links: $("match-links"),
+};
+
+let current = null; // the last state message: {version, match, last_move, you}
+let presence = { spectators: 0, online: {} };
+let pending = false; // an action is on its way; further clicks wait for the answer
+let confirmingResign = false;
+let reconnectedTimer = null;
+
+const socket = new MatchSocket(socketUrl(`/ws/matches/${matchId}/${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
+// A handle for the browser console and the browser tests (they send through the page's socket).
+window.boardhall = { socket };
+
+socket.addEventListener("state", ({ detail }) => {
+  current = detail;
+  pending = false;
+  if (detail.match.status !== "active") confirmingResign = false;
+  render();
+});
+socket.addEventListener("presence", ({ detail }) => {
+  presence = detail;
+  renderSeats();
+});
+socket.addEventListener("error", ({ detail }) => {
+  pending = false;
+  showError(detail.message);
+});
+socket.addEventListener("lost", () => {
+  clearTimeout(reconnectedTimer);
+  showBanner("Connection lost. Reconnecting…", "lost");
+  renderBoardNow();
+});
+socket.addEventListener("reconnected", () => {
+  showBanner("Reconnected: the board is up to date.", "back");
+  reconnectedTimer = setTimeout(() => showBanner(null), 4000);
+});
+socket.addEventListener("closed", () => {
+  showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");
+});
+
+const initial = JSON.parse(document.getElementById("match-snapshot").textContent);
+current = { version: initial.version, match: initial, last_move: null, you: { roles: [], legal: {} } };
+render({ live: false });
+socket.start();
+
+// -- actions ----------------------------------------------------------------------------------
+
+function play(action) {
+  if (pending) return;
+  if (!socket.sendAction(action)) {
+    showError("Not connected: your move was not sent. Wait for the connection to come back, then play again.");
+    return;
+  }
+  pending = true;
+  showError(null);
+}
+
+function resign() {
+  if (!socket.send({ type: "resign" })) {
+    showError("Not connected: wait for the connection to come back, then resign again.");
+    return;
+  }
+  confirmingResign = false;
+  renderControls();
+}
+
+// -- drawing ----------------------------------------------------------------------------------
+
+function render({ live = true } = {}) {
+  const { match } = current;
+  renderBoardNow();
+  if (live) ui.board.dataset.version = String(current.version);
+  ui.board.dataset.status = match.status;
+  ui.status.textContent = statusLine(match);
+  renderSeats();
+  renderResult(match);
+  renderControls();
+  renderMoves(match.moves);
+  ui.links.hidden = !["active", "finished"].includes(match.status);
+}
+
+function renderBoardNow() {
+  const { match, you, last_move: lastMove } = current;
+  const myTurn = match.status === "active" && Object.keys(you.legal).length > 0 && socket.connected;
+  const moves = match.moves;
+  const lastAction = lastMove ? lastMove.action : moves.length ? moves[moves.length - 1].action : null;
+  renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction });
+  ui.board.classList.toggle("board-holder--my-turn", myTurn);
+}
+
+function seatName(seat) {
+  return seat.player ? seat.player.name : "free seat";
+}
+
+function roleWithMark(role, view) {
+  const mark = view.markers[role];
+  return mark ? `${role} (${mark})` : role;
+}
+
+function statusLine(match) {
+  const { view } = match;
+  if (match.status === "waiting") {
+    const free = match.seats.filter((s) => !s.player).length;
+    return `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
+  }
+  if (match.status === "aborted") return "This match was called off before it started.";
+  if (match.status === "finished") return `Game over: ${resultSentence(match)}`;
+  const seat = match.seats.find((s) => s.role === view.to_move);
+  const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
+  if (current.you.roles.includes(view.to_move)) return `Your turn, ${roleWithMark(view.to_move, view)}: ${verb}.`;
+  return `${seat ? seatName(seat) : view.to_move} to ${verb} (${roleWithMark(view.to_move, view)}).`;
+}
+
+function resultSentence(match) {
+  const result = match.result || {};
+  const names = (roles) => roles.map((role) => {
+    const seat = match.seats.find((s) => s.role === role);
+    return seat && seat.player ? `${seat.player.name} (${role})` : role;
+  }).join(" and ");
+  const who = result.draw || !result.winners || !result.winners.length ? "a draw" : `${names(result.winners)} won`;
+  return `${who}. ${capitalise(result.reason || "")}${result.reason ? "." : ""}`.trim();
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function renderSeats() {
+  const { match, you } = current;
+  const { view } = match;
+  const mine = you.roles.length > 0;
+  ui.seats.replaceChildren(...match.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.className = "seat";
+    item.dataset.role = seat.role;
+    const mark = view.markers[seat.role];
+    const badge = document.createElement("span");
+    badge.className = "seat__mark";
+    if (mark) {
+      badge.append(markSvg(mark));
+      badge.setAttribute("title", `plays ${mark}`);
+    }
+    const text = document.createElement("div");
+    text.className = "seat__text";
+    const name = document.createElement("span");
+    name.className = "seat__name";
+    name.textContent = seatName(seat) + (you.roles.includes(seat.role) ? " (you)" : "");
+    const detail = document.createElement("span");
+    detail.className = "seat__role";
+    const bits = [mark ? `${seat.role}, plays ${mark}` : seat.role];
+    if (!seat.player && seat.reserved_for) bits.push(`kept for ${seat.reserved_for.name}`);
+    if (seat.resigned) bits.push("resigned");
+    if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
+    detail.textContent = bits.join(" · ");
+    text.append(name, detail);
+    item.append(badge, text);
+    if (seat.player) {
+      const online = Boolean(presence.online[seat.role]);
+      const dot = document.createElement("span");
+      dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
+      dot.textContent = online ? "online" : "offline";
+      item.append(dot);
+    } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
+      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${seat.role}`, { role: seat.role })
+                           : hintText("Choose a name at the top to join."));
+    }
+    if (match.status === "active" && view.to_move === seat.role) {
+      item.classList.add("seat--to-move");
+      const turn = document.createElement("span");
+      turn.className = "tag tag--turn";
+      turn.textContent = "to move";
+      text.append(turn);
+    }
+    return item;
+  }));
+  const watching = presence.spectators;
+  ui.spectators.textContent = `${watching} watching`;
+}
+
+function renderResult(match) {
+  const finished = match.status === "finished";
+  ui.result.hidden = !finished;
+  if (!finished) return;
+  ui.resultText.textContent = resultSentence(match);
+  const scores = (match.result && match.result.scores) || {};
+  ui.scores.replaceChildren(...match.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.textContent = `${seatName(seat)} (${seat.role}): ${scores[seat.role] ?? "–"}`;
+    return item;
+  }));
+}
+
+function renderControls() {
+  const { match, you } = current;
+  const mySeat = match.seats.find((s) => you.roles.includes(s.role));
+  const parts = [];
+  if (match.status === "waiting" && mySeat) {
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", {}, "button--secondary"));
+  }
+  if (match.status === "active" && mySeat && !mySeat.resigned) {
+    if (confirmingResign) {
+      const box = document.createElement("div");
+      box.className = "confirm";
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", "Confirm resignation");
+      box.append(hintText("Resign this match? It counts as a loss."),
+                 button("Yes, resign", resign, "button--danger"),
+                 button("Keep playing", () => { confirmingResign = false; renderControls(); }, "button--secondary"));
+      parts.push(box);
+    } else {
+      parts.push(button("Resign", () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary"));
+    }
+  }
+  if (match.status === "finished" && mySeat) {
+    parts.push(rematchControl(match));
+  }
+  ui.controls.replaceChildren(...parts);
+}
+
+function rematchControl(match) {
+  if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
+  const by = match.rematch_by;
+  if (by && by.id === userId) {
+    const link = document.createElement("a");
+    link.href = `/matches/${match.rematch}/`;
+    link.className = "button button--secondary";
+    link.textContent = "Go to your rematch offer";
+    return link;
+  }
+  const box = document.createElement("div");
+  box.className = "offer";
+  box.setAttribute("role", "status");
+  box.append(hintText(`${by ? by.name : "Your opponent"} offers a rematch.`),
+             postButton(`/matches/${match.rematch}/join/`, "Accept the rematch", {}, "button--primary"));
+  return box;
+}
+
+function renderMoves(moves) {
+  ui.movesEmpty.hidden = moves.length > 0;
+  const items = moves.map((move) => {
+    const item = document.createElement("li");
+    item.value = move.ply;
+    item.dataset.ply = String(move.ply);
+    const role = document.createElement("span");
+    role.className = "moves__role";
+    role.textContent = move.role;
+    item.append(role, document.createTextNode(` ${move.label}`));
+    return item;
+  });
+  ui.moves.replaceChildren(...items);
+  ui.moves.scrollTop = ui.moves.scrollHeight;
+}
+
+function showError(message) {
+  ui.error.hidden = !message;
+  ui.error.textContent = message || "";
+}
+
+function showBanner(text, kind) {
+  ui.connection.hidden = !text;
+  ui.connection.textContent = text || "";
+  ui.connection.className = `banner${kind ? ` banner--${kind}` : ""}`;
+}
+
+// -- small builders -----------------------------------------------------------------------------
+
+function button(label, onClick, variant) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = `button ${variant}`;
+  node.textContent = label;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function postButton(action, label, fields = {}, variant = "button--primary") {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = action;
+  form.className = "inline-form";
+  const values = { csrfmiddlewaretoken: csrfToken, ...fields };
+  if (invite) values.invite = invite;
+  for (const [name, value] of Object.entries(values)) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  const submit = document.createElement("button");
+  submit.type = "submit";
+  submit.className = `button ${variant}`;
+  submit.textContent = label;
+  form.append(submit);
+  return form;
+}
+
+function hintText(text) {
+  const node = document.createElement("p");
+  node.className = "hint";
+  node.textContent = text;
+  return node;
+}
+
+const copyButton = document.getElementById("copy-invite");
+if (copyButton) {
+  copyButton.addEventListener("click", async () => {
+    const input = document.getElementById("invite-url");
+    const status = document.getElementById("copy-status");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      status.textContent = "Link copied.";
+    } catch {
+      input.select();
+      status.textContent = "Select the link and copy it (Ctrl+C).";
+    }
+  });
+}

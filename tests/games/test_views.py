@@ -1,0 +1,111 @@
+"""Match pages: render, join, private matches, rematch, CSRF."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Match
+from tests.support.players import make_players, play_out, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot_in(page: str) -> dict:
+    return json.loads(re.search(r'<script id="match-snapshot" type="application/json">(.*?)</script>', page, re.S)[1])
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_match_page_renders_the_snapshot_for_a_spectator(client):
+    match = start_match("nine-board-tictactoe", make_players(2))
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Nine-Board" in page and 'src="/static/js/match.js"' in page
+    snapshot = snapshot_in(page)
+    assert snapshot["id"] == match.pk and snapshot["status"] == "active" and len(snapshot["view"]["cells"]) == 81
+
+
+def test_missing_match_is_404(client):
+    assert client.get("/matches/999/").status_code == 404
+
+
+def test_join_takes_the_seat_and_starts_the_match():
+    ada, bob = make_players(2)
+    match = services.match_create(user=ada, game_slug="quarto-misere", role="white")
+    response = logged_in(bob).post(f"/matches/{match.pk}/join/", {"role": "black"})
+    assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
+    match.refresh_from_db()
+    assert match.status == "active" and match.seats.get(role="black").player == bob
+
+
+def test_join_a_taken_seat_says_why():
+    ada, bob, cy = make_players(3)
+    match = start_match("quarto-misere", [ada, bob])
+    page = logged_in(cy).post(f"/matches/{match.pk}/join/", {"role": "black"}, follow=True).content.decode()
+    assert "no longer waiting for players" in page
+
+
+def test_private_match_is_404_without_the_invite_and_opens_with_it():
+    ada, bob = make_players(2)
+    match = services.match_create(user=ada, game_slug="tictactoe-x9", is_private=True)
+    stranger = logged_in(bob)
+    assert stranger.get(f"/matches/{match.pk}/").status_code == 404
+    assert stranger.get(f"/matches/{match.pk}/?invite=wrong").status_code == 404
+    assert stranger.post(f"/matches/{match.pk}/join/").status_code == 404
+    page = stranger.get(f"/matches/{match.pk}/?invite={match.invite_token}")
+    assert page.status_code == 200 and 'data-invite="' + match.invite_token + '"' in page.content.decode()
+    response = stranger.post(f"/matches/{match.pk}/join/", {"invite": match.invite_token})
+    assert response.url == f"/matches/{match.pk}/?invite={match.invite_token}"
+    assert Match.objects.get(pk=match.pk).status == "active"
+
+
+def test_private_match_shows_its_invite_link_to_its_players_only():
+    ada, bob = make_players(2)
+    match = services.match_create(user=ada, game_slug="tictactoe-x9", is_private=True)
+    link = f"/matches/{match.pk}/?invite={match.invite_token}"
+    assert link in logged_in(ada).get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="invite-url"' not in logged_in(bob).get(link).content.decode()
+
+
+def test_private_match_is_not_in_the_lobby(client):
+    ada = make_players(1)[0]
+    hidden = services.match_create(user=ada, game_slug="quarto-misere", is_private=True)
+    shown = services.match_create(user=ada, game_slug="quarto-misere")
+    lists = json.loads(re.search(r'<script id="lobby-lists" type="application/json">(.*?)</script>',
+                                 client.get("/").content.decode(), re.S)[1])
+    assert [m["id"] for m in lists["open"]] == [shown.pk] and hidden.pk not in [m["id"] for m in lists["live"]]
+
+
+def test_rematch_offer_leads_to_the_new_match_and_names_the_offerer():
+    ada, bob = make_players(2)
+    match = play_out(start_match("nine-board-tictactoe", [ada, bob]), [ada, bob], seed=3)
+    response = logged_in(ada).post(f"/matches/{match.pk}/rematch/")
+    new = Match.objects.get(rematch_of=match)
+    assert response.url == f"/matches/{new.pk}/"
+    snapshot = snapshot_in(logged_in(bob).get(f"/matches/{match.pk}/").content.decode())
+    assert snapshot["rematch"] == new.pk and snapshot["rematch_by"]["name"] == ada.display_name
+    assert logged_in(bob).post(f"/matches/{new.pk}/join/").url == f"/matches/{new.pk}/"
+    assert Match.objects.get(pk=new.pk).status == "active"
+
+
+def test_abort_a_waiting_match():
+    ada = make_players(1)[0]
+    match = services.match_create(user=ada, game_slug="quarto-misere")
+    logged_in(ada).post(f"/matches/{match.pk}/abort/")
+    assert Match.objects.get(pk=match.pk).status == "aborted"
+
+
+@pytest.mark.parametrize("action", ["join", "abort", "rematch"])
+def test_match_forms_need_post_and_csrf(action):
+    ada, bob = make_players(2)
+    match = services.match_create(user=ada, game_slug="quarto-misere")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    assert client.get(f"/matches/{match.pk}/{action}/").status_code == 405
+    assert client.post(f"/matches/{match.pk}/{action}/").status_code == 403
