@@ -28,8 +28,8 @@ def test_debug_off_without_a_secret_key_refuses_to_start():
 def test_environment_selects_postgresql_and_redis():
     code = ("from django.conf import settings as s;"
             "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'])")
-    default = run_manage("shell", "-c", code)
+    default = run_manage("shell", "-v", "0", "-c", code)
     assert default.stdout.split() == ["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer"]
-    scaled = run_manage("shell", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
+    scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
     assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]

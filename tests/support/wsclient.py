@@ -12,8 +12,9 @@ from tests.support.players import session_cookie
 class Socket:
     def __init__(self, server, path: str, user=None) -> None:
         headers = {"Cookie": f"sessionid={session_cookie(user)}"} if user is not None else None
-        self.ws = connect(f"{server.ws_url}{path}", origin=server.url, additional_headers=headers,
-                          open_timeout=10)
+        self._connection = connect(f"{server.ws_url}{path}", origin=server.url, additional_headers=headers,
+                                   open_timeout=10)
+        self.ws = self._connection.__enter__()
 
     def send(self, message: dict) -> None:
         self.ws.send(json.dumps(message))
@@ -27,4 +28,4 @@ class Socket:
             assert message["type"] in {"presence", "pong"}, message
 
     def close(self) -> None:
-        self.ws.close()
+        self._connection.__exit__(None, None, None)
