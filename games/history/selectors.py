@@ -111,7 +111,7 @@ def player_record(*, player, viewer) -> list[dict[str, Any]]:
     names = {info.slug: info.name for info in GAMES}
     order = [info.slug for info in GAMES] + sorted(set(by_game) - set(names))
     return [{"game": slug, "game_name": names.get(slug, slug), **by_game[slug],
-             "average": round(by_game[slug]["average"] or 0, 1)}
+             "average": round(by_game[slug]["average"] or 0.0, 1)}
             for slug in order if slug in by_game]
 
 
