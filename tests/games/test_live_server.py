@@ -73,6 +73,8 @@ def test_two_processes_share_a_match_through_postgresql_and_redis():
         seen = spectator.receive("state")
         assert seen["version"] == 1 and seen["last_move"] == {"ply": 1, "role": "xplayer", "action": "(mark 3 3)",
                                                               "label": game.action_label("(mark 3 3)")}
+        for sock in movers.values():
+            assert sock.receive("state")["version"] == 1
         # And the other way round: a player connected to the second process moves.
         late = Socket(second, f"/ws/matches/{match.pk}/", players[1])
         late.receive("state")

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,7 +62,7 @@ class LiveServer:
         if settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-        self.log = open(ROOT / f".daphne-{self.port}.log", "w")
+        self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
