@@ -136,11 +136,7 @@ function resultSentence(match) {
     return seat && seat.player ? `${seat.player.name} (${role})` : role;
   }).join(" and ");
   const who = result.draw || !result.winners || !result.winners.length ? "a draw" : `${names(result.winners)} won`;
-  return `${who}. ${capitalise(result.reason || "")}${result.reason ? "." : ""}`.trim();
-}
-
-function capitalise(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
+  return result.reason ? `${who}: ${result.reason}.` : `${who}.`;
 }
 
 function renderSeats() {
@@ -152,11 +148,11 @@ function renderSeats() {
     item.className = "seat";
     item.dataset.role = seat.role;
     const mark = view.markers[seat.role];
-    const badge = document.createElement("span");
-    badge.className = "seat__mark";
     if (mark) {
+      const badge = document.createElement("span");
+      badge.className = "seat__mark";
       badge.append(markSvg(mark));
-      badge.setAttribute("title", `plays ${mark}`);
+      item.append(badge);
     }
     const text = document.createElement("div");
     text.className = "seat__text";
@@ -171,7 +167,7 @@ function renderSeats() {
     if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
     detail.textContent = bits.join(" · ");
     text.append(name, detail);
-    item.append(badge, text);
+    item.append(text);
     if (seat.player) {
       const online = Boolean(presence.online[seat.role]);
       const dot = document.createElement("span");

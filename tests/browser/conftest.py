@@ -1,0 +1,101 @@
+"""Browser fixtures, shared by every browser test (the history pages' tests use them too).
+
+- ``live_server``: Daphne in a child process on the test database, one for the session.
+- ``browser``: Debian's Chromium driven by Playwright, one for the session.
+- ``player_page(name)``: a new browser context (its own cookies) on the lobby, signed in as a
+  guest called ``name`` through the header form; ``player_page(None)`` stays anonymous.
+
+Pages fail the test on any uncaught JavaScript error. To make data with the services from a
+browser test, call them through ``off_the_event_loop`` (see there why).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connections
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.support.live import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1200, "height": 860}
+
+
+@pytest.fixture(autouse=True)
+def _live_server_helper():
+    """Replaces pytest-django's helper of the same name, which expects its own ``live_server``
+    (a thread in this process); ours is Daphne in a child process and needs no settings."""
+    yield
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        server = LiveServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def player_page(browser, live_server):
+    contexts, errors = [], []
+
+    def open_page(name: str | None, viewport: dict | None = None) -> Page:
+        context = browser.new_context(base_url=live_server.url, viewport=viewport or VIEWPORT)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
+        page.goto("/")
+        if name is not None:
+            header = page.locator("form.guest-form")
+            header.get_by_label("Your name").fill(name)
+            header.get_by_role("button", name="Play as guest").click()
+            expect(page.get_by_test_id("me")).to_contain_text(name)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def match_id_of(page: Page) -> int:
+    return int(re.search(r"/matches/(\d+)/", page.url)[1])
+
+
+def off_the_event_loop(function, /, *args, **kwargs):
+    """Call ``function`` (a service, a test helper that writes) in a worker thread and return its result.
+
+    Playwright's sync API keeps an event loop running in the test's thread, and the broadcasts
+    that services register for after the commit use ``async_to_sync``, which refuses to run in
+    a thread with a running loop. Data made this way is committed (tests here are transactional).
+    """
+    def call():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()

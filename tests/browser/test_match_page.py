@@ -1,0 +1,123 @@
+"""The lobby and match pages around the game itself: live lists, private matches, a dropped
+connection, refused actions, resigning and rematches, phone width."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import match_id_of
+from tests.browser.helpers import create_match, join_match, wait_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def started(player_page, game="nine-board-tictactoe", roles=("xPlayer", "oPlayer")):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_match(ada, game, seat=roles[0])
+    join_match(bob, f"/matches/{match_id}/", roles[1])
+    wait_version(ada, 0)
+    expect(ada.locator("#board.board-holder--my-turn")).to_have_count(1)
+    return ada, bob, match_id
+
+
+def test_lobby_lists_follow_the_server_and_a_private_match_opens_by_its_link(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    ada.get_by_label("Game").select_option("quarto-misere")
+    expect(ada.get_by_label("Your seat").locator("option")).to_have_text(
+        ["Random seat", "white (first to move)", "black (second to move)"])
+
+    private_id = create_match(ada, "tictactoe-3player", private=True)
+    invite = ada.locator("#invite-url").input_value()
+    assert f"/matches/{private_id}/?invite=" in invite
+    ada2 = player_page("Ada again")
+    public_id = create_match(ada2, "quarto-misere", seat="white")
+
+    open_list = bob.locator("#open-matches")  # Bob has had the lobby open all along
+    expect(open_list.locator(f'[data-match-id="{public_id}"]')).to_contain_text("Misère Quarto")
+    expect(open_list.locator(f'[data-match-id="{private_id}"]')).to_have_count(0)
+
+    assert bob.goto(f"/matches/{private_id}/").status == 404
+    bob.goto(invite)
+    expect(bob.locator("#status-line")).to_contain_text("Waiting for players: 2 free seats")
+    bob.get_by_role("button", name="Join as oplayer").click()
+    expect(bob.locator("#seats")).to_contain_text("Bob (you)")
+    expect(ada.locator("#status-line")).to_contain_text("Waiting for players: 1 free seat.")
+    expect(ada.locator('.seat[data-role="oplayer"]')).to_contain_text("Bob")
+
+    bob.goto("/")
+    open_list.locator(f'[data-match-id="{public_id}"]').get_by_role("button", name="Join").click()
+    assert match_id_of(bob) == public_id
+    expect(ada2.locator("#status-line")).to_contain_text("Your turn")
+    bob.goto("/")
+    expect(bob.locator(f'#live-matches [data-match-id="{public_id}"]')).to_be_visible()
+    expect(bob.locator("#my-matches")).to_contain_text(f"#{private_id}")
+
+
+def test_a_dropped_connection_shows_a_banner_then_resyncs(player_page):
+    ada, bob, match_id = started(player_page)
+    watcher = player_page(None)
+    watcher.goto(f"/matches/{match_id}/")
+    wait_version(watcher, 0)
+
+    watcher.context.set_offline(True)
+    watcher.evaluate("window.boardhall.socket.ws.close()")
+    expect(watcher.locator("#connection")).to_contain_text("Connection lost")
+
+    ada.locator("#board [data-action]:not([disabled])").first.click()
+    wait_version(bob, 1)
+    expect(watcher.locator("#moves li")).to_have_count(0)
+
+    watcher.context.set_offline(False)
+    expect(watcher.locator("#connection")).to_contain_text("Reconnected")
+    wait_version(watcher, 1)
+    expect(watcher.locator("#moves li")).to_have_count(1)
+
+
+def test_a_refused_action_shows_the_servers_message(player_page):
+    ada, bob, _ = started(player_page)
+    bob.evaluate('window.boardhall.socket.sendAction("(play 1 1 1 1 o)")')
+    expect(bob.locator("#action-error")).to_contain_text("It is xPlayer's turn, not yours.")
+
+    ada.evaluate('window.boardhall.socket.send({type: "action", action: "(play 1 1 1 1 x)", version: 5})')
+    expect(ada.locator("#action-error")).to_contain_text("The match has moved on")
+    ada.evaluate('window.boardhall.socket.sendAction("(play 1 1 1 1 o)")')
+    expect(ada.locator("#action-error")).to_be_visible()
+    expect(ada.locator("#action-error")).not_to_contain_text("moved on")
+    wait_version(ada, 0)
+
+    ada.locator("#board [data-action]:not([disabled])").first.click()
+    wait_version(ada, 1)
+    expect(ada.locator("#action-error")).to_be_hidden()
+
+
+def test_resign_then_rematch(player_page):
+    ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
+    ada.get_by_role("button", name="Resign").click()
+    ada.get_by_role("button", name="Keep playing").click()
+    expect(ada.locator("#board")).to_have_attribute("data-status", "active")
+    ada.get_by_role("button", name="Resign").click()
+    ada.get_by_role("button", name="Yes, resign").click()
+    for page in (ada, bob):
+        expect(page.locator("#status-line")).to_contain_text("Bob (black) won")
+        expect(page.locator("#result-text")).to_contain_text("white resigned")
+
+    bob.get_by_role("button", name="Offer a rematch").click()
+    expect(bob.locator("#status-line")).to_contain_text("Waiting for players")
+    rematch_id = match_id_of(bob)
+    assert rematch_id != match_id
+    expect(ada.locator("#controls")).to_contain_text("Bob offers a rematch.")
+    ada.get_by_role("button", name="Accept the rematch").click()
+    assert match_id_of(ada) == rematch_id
+    expect(ada.locator("#seats")).to_contain_text("Ada (you)")
+    for page in (ada, bob):
+        expect(page.locator("#board")).to_have_attribute("data-status", "active")
+
+
+@pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])
+def test_boards_fit_a_phone(player_page, game):
+    phone = player_page("Ada", viewport={"width": 360, "height": 740})
+    create_match(phone, game)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    box = phone.locator("#board .board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    cell = phone.locator("#board .cell").first.bounding_box()
+    assert cell["width"] >= 24  # still a usable tap target

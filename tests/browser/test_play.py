@@ -1,0 +1,69 @@
+"""Whole games by clicking, in real Chromium: two (or three) players and a spectator who sees
+every move and the result."""
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.browser.helpers import create_match, join_match, play_to_end, screenshot, wait_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOT_AT = 15  # mid-game; in Quarto, a piece is waiting to be placed
+
+
+@pytest.mark.parametrize("game,roles,shot", [
+    pytest.param("nine-board-tictactoe", ["xPlayer", "oPlayer"], "nine-board", id="nine-board"),
+    pytest.param("tictactoe-x9", ["xplayer", "oplayer"], None, id="x9"),
+    pytest.param("nine-board-tictactoe-pie", ["red", "blue"], "nine-board-pie", id="pie"),
+    pytest.param("tictactoe-3player", ["xplayer", "oplayer", "zplayer"], "three-player", id="three-player"),
+    pytest.param("quarto-misere", ["white", "black"], "quarto", id="quarto"),
+])
+def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
+    names = ["Ada", "Bob", "Cy"][: len(roles)]
+    players = [player_page(name) for name in names]
+    match_id = create_match(players[0], game, seat=roles[0])
+    url = f"/matches/{match_id}/"
+    for page, role in zip(players[1:], roles[1:]):
+        join_match(page, url, role)
+    watcher = player_page("Watcher")
+    watcher.goto(url)
+    expect(watcher.locator("#spectators")).to_have_text("1 watching")
+    for role, name in zip(roles, names):
+        expect(watcher.locator(f'.seat[data-role="{role}"]')).to_contain_text(name)
+        expect(watcher.locator(f'.seat[data-role="{role}"] .presence')).to_have_text("online")
+    expect(watcher.locator("#status-line")).to_contain_text("Ada to")
+    swapped = []
+
+    def on_turn(version, mover):
+        if version == 0 and game == "nine-board-tictactoe":
+            # keyboard play: focus a playable cell and press Enter
+            mover.locator('#board [data-action="(play 2 2 2 2 x)"]').focus()
+            mover.keyboard.press("Enter")
+            return True
+        if version == 1 and game == "nine-board-tictactoe-pie":
+            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("plays o")
+            mover.get_by_role("button", name="Swap sides").click()
+            swapped.append(True)
+            return True
+        if version == 2 and game == "nine-board-tictactoe-pie":
+            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("plays x")
+            expect(watcher.locator('.seat[data-role="red"]')).to_contain_text("plays o")
+        if version == SCREENSHOT_AT and shot:
+            screenshot(mover, shot)
+        return False
+
+    final = play_to_end(players, watcher, random.Random(game), on_turn=on_turn)
+    assert final >= 5 and (swapped or game != "nine-board-tictactoe-pie")
+    for page in [*players, watcher]:
+        expect(page.locator("#status-line")).to_contain_text("Game over")
+        expect(page.locator("#result")).to_be_visible()
+    match = Match.objects.get(pk=match_id)
+    assert match.status == "finished" and match.version == final
+    expect(watcher.locator("#result-text")).to_contain_text(match.result["reason"])
+    expect(watcher.locator("#board .cell--line")).to_have_count(len(match.result["line"]))
+    expect(watcher.locator("#board [data-action]")).to_have_count(0)
+    expect(watcher.get_by_role("link", name="Replay")).to_have_attribute("href", f"{url}replay/")
+    wait_version(watcher, final)
