@@ -1,0 +1,122 @@
+"""The replay page in real Chromium: buttons, slider, arrow keys, move list and autoplay all
+show the position the rules give at that ply (the marks on the board, and a given cell)."""
+
+import re
+import threading
+
+import pytest
+from django.db import connections
+from playwright.sync_api import Page, expect
+
+from games.rules import get_game
+from tests.support.players import make_players, play_out, start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MARKS = "#replay-board [data-content]"
+
+
+def cell_index(action: str) -> int:
+    """The nine-board cell of ``(play i j k l m)``, numbered as in ``view``."""
+    i, j, k, l = (int(n) for n in action.strip("()").split()[1:5])
+    return ((i - 1) * 3 + (j - 1)) * 9 + (k - 1) * 3 + (l - 1)
+
+
+def at_ply(page: Page, ply: int) -> None:
+    """Each nine-board ply places one mark: ``ply`` marks, and the counters agree."""
+    expect(page.locator("#replay-board")).to_have_attribute("data-ply", str(ply))
+    expect(page.locator(MARKS)).to_have_count(ply)
+    expect(page.locator("#replay-ply")).to_have_text(str(ply))
+    expect(page.locator("#replay-slider")).to_have_value(str(ply))
+
+
+def outside_the_event_loop(work):
+    """Run ``work`` in its own thread: Playwright's loop runs in this one, and the services'
+    on-commit broadcasts (``async_to_sync``) refuse to run beside a running loop."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = work()
+        except BaseException as err:  # re-raised in the test's thread
+            outcome["error"] = err
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+@pytest.fixture
+def finished():
+    def play():
+        people = make_players(2, "Replayer")
+        match = play_out(start_match("nine-board-tictactoe", people), people, seed=4)
+        return match, list(match.moves.values_list("action", flat=True))
+
+    match, actions = outside_the_event_loop(play)
+    assert len(actions) >= 8
+    return match, actions
+
+
+def test_stepping_through_a_replay(player_page, finished):
+    match, actions = finished
+    last = len(actions)
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply=3")
+    at_ply(page, 3)
+    third = page.locator(f'#replay-board [data-cell="{cell_index(actions[2])}"]')
+    expect(third).to_have_attribute("data-content", "x")
+    expect(third).to_have_class(re.compile(r"\bcell--last\b"))
+
+    page.get_by_role("button", name="First position").click()
+    at_ply(page, 0)
+    page.get_by_role("button", name="Next move").click()
+    page.get_by_role("button", name="Next move").click()
+    at_ply(page, 2)
+    page.get_by_role("button", name="Previous move").click()
+    at_ply(page, 1)
+    page.get_by_role("button", name="Last position").click()
+    at_ply(page, last)
+    assert f"ply={last}" in page.url
+
+    page.locator("h1").click()  # keyboard focus on the page, not on a control
+    page.keyboard.press("Home")
+    at_ply(page, 0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    at_ply(page, 3)
+    page.keyboard.press("ArrowLeft")
+    at_ply(page, 2)
+    page.keyboard.press("End")
+    at_ply(page, last)
+
+    page.locator("#replay-slider").fill("5")
+    at_ply(page, 5)
+    fifth = page.locator(f'#replay-board [data-cell="{cell_index(actions[4])}"]')
+    expect(fifth).to_have_attribute("data-content", "x")
+    assert page.locator(f'#replay-board [data-cell="{cell_index(actions[5])}"]').get_attribute("data-content") is None
+
+    page.locator('#replay-moves button[data-ply="4"]').click()
+    at_ply(page, 4)
+    expect(page.locator('#replay-moves button[data-ply="4"]')).to_have_attribute("aria-current", "step")
+
+
+def test_autoplay_runs_to_the_end_and_stops(player_page, finished):
+    match, actions = finished
+    last = len(actions)
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply={last - 2}")
+    at_ply(page, last - 2)
+    play = page.locator('.replay-controls [data-step="play"]')
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    at_ply(page, last)
+    expect(play).to_have_attribute("aria-pressed", "false")
+    board = get_game(match.game).view(get_game(match.game).state_from_json(match.state))
+    expect(page.locator(MARKS)).to_have_count(sum(1 for c in board["cells"] if c))
