@@ -16,7 +16,7 @@ const ui = {
   board: $("board"), status: $("status-line"), connection: $("connection"), error: $("action-error"),
   seats: $("seats"), spectators: $("spectators"), result: $("result"), resultText: $("result-text"),
   scores: $("scores"), controls: $("controls"), moves: $("moves"), movesEmpty: $("moves-empty"),
-  links: $("match-links"),
+  links: $("match-links"), lastMove: $("last-move"),
 };
 
 let current = null; // the last state message: {version, match, last_move, you}
@@ -94,6 +94,7 @@ function render({ live = true } = {}) {
   renderResult(match);
   renderControls();
   renderMoves(match.moves);
+  ui.lastMove.textContent = lastMoveLine(match);
   ui.links.hidden = !["active", "finished"].includes(match.status);
 }
 
@@ -127,6 +128,14 @@ function statusLine(match) {
   const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
   if (current.you.roles.includes(view.to_move)) return `Your turn, ${roleWithMark(view.to_move, view)}: ${verb}.`;
   return `${seat ? seatName(seat) : view.to_move} to ${verb} (${roleWithMark(view.to_move, view)}).`;
+}
+
+function lastMoveLine(match) {
+  const move = match.moves[match.moves.length - 1];
+  if (!move) return "";
+  const seat = match.seats.find((s) => s.role === move.role);
+  const who = seat && seat.player ? `${seat.player.name} (${move.role})` : move.role;
+  return `Last move: ${who}, ${move.label}.`;
 }
 
 function resultSentence(match) {

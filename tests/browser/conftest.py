@@ -5,18 +5,15 @@
 - ``player_page(name)``: a new browser context (its own cookies) on the lobby, signed in as a
   guest called ``name`` through the header form; ``player_page(None)`` stays anonymous.
 
-Pages fail the test on any uncaught JavaScript error. To make data with the services from a
-browser test, call them through ``off_the_event_loop`` (see there why).
+Pages fail the test on any uncaught JavaScript error.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.support.live import LiveServer
@@ -83,19 +80,3 @@ def player_page(browser, live_server):
 def match_id_of(page: Page) -> int:
     return int(re.search(r"/matches/(\d+)/", page.url)[1])
 
-
-def off_the_event_loop(function, /, *args, **kwargs):
-    """Call ``function`` (a service, a test helper that writes) in a worker thread and return its result.
-
-    Playwright's sync API keeps an event loop running in the test's thread, and the broadcasts
-    that services register for after the commit use ``async_to_sync``, which refuses to run in
-    a thread with a running loop. Data made this way is committed (tests here are transactional).
-    """
-    def call():
-        try:
-            return function(*args, **kwargs)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
