@@ -155,6 +155,12 @@ WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
 PRESENCE_TIMEOUT_SECONDS = 60
 
+# The computer player: search rounds per move, capped by a thinking time in seconds. Tests of the
+# service layer set COMPUTER_INLINE to play its turns in the calling thread (no event loop there).
+COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
+COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
+COMPUTER_INLINE = False
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -53,6 +53,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_state(snapshot, None)
         await database_sync_to_async(broadcast.presence_changed)(self.match_id)
+        if snapshot["status"] == Match.Status.ACTIVE:
+            # After a restart a computer turn may be pending: the first visitor wakes it.
+            await database_sync_to_async(services.computer_turn_resume)(match_id=self.match_id)
 
     def _open(self, invite: str | None) -> dict[str, Any] | None:
         match = Match.objects.filter(pk=self.match_id).first()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -9,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Match, Presence, Seat
-from games.rules import get_game
+from games.rules import Game, get_game
 
 LOBBY_LIMIT = 50
 
@@ -17,7 +18,8 @@ LOBBY_LIMIT = 50
 def player_json(user) -> dict[str, Any] | None:
     if user is None:
         return None
-    return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest}
+    return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
+            "computer": user.is_computer}
 
 
 def match_snapshot(*, match: Match) -> dict[str, Any]:
@@ -75,6 +77,32 @@ def _mover_actions(view: dict[str, Any]) -> list[str]:
     actions += [a["action"] for a in view.get("other_actions", [])]
     actions += list(view.get("piece_actions", {}).values())
     return actions
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """What the computer needs to play its turn: the position, its seat's account, a seed."""
+
+    match_id: int
+    version: int
+    game: Game
+    state: Any
+    user: Any
+    seed: str
+
+
+def computer_turn(*, match_id: int, version: int) -> ComputerTurn | None:
+    """The computer's turn at ``version`` of an active match, or None when it is not the computer's."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE, version=version).first()
+    if match is None:
+        return None
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
+    seat = (match.seats.filter(role=game.to_move(state), player__is_computer=True, resigned=False)
+            .select_related("player").first())
+    if seat is None:
+        return None
+    return ComputerTurn(match.pk, version, game, state, seat.player, f"{match.random_token}:{version}")
 
 
 def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:

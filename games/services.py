@@ -12,10 +12,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast
+from games import bots, broadcast
 from games.models import Match, Move, Outcome, Presence, Seat
 from games.rules import RulesError, get_game
 
@@ -46,8 +47,12 @@ def _require_player(user) -> None:
 
 
 def match_create(*, user, game_slug: str, is_private: bool = False, role: str | None = None,
-                 rng: random.Random | None = None) -> Match:
-    """Create a waiting match and seat its creator (``role=None`` picks a random seat)."""
+                 against_computer: bool = False, rng: random.Random | None = None) -> Match:
+    """Create a match and seat its creator (``role=None`` picks a random seat).
+
+    It waits for players, unless ``against_computer``: then the computer takes every other seat
+    and the match starts at once.
+    """
     _require_player(user)
     try:
         game = get_game(game_slug)
@@ -58,16 +63,36 @@ def match_create(*, user, game_slug: str, is_private: bool = False, role: str | 
     elif role not in game.roles:
         raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
     with transaction.atomic():
+        now = timezone.now()
         match = Match.objects.create(game=game.slug, is_private=is_private, created_by=user,
                                      state=game.state_to_json(game.initial_state()))
-        now = timezone.now()
+        others = [r for r in game.roles if r != role]
+        computers = {r: computer_user(n) for n, r in enumerate(others, start=1)} if against_computer else {}
         Seat.objects.bulk_create([
-            Seat(match=match, role=r, order=i, player=user if r == role else None,
-                 joined_at=now if r == role else None)
+            Seat(match=match, role=r, order=i, player=user if r == role else computers.get(r),
+                 joined_at=now if r == role or r in computers else None)
             for i, r in enumerate(game.roles)
         ])
+        if against_computer:
+            match.status, match.started_at = Match.Status.ACTIVE, now
+            match.save(update_fields=["status", "started_at"])
+            _computer_turn_after_commit(match, game, game.initial_state())
         broadcast.lobby_changed_on_commit()
     return match
+
+
+def computer_user(number: int = 1):
+    """The computer player's account for its ``number``-th seat in a match (made on first use).
+
+    One account per seat, since a player holds one seat of a match; none of them can log in.
+    """
+    user, created = get_user_model().objects.get_or_create(
+        username=f"computer-{number}",
+        defaults={"display_name": "Computer" if number == 1 else f"Computer {number}", "is_computer": True})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
 
 
 def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
@@ -167,8 +192,9 @@ def match_abort(*, match_id: int, user) -> Match:
 def rematch_offer(*, match_id: int, user) -> Match:
     """Offer a rematch of a finished match: same players, seats rotated by one.
 
-    The offerer is seated at once; the others' seats are kept for them and the rematch starts
-    when they accept (``seat_join``). A second offer returns the pending rematch.
+    The offerer is seated at once, and so is the computer where it played; the other players'
+    seats are kept for them and the rematch starts when they accept (``seat_join``). A second
+    offer returns the pending rematch.
     """
     with transaction.atomic():
         old = _lock_match(match_id)
@@ -178,19 +204,24 @@ def rematch_offer(*, match_id: int, user) -> Match:
         pending = old.rematches.exclude(status=Match.Status.ABORTED).first()
         if pending is not None:
             return pending
-        old_seats = list(old.seats.all())
+        old_seats = list(old.seats.select_related("player"))
         game = get_game(old.game)
         new = Match.objects.create(game=old.game, is_private=old.is_private, created_by=user, rematch_of=old,
                                    state=game.state_to_json(game.initial_state()))
         now = timezone.now()
+        seated = {s.player_id for s in old_seats if s.player_id == user.pk or (s.player and s.player.is_computer)}
         players = [s.player_id for s in old_seats]
         rotated = players[-1:] + players[:-1]
         Seat.objects.bulk_create([
             Seat(match=new, role=r, order=i,
-                 player_id=pid if pid == user.pk else None, joined_at=now if pid == user.pk else None,
-                 reserved_for_id=None if pid == user.pk else pid)
+                 player_id=pid if pid in seated else None, joined_at=now if pid in seated else None,
+                 reserved_for_id=None if pid in seated else pid)
             for i, (r, pid) in enumerate(zip(game.roles, rotated))
         ])
+        if all(pid in seated for pid in rotated):
+            new.status, new.started_at = Match.Status.ACTIVE, now
+            new.save(update_fields=["status", "started_at"])
+            _computer_turn_after_commit(new, game, game.initial_state())
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
     return new
@@ -264,8 +295,26 @@ def _record(match: Match, game, state, moves: list[Move]) -> None:
         fields += ["status", "finished_at", "result"]
     match.save(update_fields=fields)
     broadcast.match_changed_on_commit(match.pk, last_moves=[(m.ply, m.role, m.action) for m in moves])
+    _computer_turn_after_commit(match, game, state)
     if match.status == Match.Status.FINISHED:
         broadcast.lobby_changed_on_commit()
+
+
+def _computer_turn_after_commit(match: Match, game, state) -> None:
+    """If the computer holds the seat to move next, let it play once this transaction commits."""
+    if match.status != Match.Status.ACTIVE:
+        return
+    if match.seats.filter(role=game.to_move(state), player__is_computer=True, resigned=False).exists():
+        bots.computer_turn_on_commit(match.pk, match.version)
+
+
+def computer_turn_resume(*, match_id: int) -> None:
+    """Ask again for the computer's turn of an active match (after a restart the first visitor
+    of the match page does this; a turn already being played is not started twice)."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if match is not None:
+        game = get_game(match.game)
+        _computer_turn_after_commit(match, game, game.state_from_json(match.state))
 
 
 def _finish_by_resignation(match: Match, game, resigned: set[str]) -> None:

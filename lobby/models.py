@@ -7,6 +7,7 @@ from django.db import models
 class User(AbstractUser):
     display_name = models.CharField(max_length=30)
     is_guest = models.BooleanField(default=False)
+    is_computer = models.BooleanField(default=False, help_text="the computer player's account")
 
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -1,0 +1,155 @@
+"""The computer player: its search (pure), its seats (services), its turns over the socket."""
+
+import random
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import override_settings
+
+from games import services
+from games.computer import choose_action
+from games.models import Match, Move
+from games.rules import GAMES, get_game
+from tests.games.test_consumers import join_match, receive
+from tests.support.players import make_players
+
+FAST = {"COMPUTER_ITERATIONS": 60, "COMPUTER_SECONDS": 2.0}
+
+
+# -- the search (pure) ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug", [info.slug for info in GAMES])
+def test_the_search_returns_a_legal_action_and_repeats_itself_for_a_seed(slug):
+    game = get_game(slug)
+    state = game.initial_state()
+    first = choose_action(game, state, rng=random.Random(5), iterations=150)
+    assert first in game.legal_actions(state)
+    assert choose_action(game, state, rng=random.Random(5), iterations=150) == first
+
+
+def test_it_takes_a_win_in_one():
+    game = get_game("nine-board-tictactoe")
+    # x has two of the centre board's diagonal; o was sent to board (3, 3), x is sent to (2, 2) next.
+    state = game.replay(["(play 2 2 1 1 x)", "(play 1 1 2 2 o)", "(play 2 2 2 2 x)", "(play 2 2 1 2 o)",
+                         "(play 1 2 3 3 x)", "(play 3 3 2 2 o)"])
+    assert choose_action(game, state, rng=random.Random(0), iterations=300) == "(play 2 2 3 3 x)"
+
+
+def test_it_avoids_completing_a_line_in_misere_quarto():
+    game = get_game("quarto-misere")
+    # Three tall pieces on row 1; white must now place a tall piece it selected itself:
+    # anywhere but (4, 1), where it would complete a line and lose.
+    state = game.replay(["(select p1000)", "(place p1000 1 1)", "(select p1001)", "(place p1001 2 1)",
+                         "(select p1010)", "(place p1010 3 1)", "(select p0000)", "(place p0000 1 3)",
+                         "(select p1111)"])
+    action = choose_action(game, state, rng=random.Random(3), iterations=800)
+    assert action.startswith("(place p1111") and action != "(place p1111 4 1)"
+
+
+def test_three_players_each_maximise_their_own_score():
+    game = get_game("tictactoe-3player")
+    # z has three in a row on row 3 with both ends open: z must complete the four at once.
+    state = game.replay(["(mark 1 1)", "(mark 1 5)", "(mark 3 2)", "(mark 5 1)", "(mark 5 5)", "(mark 3 3)",
+                         "(mark 2 1)", "(mark 2 5)", "(mark 3 4)"])
+    assert game.to_move(state) == "xplayer"
+    state = game.play(state, "xplayer", "(mark 4 4)")
+    state = game.play(state, "oplayer", "(mark 4 5)")
+    action = choose_action(game, state, rng=random.Random(2), iterations=400)
+    assert action in {"(mark 3 1)", "(mark 3 5)"}
+
+
+def test_there_is_nothing_to_choose_when_the_game_is_over():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 1 1)", "(mark 2 1)", "(mark 3 1)", "(mark 1 2)", "(mark 2 2)", "(mark 3 2)",
+                         "(mark 1 3)", "(mark 2 3)", "(mark 3 3)", "(mark 1 4)"])
+    assert game.is_terminal(state)
+    with pytest.raises(ValueError):
+        choose_action(game, state, rng=random.Random(0))
+
+
+# -- its seats (services) ------------------------------------------------------------------------
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_INLINE=True, **FAST)
+@pytest.mark.parametrize("slug", ["nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere-classic"])
+def test_a_whole_game_against_the_computer(slug, django_capture_on_commit_callbacks):
+    game = get_game(slug)
+    human, = make_players(1)
+    role = game.roles[-1]  # the computer opens
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.match_create(user=human, game_slug=slug, role=role, against_computer=True)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.version >= 1
+    seats = {s.role: s.player for s in match.seats.select_related("player")}
+    assert seats.pop(role) == human
+    assert all(player.is_computer for player in seats.values()) and len(set(seats.values())) == len(seats)
+    rng = random.Random(slug)
+    while match.status == Match.Status.ACTIVE:
+        state = game.state_from_json(match.state)
+        assert game.to_move(state) == role, "the computer answers before the human's turn comes back"
+        with django_capture_on_commit_callbacks(execute=True):
+            services.move_submit(match_id=match.pk, user=human, action=rng.choice(game.legal_actions(state)),
+                                 version=match.version)
+        match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    moves = list(Move.objects.filter(match=match).values_list("role", "action"))
+    assert game.replay([a for _, a in moves]) == game.state_from_json(match.state)
+    assert {r for r, _ in moves} == set(game.roles)
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_INLINE=True, **FAST)
+def test_a_rematch_against_the_computer_starts_at_once(django_capture_on_commit_callbacks):
+    human, = make_players(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.match_create(user=human, game_slug="quarto-misere", role="white", against_computer=True)
+    services.match_resign(match_id=match.pk, user=human)
+    with django_capture_on_commit_callbacks(execute=True):
+        rematch = services.rematch_offer(match_id=match.pk, user=human)
+    rematch.refresh_from_db()
+    assert rematch.status == Match.Status.ACTIVE
+    assert rematch.seats.get(player=human).role == "black"  # seats rotated: the computer opens now
+    assert rematch.version >= 1 and rematch.moves.first().role == "white"
+
+
+@pytest.mark.django_db
+def test_the_computer_account_cannot_log_in():
+    computer = services.computer_user()
+    assert computer.is_computer and not computer.has_usable_password()
+    assert services.computer_user().pk == computer.pk
+    assert services.computer_user(2).display_name == "Computer 2"
+
+
+# -- its turns over the socket (the real event-loop path) --------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(**FAST)
+async def test_the_computer_answers_over_the_socket():
+    human, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=human, game_slug="nine-board-tictactoe", role="xPlayer", against_computer=True)
+    sock, first = await join_match(match.pk, human)
+    assert first["match"]["status"] == "active" and first["you"]["roles"] == ["xPlayer"]
+    await sock.send_json_to({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
+    assert (await receive(sock, "state"))["version"] == 1
+    answer = await receive(sock, "state", timeout=10)
+    assert answer["version"] == 2 and answer["last_move"]["role"] == "oPlayer"
+    assert answer["you"]["legal"]["xPlayer"]
+    await sock.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(**FAST)
+async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_match():
+    human, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=human, game_slug="tictactoe-3player", role="xplayer", against_computer=True)
+    with mock.patch("games.bots.computer_turn_on_commit"):  # the process "dies" before the computer moves
+        await database_sync_to_async(services.move_submit)(match_id=match.pk, user=human, action="(mark 3 3)",
+                                                            version=0)
+    sock, first = await join_match(match.pk)  # a spectator opens the page
+    assert first["version"] == 1
+    assert (await receive(sock, "state", timeout=10))["version"] == 2
+    assert (await receive(sock, "state", timeout=10))["version"] == 3  # both computer seats played
+    await sock.disconnect()
