@@ -171,24 +171,23 @@ class MisereQuarto(Game):
     def apply(self, state: QuartoState, role: Role, action: Action) -> QuartoState:
         """Select or place for the role in control (``play`` has checked the turn and the end)."""
         kind, piece, cell = self.parse(action)
-        name = piece_name(piece)
         if kind == "select":
             if state.ply & 1:
-                raise IllegalAction(f"{role} cannot select now: {piece_name(state.selected)} is selected and "
+                raise IllegalAction(f"{role} cannot play {action} now: {piece_name(state.selected)} is selected and "
                                     f"must be placed first; send (place {piece_name(state.selected)} x y)",
                                     code="wrong_phase", role=role, action=action)
             if not state.pool >> piece & 1:
-                raise IllegalAction(f"{role} cannot select {name}: it is already on the board; choose a piece "
-                                    f"from the pool", code="piece_not_in_pool", role=role, action=action)
+                raise IllegalAction(f"{role} cannot play {action}: {piece_name(piece)} is already on the board; choose a "
+                                    f"piece from the pool", code="piece_not_in_pool", role=role, action=action)
             return QuartoState(state.board, state.filled, state.pool & ~(1 << piece), piece, state.ply + 1)
         if not state.ply & 1:
-            raise IllegalAction(f"{role} cannot place now: first select a piece from the pool with "
+            raise IllegalAction(f"{role} cannot play {action} now: first select a piece from the pool with "
                                 f"(select pXXXX)", code="wrong_phase", role=role, action=action)
         if piece != state.selected:
-            raise IllegalAction(f"{role} cannot place {name}: the selected piece is {piece_name(state.selected)}; "
+            raise IllegalAction(f"{role} cannot play {action}: the selected piece is {piece_name(state.selected)}; "
                                 f"place that one", code="wrong_piece", role=role, action=action)
         if state.filled >> cell & 1:
-            raise IllegalAction(f"{role} cannot place on {cell_name(cell)}: it already holds "
+            raise IllegalAction(f"{role} cannot play {action}: {cell_name(cell)} already holds "
                                 f"{piece_name(state.piece_at(cell))}; choose an empty cell",
                                 code="cell_occupied", role=role, action=action)
         return QuartoState(state.board | piece << 4 * cell, state.filled | _BIT[cell], state.pool, NO_PIECE,
