@@ -34,6 +34,8 @@ NOOP: Action = "noop"
 class RulesError(ValueError):
     """Base of every refusal. ``code`` is a stable machine word, ``str(err)`` is for people.
 
+    Raised as such (code ``bad_state``) by ``state_from_json`` for data that is not a state.
+
     A refused action never changes anything: states are immutable values.
     """
 
@@ -166,7 +168,10 @@ class Game(ABC):
 
     @abstractmethod
     def action_label(self, action: Action) -> str:
-        """Readable notation for a move list, e.g. "x b5 c3" or "select tall dark square hollow"."""
+        """Readable notation for a move list, e.g. "x B2 c1" or "select tall dark square hollow".
+
+        Raises ``NotAnAction`` for text that is not an action of this game (``noop`` included).
+        """
 
     @abstractmethod
     def random_playout(self, state: Any, rng: random.Random) -> dict[Role, int]:

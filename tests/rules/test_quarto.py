@@ -6,6 +6,7 @@ import pytest
 
 from games.rules import IllegalAction, NotAnAction, RulesError, get_game
 from games.rules.base import GameNotOver
+from tests.support.rules import possible_goals
 
 SELF = get_game("quarto-misere")
 CLASSIC = get_game("quarto-misere-classic")
@@ -270,18 +271,6 @@ def test_action_labels_use_attribute_words():
         SELF.action_label("noop")
 
 
-def possible_goals(game, state):
-    """Every goals dict that some sequence of legal actions from ``state`` reaches."""
-    if game.is_terminal(state):
-        return [game.goals(state)]
-    found = []
-    for action in game.legal_actions(state):
-        for goals in possible_goals(game, game.play(state, game.to_move(state), action)):
-            if goals not in found:
-                found.append(goals)
-    return found
-
-
 def swapped(goals):
     return {"white": goals["black"], "black": goals["white"]}
 
@@ -302,22 +291,6 @@ def test_random_playout_follows_the_rules_near_the_end(game, board, back):
     seen = [game.random_playout(state, rng) for _ in range(200)]
     assert all(goals in endings for goals in seen)
     assert all(ending in seen for ending in endings)
-
-
-@BOTH
-def test_random_playout_matches_play_through_the_public_surface(game):
-    """The hot loop and play() agree on the rules: score frequencies over many games are close."""
-    games = 400
-    fast_rng, slow_rng = random.Random(5), random.Random(6)
-    fast = [game.random_playout(game.initial_state(), fast_rng) for _ in range(games)]
-    slow = []
-    for _ in range(games):
-        state = game.initial_state()
-        while not game.is_terminal(state):
-            state = game.play(state, game.to_move(state), slow_rng.choice(game.legal_actions(state)))
-        slow.append(game.goals(state))
-    for goals in ({"white": 100, "black": 0}, {"white": 0, "black": 100}, {"white": 50, "black": 50}):
-        assert abs(fast.count(goals) - slow.count(goals)) / games < 0.1
 
 
 @BOTH
