@@ -30,6 +30,17 @@ export class ReconnectingSocket extends EventTarget {
   start() {
     this.stopped = false;
     this.connect();
+    // The browser knows before the socket does: say so at once, and when the network is back,
+    // try now rather than at the end of a long back-off.
+    window.addEventListener("offline", () => {
+      if (!this.stopped && this.ws !== null) this.drop();
+    });
+    window.addEventListener("online", () => {
+      if (this.lost && !this.stopped && this.ws === null) {
+        clearTimeout(this.timers.retry);
+        this.connect();
+      }
+    });
     return this;
   }
 
