@@ -19,15 +19,18 @@ const DRAWERS = {
 export function renderBoard(container, view, { onAction = null, lastAction = null } = {}) {
   const draw = DRAWERS[view.family];
   if (!draw) throw new Error(`No drawing for the board family ${view.family}`);
-  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key || "board" : null;
   const board = draw(view, { onAction: typeof onAction === "function" ? onAction : null,
                              last: lastCell(view.family, lastAction) });
   board.classList.add("board", `board--${view.family}`);
   if (view.to_move === null) board.classList.add("board--over");
   container.replaceChildren(board);
   if (focused) {
+    // Keep keyboard players where they were: on the same cell, or on the board once that
+    // cell can no longer be played.
     const again = container.querySelector(`[data-key="${focused}"]:not([disabled])`);
-    if (again) again.focus();
+    if (!again) container.tabIndex = -1;
+    (again || container).focus();
   }
 }
 

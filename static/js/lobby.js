@@ -9,6 +9,7 @@ const liveList = document.getElementById("live-matches");
 const signedIn = openList.dataset.signedIn === "1";
 const userId = Number(openList.dataset.userId) || null;
 const status = document.getElementById("lobby-status");
+let listsDrawn = null; // what the lists show, to rebuild them only on a change
 
 setupCreateForm();
 renderLists(JSON.parse(document.getElementById("lobby-lists").textContent));
@@ -53,6 +54,10 @@ function ordinal(n) {
 }
 
 function renderLists({ open, live }) {
+  // Rebuild only on a change, so that a join button is never swapped out under a click.
+  const drawn = JSON.stringify([open, live]);
+  if (drawn === listsDrawn) return;
+  listsDrawn = drawn;
   openList.replaceChildren(...open.map((match) => row(match, true)));
   liveList.replaceChildren(...live.map((match) => row(match, false)));
   document.getElementById("open-empty").hidden = open.length > 0;

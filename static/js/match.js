@@ -10,6 +10,8 @@ const userId = Number(root.dataset.userId) || null;
 const invite = root.dataset.invite;
 const signedIn = root.dataset.signedIn === "1";
 const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
+const withInvite = invite ? { invite } : {}; // forms about this match carry the link we came by
+const pageTitle = document.title;
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -24,6 +26,8 @@ let presence = { spectators: 0, online: {} };
 let pending = false; // an action is on its way; further clicks wait for the answer
 let confirmingResign = false;
 let reconnectedTimer = null;
+let seatsDrawn = null; // what the seat list and the controls show, to rebuild them only on a change
+let controlsDrawn = null;
 
 const socket = new MatchSocket(socketUrl(`/ws/matches/${matchId}/${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
 // A handle for the browser console and the browser tests (they send through the page's socket).
@@ -37,7 +41,7 @@ socket.addEventListener("state", ({ detail }) => {
 });
 socket.addEventListener("presence", ({ detail }) => {
   presence = detail;
-  renderSeats();
+  renderPresence();
 });
 socket.addEventListener("error", ({ detail }) => {
   pending = false;
@@ -105,6 +109,7 @@ function renderBoardNow() {
   const lastAction = lastMove ? lastMove.action : moves.length ? moves[moves.length - 1].action : null;
   renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction });
   ui.board.classList.toggle("board-holder--my-turn", myTurn);
+  document.title = myTurn ? `Your turn · ${pageTitle}` : pageTitle;
 }
 
 function seatName(seat) {
@@ -152,6 +157,10 @@ function renderSeats() {
   const { match, you } = current;
   const { view } = match;
   const mine = you.roles.length > 0;
+  // Rebuild only on a change, so that a join button is never swapped out under a click.
+  const drawn = JSON.stringify([match.seats, match.status, view.to_move, view.markers, you.roles]);
+  if (drawn === seatsDrawn) return;
+  seatsDrawn = drawn;
   ui.seats.replaceChildren(...match.seats.map((seat) => {
     const item = document.createElement("li");
     item.className = "seat";
@@ -178,13 +187,11 @@ function renderSeats() {
     text.append(name, detail);
     item.append(text);
     if (seat.player) {
-      const online = Boolean(presence.online[seat.role]);
       const dot = document.createElement("span");
-      dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
-      dot.textContent = online ? "online" : "offline";
+      dot.className = "presence";
       item.append(dot);
     } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
-      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${seat.role}`, { role: seat.role })
+      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${seat.role}`, { role: seat.role, ...withInvite })
                            : hintText("Choose a name at the top to join."));
     }
     if (match.status === "active" && view.to_move === seat.role) {
@@ -196,8 +203,16 @@ function renderSeats() {
     }
     return item;
   }));
-  const watching = presence.spectators;
-  ui.spectators.textContent = `${watching} watching`;
+  renderPresence();
+}
+
+function renderPresence() {
+  for (const dot of ui.seats.querySelectorAll(".presence")) {
+    const online = Boolean(presence.online[dot.closest(".seat").dataset.role]);
+    dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
+    dot.textContent = online ? "online" : "offline";
+  }
+  ui.spectators.textContent = `${presence.spectators} watching`;
 }
 
 function renderResult(match) {
@@ -216,9 +231,12 @@ function renderResult(match) {
 function renderControls() {
   const { match, you } = current;
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
+  const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign]);
+  if (drawn === controlsDrawn) return;
+  controlsDrawn = drawn;
   const parts = [];
   if (match.status === "waiting" && mySeat) {
-    parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", {}, "button--secondary"));
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", withInvite, "button--secondary"));
   }
   if (match.status === "active" && mySeat && !mySeat.resigned) {
     if (confirmingResign) {
@@ -302,7 +320,6 @@ function postButton(action, label, fields = {}, variant = "button--primary") {
   form.action = action;
   form.className = "inline-form";
   const values = { csrfmiddlewaretoken: csrfToken, ...fields };
-  if (invite) values.invite = invite;
   for (const [name, value] of Object.entries(values)) {
     const input = document.createElement("input");
     input.type = "hidden";

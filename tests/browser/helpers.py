@@ -29,6 +29,7 @@ def create_match(page: Page, game: str, seat: str = "", private: bool = False) -
 
 def join_match(page: Page, url: str, seat: str) -> None:
     page.goto(url)
+    wait_version(page, 0)
     page.get_by_role("button", name=f"Join as {seat}").click()
     expect(page.locator("#seats")).to_contain_text("(you)")
 
