@@ -22,6 +22,9 @@ class MatchCreateForm(forms.Form):
     game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
     role = forms.ChoiceField(required=False, label="Your seat",
                              choices=[("", "Random seat")] + sorted({(r, r) for g in GAMES for r in g.roles}))
+    opponents = forms.ChoiceField(
+        required=False, initial="people", widget=forms.RadioSelect, label="Play against",
+        choices=[("people", "People: wait for them to join"), ("computer", "The computer: start at once")])
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
 
     def clean(self):

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -63,7 +64,8 @@ def match_create(request):
     try:
         match = services.match_create(user=request.user, game_slug=form.cleaned_data["game"],
                                       is_private=form.cleaned_data["private"],
-                                      role=form.cleaned_data["role"] or None)
+                                      role=form.cleaned_data["role"] or None,
+                                      against_computer=form.cleaned_data["opponents"] == "computer")
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("lobby:home")
@@ -71,5 +73,6 @@ def match_create(request):
 
 
 def _next_url(request) -> str:
-    target = request.POST.get("next") or reverse("lobby:home")
-    return target if target.startswith("/") and not target.startswith("//") else reverse("lobby:home")
+    target = request.POST.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts=None, require_https=request.is_secure())
+    return target if safe and target.startswith("/") else reverse("lobby:home")

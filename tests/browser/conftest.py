@@ -34,7 +34,8 @@ def _live_server_helper():
 @pytest.fixture(scope="session")
 def live_server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        server = LiveServer().start()
+        # The computer player thinks briefly here: the tests check that it plays, not how well.
+        server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5"}).start()
     try:
         yield server
     finally:

@@ -119,6 +119,10 @@ def test_resign_then_rematch(player_page):
 @pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])
 def test_boards_fit_a_phone(player_page, game):
     phone = player_page("Ada", viewport={"width": 360, "height": 740})
+    panel = phone.locator(".lobby__start").bounding_box()
+    for field in phone.locator("#create-form select, #create-form button").all():
+        box = field.bounding_box()
+        assert box["x"] + box["width"] <= panel["x"] + panel["width"], "a lobby field sticks out of its panel"
     create_match(phone, game)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     box = phone.locator("#board .board").bounding_box()

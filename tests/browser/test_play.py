@@ -7,7 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.browser.helpers import create_match, join_match, play_to_end, screenshot, wait_version
+from tests.browser.conftest import match_id_of
+from tests.browser.helpers import (
+    PLAYABLE, create_match, join_match, play_to_end, playable, screenshot, wait_version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,3 +70,37 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
     expect(watcher.locator("#board [data-action]")).to_have_count(0)
     expect(watcher.get_by_role("link", name="Replay")).to_have_attribute("href", f"{url}replay/")
     wait_version(watcher, final)
+
+
+def test_a_whole_game_against_the_computer(player_page):
+    """Three-player tic-tac-toe from the middle seat: the two computer seats answer by themselves."""
+    ada = player_page("Ada")
+    ada.goto("/")
+    form = ada.locator("#create-form")
+    form.get_by_label("Game").select_option("tictactoe-3player")
+    form.get_by_label("Your seat").select_option("oplayer")
+    form.get_by_label("The computer: start at once").check()
+    form.get_by_role("button", name="Create match").click()
+    match_id = match_id_of(ada)
+    for role, name in [("xplayer", "Computer"), ("zplayer", "Computer 2")]:
+        expect(ada.locator(f'.seat[data-role="{role}"]')).to_contain_text(name)
+    rng = random.Random(7)
+    my_moves = 0
+    while True:
+        # Wait until the computer has played up to Ada's turn, or the game is over.
+        ada.wait_for_function("""() => { const b = document.querySelector('#board');
+            return b.dataset.status !== 'active' || b.classList.contains('board-holder--my-turn'); }""")
+        board = ada.locator("#board")
+        if board.get_attribute("data-status") != "active":
+            break
+        version = int(board.get_attribute("data-version"))
+        action = rng.choice(playable(ada))
+        ada.locator(f'{PLAYABLE}[data-action="{action}"]').click()
+        expect(board).not_to_have_attribute("data-version", str(version))
+        my_moves += 1
+    match = Match.objects.get(pk=match_id)
+    assert match.status == "finished" and my_moves >= 2
+    roles = set(match.moves.values_list("role", flat=True))
+    assert roles == {"xplayer", "oplayer", "zplayer"}
+    expect(ada.locator("#moves li")).to_have_count(match.version)
+    expect(ada.locator("#result-text")).to_contain_text(match.result["reason"])

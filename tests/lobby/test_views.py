@@ -52,6 +52,23 @@ def test_create_match_with_a_seat(signed_in):
     assert match.seats.get(player=user).role == "black" and not match.is_private
 
 
+def test_create_match_against_the_computer_starts_it_with_the_computer_in_the_other_seats(signed_in):
+    client, user = signed_in
+    response = client.post("/matches/new/", {"game": "tictactoe-3player", "role": "oplayer", "opponents": "computer"})
+    match = Match.objects.get()
+    assert response.url == f"/matches/{match.pk}/" and match.status == Match.Status.ACTIVE
+    seats = {s.role: s.player for s in match.seats.select_related("player")}
+    assert seats.pop("oplayer") == user
+    assert sorted(p.display_name for p in seats.values()) == ["Computer", "Computer 2"]
+    assert all(p.is_computer for p in seats.values())
+
+
+def test_create_match_refuses_an_unknown_kind_of_opponent(signed_in):
+    client, _ = signed_in
+    client.post("/matches/new/", {"game": "quarto-misere", "opponents": "robots"})
+    assert not Match.objects.exists()
+
+
 def test_create_private_match_with_a_random_seat(signed_in):
     client, user = signed_in
     client.post("/matches/new/", {"game": "tictactoe-3player", "role": "", "private": "on"})
