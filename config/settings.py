@@ -154,6 +154,9 @@ WS_MAX_MESSAGE_BYTES = 4096
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
 PRESENCE_TIMEOUT_SECONDS = 60
+# The other players may claim a match from a player whose turn it is once that player has had
+# no page open on the match for this long (their seat then counts as resigned).
+ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 
 # The computer player: search rounds per move, capped by a thinking time in seconds. Tests of the
 # service layer set COMPUTER_INLINE to play its turns in the calling thread (no event loop there).

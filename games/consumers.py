@@ -92,10 +92,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
-        handler = {"action": self._on_action, "resign": self._on_resign, "sync": self._on_sync,
-                   "ping": self._on_ping}.get(kind)
+        handler = {"action": self._on_action, "resign": self._on_resign, "claim": self._on_claim,
+                   "sync": self._on_sync, "ping": self._on_ping}.get(kind)
         if handler is None:
-            await self._error("malformed", 'Expected a message with "type": action, resign, sync or ping.')
+            await self._error("malformed", 'Expected a message with "type": action, resign, claim, sync or ping.')
             return
         await handler(content)
 
@@ -108,6 +108,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _on_resign(self, content: dict[str, Any]) -> None:
         await self._call(services.match_resign, match_id=self.match_id, user=self.user)
+
+    async def _on_claim(self, content: dict[str, Any]) -> None:
+        await self._call(services.match_claim, match_id=self.match_id, user=self.user)
 
     async def _on_sync(self, content: dict[str, Any]) -> None:
         snapshot = await database_sync_to_async(selectors.match_snapshot_by_id)(match_id=self.match_id)

@@ -62,6 +62,8 @@ class Seat(models.Model):
                                      related_name="+", help_text="a rematch seat kept for this player")
     joined_at = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    away_since = models.DateTimeField(null=True, blank=True,
+                                      help_text="when the player's last page on this match closed")
     score = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True)
 

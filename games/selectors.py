@@ -117,19 +117,34 @@ def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
 
 
 def match_presence(*, match_id: int) -> dict[str, Any]:
-    """Spectators watching and which seated players have the page open (one query)."""
-    since = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
-    present = list(Presence.objects.filter(match_id=match_id, last_seen__gte=since).values_list("user_id", flat=True))
-    seats = dict(Seat.objects.filter(match_id=match_id).values_list("player_id", "role"))
-    seats.pop(None, None)
-    online = {role: False for role in seats.values()}
+    """Spectators watching, which seated players have the page open, and for how many whole
+    seconds each absent player has been gone (``away``; computer and resigned seats are never
+    away). ``claim_after``: the seconds after which the others may claim the match from an
+    absent player whose turn it is. Two queries."""
+    now = timezone.now()
+    since = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    rows = list(Presence.objects.filter(match_id=match_id).values_list("user_id", "last_seen"))
+    present = [user_id for user_id, seen in rows if seen >= since]
+    stale = {}  # a page that stopped answering without closing: gone since its last ping
+    for user_id, seen in rows:
+        if seen < since:
+            stale[user_id] = max(seen, stale.get(user_id, seen))
+    seats = list(Seat.objects.filter(match_id=match_id, player__isnull=False)
+                 .values_list("player_id", "role", "away_since", "joined_at", "resigned", "player__is_computer"))
+    by_player = {seat[0]: seat[1] for seat in seats}
+    online = {role: False for role in by_player.values()}
     spectators = 0
     for user_id in present:
-        if user_id in seats:
-            online[seats[user_id]] = True
+        if user_id in by_player:
+            online[by_player[user_id]] = True
         else:
             spectators += 1
-    return {"spectators": spectators, "online": online}
+    away = {}
+    for player_id, role, away_since, joined_at, resigned, is_computer in seats:
+        if not online[role] and not resigned and not is_computer:
+            gone = away_since or stale.get(player_id) or joined_at or now
+            away[role] = max(0, int((now - gone).total_seconds()))
+    return {"spectators": spectators, "online": online, "away": away, "claim_after": settings.ABANDON_SECONDS}
 
 
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bots, broadcast
+from games import bots, broadcast, selectors
 from games.models import Match, Move, Outcome, Presence, Seat
 from games.rules import RulesError, get_game
 
@@ -155,22 +157,27 @@ def match_resign(*, match_id: int, user) -> Match:
     """Resign ``user``'s seat: it scores 0. With two players the other wins at once; with
     three, the game goes on and the resigned seat's turns get random legal actions."""
     with transaction.atomic():
-        match = _lock_match(match_id)
-        seat = _seat_of(match, user)
-        _require_active(match)
-        if seat.resigned:
-            raise ServiceError("already_resigned", "You have already resigned this match.")
-        seat.resigned = True
-        seat.save(update_fields=["resigned"])
+        match, seat = _lock_playing_seat(match_id, user)
+        _resign_seat(match, seat)
+    return match
+
+
+def match_claim(*, match_id: int, user) -> Match:
+    """Claim the match from a player who left: allowed to the other players once the player
+    whose turn it is has had no page open on the match for ``ABANDON_SECONDS``. The absent
+    seat then counts as resigned (two players: the claimant wins; three: the game goes on)."""
+    with transaction.atomic():
+        match, seat = _lock_playing_seat(match_id, user)
         game = get_game(match.game)
-        state = game.state_from_json(match.state)
-        resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
-        if len(game.roles) - len(resigned) <= 1:
-            _finish_by_resignation(match, game, resigned)
-        else:
-            moves: list[Move] = []
-            state = _play_for_resigned(match, game, state, moves)
-            _record(match, game, state, moves)
+        mover = game.to_move(game.state_from_json(match.state))
+        if mover == seat.role:
+            raise ServiceError("not_abandoned", "It is your own turn: play, or resign.")
+        wait = settings.ABANDON_SECONDS
+        away = selectors.match_presence(match_id=match.pk)["away"].get(mover)
+        if away is None or away < wait:
+            raise ServiceError("not_abandoned", f"{mover} is still here, or left less than {wait} seconds ago: "
+                                                "you can claim the match once they have been gone that long.")
+        _resign_seat(match, match.seats.get(role=mover), left=True)
     return match
 
 
@@ -228,11 +235,14 @@ def rematch_offer(*, match_id: int, user) -> Match:
 
 
 def presence_enter(*, match_id: int, channel_name: str, user) -> None:
+    """A page on the match opened (a websocket connected); a seated player is back."""
+    signed_in = user is not None and user.is_authenticated
     Presence.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"match_id": match_id, "user": user if user and user.is_authenticated else None,
-                  "last_seen": timezone.now()},
+        defaults={"match_id": match_id, "user": user if signed_in else None, "last_seen": timezone.now()},
     )
+    if signed_in:
+        Seat.objects.filter(match_id=match_id, player=user, away_since__isnull=False).update(away_since=None)
 
 
 def presence_touch(*, channel_name: str) -> None:
@@ -240,7 +250,16 @@ def presence_touch(*, channel_name: str) -> None:
 
 
 def presence_leave(*, channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).delete()
+    """A page closed; when it was a seated player's last one on the match, note since when they are away."""
+    row = Presence.objects.filter(channel_name=channel_name).first()
+    if row is None:
+        return
+    row.delete()
+    now = timezone.now()
+    since = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    if row.user_id and not Presence.objects.filter(match_id=row.match_id, user_id=row.user_id,
+                                                   last_seen__gte=since).exists():
+        Seat.objects.filter(match_id=row.match_id, player_id=row.user_id).update(away_since=now)
 
 
 # -- internals -------------------------------------------------------------------------------
@@ -252,6 +271,16 @@ def _seat_of(match: Match, user) -> Seat:
     if seat is None:
         raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
     return seat
+
+
+def _lock_playing_seat(match_id: int, user) -> tuple[Match, Seat]:
+    """The locked match and ``user``'s seat, which must still be playing in an active match."""
+    match = _lock_match(match_id)
+    seat = _seat_of(match, user)
+    _require_active(match)
+    if seat.resigned:
+        raise ServiceError("already_resigned", "You have already resigned this match.")
+    return match, seat
 
 
 def _require_active(match: Match) -> None:
@@ -317,10 +346,26 @@ def computer_turn_resume(*, match_id: int) -> None:
         _computer_turn_after_commit(match, game, game.state_from_json(match.state))
 
 
-def _finish_by_resignation(match: Match, game, resigned: set[str]) -> None:
+def _resign_seat(match: Match, seat: Seat, *, left: bool = False) -> None:
+    """``seat`` scores 0 from now on; finish the match if at most one seat plays on, else play
+    the seat's turns at random. ``left``: the player did not resign but left and was claimed."""
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    game = get_game(match.game)
+    resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
+    if len(game.roles) - len(resigned) <= 1:
+        _finish_by_resignation(match, game, resigned, left=seat.role if left else None)
+    else:
+        moves: list[Move] = []
+        state = _play_for_resigned(match, game, game.state_from_json(match.state), moves)
+        _record(match, game, state, moves)
+
+
+def _finish_by_resignation(match: Match, game, resigned: set[str], left: str | None = None) -> None:
     scores = {role: (0 if role in resigned else 100) for role in game.roles}
     names = " and ".join(sorted(resigned))
-    outcome = {"scores": scores, "reason": f"{names} resigned", "line": [], "resigned": sorted(resigned)}
+    reason = f"{left} left the match and the win was claimed" if left else f"{names} resigned"
+    outcome = {"scores": scores, "reason": reason, "line": [], "resigned": sorted(resigned)}
     _set_winners(outcome)
     _finish(match, outcome)
     match.save(update_fields=["status", "finished_at", "result"])

@@ -18,11 +18,14 @@ const ui = {
   board: $("board"), status: $("status-line"), connection: $("connection"), error: $("action-error"),
   seats: $("seats"), spectators: $("spectators"), result: $("result"), resultText: $("result-text"),
   scores: $("scores"), controls: $("controls"), moves: $("moves"), movesEmpty: $("moves-empty"),
-  links: $("match-links"), lastMove: $("last-move"),
+  links: $("match-links"), lastMove: $("last-move"), claim: $("claim"),
 };
 
 let current = null; // the last state message: {version, match, last_move, you}
-let presence = { spectators: 0, online: {} };
+let presence = { spectators: 0, online: {}, away: {}, claim_after: 60 };
+let presenceAt = 0; // when it arrived: "away" counts seconds up to that moment
+let claimDrawn = null;
+let claimTimer = null;
 let pending = false; // an action is on its way; further clicks wait for the answer
 let confirmingResign = false;
 let reconnectedTimer = null;
@@ -41,7 +44,9 @@ socket.addEventListener("state", ({ detail }) => {
 });
 socket.addEventListener("presence", ({ detail }) => {
   presence = detail;
+  presenceAt = performance.now();
   renderPresence();
+  renderClaim();
 });
 socket.addEventListener("error", ({ detail }) => {
   pending = false;
@@ -86,6 +91,12 @@ function resign() {
   renderControls();
 }
 
+function claim() {
+  if (!socket.send({ type: "claim" })) {
+    showError("Not connected: wait for the connection to come back, then try again.");
+  }
+}
+
 // -- drawing ----------------------------------------------------------------------------------
 
 function render({ live = true } = {}) {
@@ -97,6 +108,7 @@ function render({ live = true } = {}) {
   renderSeats();
   renderResult(match);
   renderControls();
+  renderClaim();
   renderMoves(match.moves);
   ui.lastMove.textContent = lastMoveLine(match);
   ui.links.hidden = !["active", "finished"].includes(match.status);
@@ -256,6 +268,43 @@ function renderControls() {
     parts.push(rematchControl(match));
   }
   ui.controls.replaceChildren(...parts);
+}
+
+// When the player to move has left the page, the others see a countdown, then may claim the match:
+// the absent seat counts as resigned (the win with two players; with three the game goes on).
+function renderClaim() {
+  const { match, you } = current;
+  const mySeat = match.seats.find((s) => you.roles.includes(s.role));
+  const mover = match.view.to_move;
+  const away = (presence.away || {})[mover];
+  if (!(match.status === "active" && mySeat && !mySeat.resigned && mover && mover !== mySeat.role && away !== undefined)) {
+    clearInterval(claimTimer);
+    claimTimer = null;
+    claimDrawn = null;
+    ui.claim.hidden = true;
+    return;
+  }
+  const seat = match.seats.find((s) => s.role === mover);
+  const name = seatName(seat);
+  const wait = Math.ceil(presence.claim_after - away - (performance.now() - presenceAt) / 1000);
+  const drawn = JSON.stringify([mover, name, Math.max(wait, 0), match.version]);
+  if (drawn === claimDrawn) return;
+  claimDrawn = drawn;
+  ui.claim.hidden = false;
+  if (wait > 0) {
+    ui.claim.replaceChildren(hintText(`${name} has left the match. If they are not back within ${clock(wait)}, you may claim it.`));
+    if (!claimTimer) claimTimer = setInterval(renderClaim, 1000);
+    return;
+  }
+  clearInterval(claimTimer);
+  claimTimer = null;
+  const playingOn = match.seats.filter((s) => !s.resigned && s.role !== mover).length;
+  const label = playingOn > 1 ? `Play on without ${name}` : "Claim the win";
+  ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`), button(label, claim, "button--primary"));
+}
+
+function clock(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 function rematchControl(match) {

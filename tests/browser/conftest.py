@@ -34,8 +34,10 @@ def _live_server_helper():
 @pytest.fixture(scope="session")
 def live_server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        # The computer player thinks briefly here: the tests check that it plays, not how well.
-        server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5"}).start()
+        # The computer player thinks briefly here: the tests check that it plays, not how well;
+        # and a player who left may be claimed against after 3 seconds instead of a minute.
+        server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5",
+                                 "ABANDON_SECONDS": "3"}).start()
     try:
         yield server
     finally:

@@ -116,6 +116,25 @@ def test_resign_then_rematch(player_page):
         expect(page.locator("#board")).to_have_attribute("data-status", "active")
 
 
+def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
+    ada, bob, match_id = started(player_page)
+    ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
+    wait_version(bob, 1)
+    claim = ada.locator("#claim")
+    expect(claim).to_be_hidden()
+    bob.goto("/")  # Bob leaves the match page on his turn
+    expect(ada.locator('.seat[data-role="oPlayer"] .presence')).to_have_text("offline")
+    expect(claim).to_contain_text("Bob has left the match. If they are not back within")
+    bob.goto(f"/matches/{match_id}/")  # ... and comes back in time
+    expect(claim).to_be_hidden()
+    bob.goto("/")
+    expect(claim.get_by_role("button", name="Claim the win")).to_be_visible(timeout=15_000)
+    expect(bob.locator("#claim")).to_have_count(0)
+    claim.get_by_role("button", name="Claim the win").click()
+    expect(ada.locator("#result-text")).to_contain_text("Ada (xPlayer) won: oPlayer left the match")
+    expect(claim).to_be_hidden()
+
+
 @pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])
 def test_boards_fit_a_phone(player_page, game):
     phone = player_page("Ada", viewport={"width": 360, "height": 740})

@@ -215,19 +215,49 @@ async def test_presence_counts_spectators_and_online_players():
     x, o, fan = await database_sync_to_async(make_players)(3)
     match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
     sx, _ = await join_match(match.pk, x)
-    assert (await receive(sx, "presence")) == {"type": "presence", "spectators": 0,
-                                               "online": {"white": True, "black": False}}
+    presence = await receive(sx, "presence")
+    assert presence["away"].keys() == {"black"}  # black has not opened the match yet
+    assert presence == {"type": "presence", "spectators": 0, "online": {"white": True, "black": False},
+                        "away": presence["away"], "claim_after": 60}
     watcher, _ = await join_match(match.pk, fan)
     anonymous, _ = await join_match(match.pk)
     presence = await receive(sx, "presence")
     while presence["spectators"] < 2:
         presence = await receive(sx, "presence")
-    assert presence == {"type": "presence", "spectators": 2, "online": {"white": True, "black": False}}
+    assert presence["spectators"] == 2 and presence["online"] == {"white": True, "black": False}
     await watcher.disconnect()
     presence = await receive(sx, "presence")
     assert presence["spectators"] == 1
     await anonymous.disconnect()
     await sx.disconnect()
+
+
+async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed():
+    white, black = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
+    sw, _ = await join_match(match.pk, white)
+    sb, _ = await join_match(match.pk, black)
+    presence = await receive(sw, "presence")
+    while not presence["online"]["black"]:
+        presence = await receive(sw, "presence")
+    assert presence["away"] == {}
+    await sw.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
+    await sw.send_json_to({"type": "action", "action": "(place p0000 1 1)", "version": 1})
+    while (await receive(sw, "state"))["version"] < 2:
+        pass
+    await sb.disconnect()
+    presence = await receive(sw, "presence")
+    assert presence["online"]["black"] is False and presence["away"]["black"] >= 0
+    await sw.send_json_to({"type": "claim"})
+    error = await receive(sw, "error")  # black left less than a minute ago
+    assert error["code"] == "not_abandoned" and (await db_state(match.pk))[0] == 2
+    with override_settings(ABANDON_SECONDS=0):
+        await sw.send_json_to({"type": "claim"})
+        final = await receive(sw, "state")
+    assert final["match"]["status"] == "finished" and final["version"] == 2
+    assert final["match"]["result"]["reason"] == "black left the match and the win was claimed"
+    assert final["match"]["result"]["winners"] == ["white"]
+    await sw.disconnect()
 
 
 async def test_the_lobby_socket_pushes_open_and_live_matches():

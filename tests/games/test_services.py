@@ -2,11 +2,15 @@
 
 import threading
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
 
-from games import services
-from games.models import Match, Move, Seat
+from games import selectors, services
+from games.models import Match, Move, Presence, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError
 from tests.support.players import make_players, play_out, start_match
@@ -143,6 +147,89 @@ def test_second_three_player_resignation_finishes_the_match():
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["scores"] == {"xplayer": 100, "oplayer": 0, "zplayer": 0}
+
+
+def test_a_players_last_page_closing_marks_them_away_and_coming_back_clears_it():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.presence_enter(match_id=match.pk, channel_name="phone", user=black)
+    services.presence_enter(match_id=match.pk, channel_name="laptop", user=black)
+    services.presence_leave(channel_name="phone")
+    assert Seat.objects.get(match=match, player=black).away_since is None  # the laptop is still open
+    services.presence_leave(channel_name="laptop")
+    assert Seat.objects.get(match=match, player=black).away_since is not None
+    assert selectors.match_presence(match_id=match.pk)["away"] == {"white": 0, "black": 0}
+    services.presence_enter(match_id=match.pk, channel_name="laptop again", user=black)
+    assert Seat.objects.get(match=match, player=black).away_since is None
+    assert set(selectors.match_presence(match_id=match.pk)["away"]) == {"white"}  # white never opened the page
+
+
+def test_a_page_that_stopped_answering_counts_as_away_since_its_last_ping():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.presence_enter(match_id=match.pk, channel_name="frozen", user=black)
+    Presence.objects.filter(channel_name="frozen").update(last_seen=timezone.now() - timedelta(seconds=300))
+    presence = selectors.match_presence(match_id=match.pk)
+    assert presence["online"]["black"] is False and 299 <= presence["away"]["black"] <= 301
+
+
+def leave(match, user, seconds_ago):
+    Seat.objects.filter(match=match, player=user).update(away_since=timezone.now() - timedelta(seconds=seconds_ago))
+
+
+@override_settings(ABANDON_SECONDS=60)
+def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.presence_enter(match_id=match.pk, channel_name="white", user=white)
+    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    services.presence_enter(match_id=match.pk, channel_name="black", user=black)
+    assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=white)  # black is here
+    services.presence_leave(channel_name="black")
+    leave(match, black, 30)
+    error = assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=white)
+    assert "60 seconds" in error.message
+    assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=black)  # its own turn
+    assert_refused("not_seated", services.match_claim, match_id=match.pk, user=make_players(1, "fan")[0])
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.version == 2
+    leave(match, black, 61)
+    services.match_claim(match_id=match.pk, user=white)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.version == 2
+    assert match.result["scores"] == {"white": 100, "black": 0} and match.result["winners"] == ["white"]
+    assert match.result["reason"] == "black left the match and the win was claimed"
+    assert match.seats.get(player=black).outcome == "lost"
+    assert_refused("match_over", services.match_claim, match_id=match.pk, user=white)
+
+
+@override_settings(ABANDON_SECONDS=60)
+def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+    assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=x)  # o just arrived
+    leave(match, o, 120)
+    leave(match, x, 120)  # x is away too, but it is not x's turn: only o's absence blocks the game
+    services.match_claim(match_id=match.pk, user=z)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.version == 2
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer"]
+    assert match.seats.get(role="oplayer").resigned and not match.seats.get(role="xplayer").resigned
+    match = play_out(match, [x, o, z], seed=3)
+    assert match.result["scores"]["oplayer"] == 0 and match.result["resigned"] == ["oplayer"]
+
+
+@override_settings(ABANDON_SECONDS=0, COMPUTER_INLINE=True, COMPUTER_ITERATIONS=20)
+def test_the_computer_is_never_away(django_capture_on_commit_callbacks):
+    human, = make_players(1)
+    match = services.match_create(user=human, game_slug="quarto-misere", role="white", against_computer=True)
+    assert selectors.match_presence(match_id=match.pk)["away"] == {"white": 0}
+    with django_capture_on_commit_callbacks(execute=False):  # the computer has not answered yet
+        services.move_submit(match_id=match.pk, user=human, action="(select p0000)", version=0)
+        services.move_submit(match_id=match.pk, user=human, action="(place p0000 1 1)", version=1)
+    assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=human)
 
 
 def test_abort_only_while_waiting_and_only_by_a_player():
