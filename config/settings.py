@@ -158,7 +158,8 @@ PRESENCE_TIMEOUT_SECONDS = 60
 # no page open on the match for this long (their seat then counts as resigned).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 
-# The computer player: search rounds per move, capped by a thinking time in seconds. Tests of the
+# The computer player: a cap on the search rounds per move of every level (games.computer.LEVELS;
+# the strong level uses 3000), and on its thinking time in seconds. Tests of the
 # service layer set COMPUTER_INLINE to play its turns in the calling thread (no event loop there).
 COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
 COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))

@@ -63,8 +63,10 @@ async def _play(match_id: int, version: int) -> None:
 
 
 def _think(turn: selectors.ComputerTurn) -> str:
+    _, rounds = computer.LEVELS[(turn.user.computer_level or computer.STRONGEST) - 1]
     return computer.choose_action(turn.game, turn.state, rng=random.Random(turn.seed),
-                                  iterations=settings.COMPUTER_ITERATIONS, seconds=settings.COMPUTER_SECONDS)
+                                  iterations=min(rounds, settings.COMPUTER_ITERATIONS),
+                                  seconds=settings.COMPUTER_SECONDS)
 
 
 def _submit(turn: selectors.ComputerTurn, action: str) -> None:

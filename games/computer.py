@@ -25,6 +25,9 @@ from typing import Any
 from games.rules import Action, Game
 
 EXPLORATION = 1.4  # UCB1's constant for goals scaled to 0..1
+# The computer's strengths, level 1 to 3: a name, and the search rounds it spends on a move.
+LEVELS = (("easy", 30), ("medium", 300), ("strong", 3000))
+STRONGEST = len(LEVELS)
 
 
 class _Node:

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bots, broadcast, selectors
+from games import bots, broadcast, computer, selectors
 from games.models import Match, Move, Outcome, Presence, Seat
 from games.rules import RulesError, get_game
 
@@ -49,13 +49,16 @@ def _require_player(user) -> None:
 
 
 def match_create(*, user, game_slug: str, is_private: bool = False, role: str | None = None,
-                 against_computer: bool = False, rng: random.Random | None = None) -> Match:
+                 against_computer: bool = False, computer_level: int = computer.STRONGEST,
+                 rng: random.Random | None = None) -> Match:
     """Create a match and seat its creator (``role=None`` picks a random seat).
 
-    It waits for players, unless ``against_computer``: then the computer takes every other seat
-    and the match starts at once.
+    It waits for players, unless ``against_computer``: then the computer, at ``computer_level``
+    (1 to 3, ``games.computer.LEVELS``), takes every other seat and the match starts at once.
     """
     _require_player(user)
+    if against_computer and computer_level not in range(1, computer.STRONGEST + 1):
+        raise ServiceError("unknown_level", f"The computer's level runs from 1 to {computer.STRONGEST}.")
     try:
         game = get_game(game_slug)
     except KeyError:
@@ -69,7 +72,8 @@ def match_create(*, user, game_slug: str, is_private: bool = False, role: str | 
         match = Match.objects.create(game=game.slug, is_private=is_private, created_by=user,
                                      state=game.state_to_json(game.initial_state()))
         others = [r for r in game.roles if r != role]
-        computers = {r: computer_user(n) for n, r in enumerate(others, start=1)} if against_computer else {}
+        computers = ({r: computer_user(n, computer_level) for n, r in enumerate(others, start=1)}
+                     if against_computer else {})
         Seat.objects.bulk_create([
             Seat(match=match, role=r, order=i, player=user if r == role else computers.get(r),
                  joined_at=now if r == role or r in computers else None)
@@ -83,14 +87,18 @@ def match_create(*, user, game_slug: str, is_private: bool = False, role: str | 
     return match
 
 
-def computer_user(number: int = 1):
-    """The computer player's account for its ``number``-th seat in a match (made on first use).
+def computer_user(number: int = 1, level: int = computer.STRONGEST):
+    """The computer player's account at ``level`` for its ``number``-th seat in a match (made on
+    first use), e.g. "Computer 2 (easy)".
 
-    One account per seat, since a player holds one seat of a match; none of them can log in.
+    One account per seat and level, since a player holds one seat of a match and the level
+    belongs to the player (as on other sites: "level 3"); none of them can log in.
     """
+    name = computer.LEVELS[level - 1][0]
     user, created = get_user_model().objects.get_or_create(
-        username=f"computer-{number}",
-        defaults={"display_name": "Computer" if number == 1 else f"Computer {number}", "is_computer": True})
+        username=f"computer-{name}-{number}",
+        defaults={"display_name": f"Computer ({name})" if number == 1 else f"Computer {number} ({name})",
+                  "is_computer": True, "computer_level": level})
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])

@@ -1,5 +1,6 @@
 from django import forms
 
+from games.computer import LEVELS
 from games.rules import GAMES
 
 
@@ -25,6 +26,9 @@ class MatchCreateForm(forms.Form):
     opponents = forms.ChoiceField(
         required=False, initial="people", widget=forms.RadioSelect, label="Play against",
         choices=[("people", "People: wait for them to join"), ("computer", "The computer: start at once")])
+    computer_level = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=2, initial=2, label="Its strength",
+        choices=[(level, name) for level, (name, _) in enumerate(LEVELS, start=1)])
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
 
     def clean(self):

@@ -8,6 +8,8 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=30)
     is_guest = models.BooleanField(default=False)
     is_computer = models.BooleanField(default=False, help_text="the computer player's account")
+    computer_level = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                      help_text="the computer's strength, 1 to 3 (games.computer.LEVELS)")
 
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -65,7 +65,8 @@ def match_create(request):
         match = services.match_create(user=request.user, game_slug=form.cleaned_data["game"],
                                       is_private=form.cleaned_data["private"],
                                       role=form.cleaned_data["role"] or None,
-                                      against_computer=form.cleaned_data["opponents"] == "computer")
+                                      against_computer=form.cleaned_data["opponents"] == "computer",
+                                      computer_level=form.cleaned_data["computer_level"])
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("lobby:home")

@@ -47,6 +47,11 @@ function setupCreateForm() {
   };
   game.addEventListener("change", fit);
   fit();
+  // The computer's strength matters only against the computer.
+  const level = form.elements.computer_level;
+  const opponents = () => { level.disabled = form.elements.opponents.value !== "computer"; };
+  for (const radio of form.elements.opponents) radio.addEventListener("change", opponents);
+  opponents();
 }
 
 function ordinal(n) {

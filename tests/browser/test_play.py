@@ -79,10 +79,12 @@ def test_a_whole_game_against_the_computer(player_page):
     form = ada.locator("#create-form")
     form.get_by_label("Game").select_option("tictactoe-3player")
     form.get_by_label("Your seat").select_option("oplayer")
+    expect(form.get_by_label("Its strength")).to_be_disabled()
     form.get_by_label("The computer: start at once").check()
+    form.get_by_label("Its strength").select_option("easy")
     form.get_by_role("button", name="Create match").click()
     match_id = match_id_of(ada)
-    for role, name in [("xplayer", "Computer"), ("zplayer", "Computer 2")]:
+    for role, name in [("xplayer", "Computer (easy)"), ("zplayer", "Computer 2 (easy)")]:
         expect(ada.locator(f'.seat[data-role="{role}"]')).to_contain_text(name)
     rng = random.Random(7)
     my_moves = 0

@@ -118,7 +118,25 @@ def test_the_computer_account_cannot_log_in():
     computer = services.computer_user()
     assert computer.is_computer and not computer.has_usable_password()
     assert services.computer_user().pk == computer.pk
-    assert services.computer_user(2).display_name == "Computer 2"
+    assert computer.display_name == "Computer (strong)" and computer.computer_level == 3
+    assert services.computer_user(2, level=1).display_name == "Computer 2 (easy)"
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_INLINE=True, COMPUTER_ITERATIONS=500)
+@pytest.mark.parametrize("level,rounds", [(1, 30), (2, 300), (3, 500)])  # strong: capped by the setting
+def test_each_level_searches_its_own_number_of_rounds(level, rounds, django_capture_on_commit_callbacks):
+    human, = make_players(1)
+    with mock.patch("games.bots.computer.choose_action", wraps=choose_action) as think:
+        with django_capture_on_commit_callbacks(execute=True):
+            match = services.match_create(user=human, game_slug="quarto-misere", role="black",
+                                          against_computer=True, computer_level=level)
+    assert think.call_args.kwargs["iterations"] == rounds
+    match.refresh_from_db()
+    assert match.version == 2  # white selected and placed
+    with pytest.raises(services.ServiceError) as refused:
+        services.match_create(user=human, game_slug="quarto-misere", against_computer=True, computer_level=4)
+    assert refused.value.code == "unknown_level"
 
 
 # -- its turns over the socket (the real event-loop path) --------------------------------------

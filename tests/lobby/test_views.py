@@ -54,13 +54,16 @@ def test_create_match_with_a_seat(signed_in):
 
 def test_create_match_against_the_computer_starts_it_with_the_computer_in_the_other_seats(signed_in):
     client, user = signed_in
-    response = client.post("/matches/new/", {"game": "tictactoe-3player", "role": "oplayer", "opponents": "computer"})
+    response = client.post("/matches/new/", {"game": "tictactoe-3player", "role": "oplayer", "opponents": "computer",
+                                             "computer_level": "1"})
     match = Match.objects.get()
     assert response.url == f"/matches/{match.pk}/" and match.status == Match.Status.ACTIVE
     seats = {s.role: s.player for s in match.seats.select_related("player")}
     assert seats.pop("oplayer") == user
-    assert sorted(p.display_name for p in seats.values()) == ["Computer", "Computer 2"]
-    assert all(p.is_computer for p in seats.values())
+    assert sorted(p.display_name for p in seats.values()) == ["Computer (easy)", "Computer 2 (easy)"]
+    assert all(p.is_computer and p.computer_level == 1 for p in seats.values())
+    client.post("/matches/new/", {"game": "quarto-misere", "opponents": "computer"})  # no level: medium
+    assert Match.objects.latest("pk").seats.exclude(player=user).get().player.display_name == "Computer (medium)"
 
 
 def test_create_match_refuses_an_unknown_kind_of_opponent(signed_in):
