@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Match, Move, Seat
+from games.models import ChatMessage, Match, Move, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -21,3 +21,12 @@ class MatchAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     list_display = ["match", "ply", "role", "action", "created_at"]
     raw_id_fields = ["match"]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Moderation: find a match's or a player's lines and delete the ones that break the rules."""
+
+    list_display = ["match", "author", "text", "created_at"]
+    search_fields = ["text", "author__display_name", "author__username"]
+    raw_id_fields = ["match", "author"]

@@ -26,6 +26,12 @@ def lobby_changed_on_commit() -> None:
     transaction.on_commit(_send_lobby)
 
 
+def chat_posted_on_commit(message) -> None:
+    """After commit, send one new chat line to everyone on the match's page."""
+    line = selectors.chat_json(message)
+    transaction.on_commit(lambda: _group_send(match_group(message.match_id), {"type": "match.chat", "line": line}))
+
+
 def presence_changed(match_id: int) -> None:
     _group_send(match_group(match_id), {"type": "match.presence", "presence": selectors.match_presence(match_id=match_id)})
 

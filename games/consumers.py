@@ -52,6 +52,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.group = broadcast.match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_state(snapshot, None)
+        await self._send_chat_history()
         await database_sync_to_async(broadcast.presence_changed)(self.match_id)
         if snapshot["status"] == Match.Status.ACTIVE:
             # After a restart a computer turn may be pending: the first visitor wakes it.
@@ -93,9 +94,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         handler = {"action": self._on_action, "resign": self._on_resign, "claim": self._on_claim,
-                   "sync": self._on_sync, "ping": self._on_ping}.get(kind)
+                   "chat": self._on_chat, "sync": self._on_sync, "ping": self._on_ping}.get(kind)
         if handler is None:
-            await self._error("malformed", 'Expected a message with "type": action, resign, claim, sync or ping.')
+            await self._error("malformed", 'Expected a message with "type": action, resign, claim, chat, sync or ping.')
             return
         await handler(content)
 
@@ -112,9 +113,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _on_claim(self, content: dict[str, Any]) -> None:
         await self._call(services.match_claim, match_id=self.match_id, user=self.user)
 
+    async def _on_chat(self, content: dict[str, Any]) -> None:
+        text = content.get("text")
+        if not isinstance(text, str):
+            await self._error("malformed", 'A chat message needs "text".')
+            return
+        await self._call(services.chat_post, match_id=self.match_id, user=self.user, text=text)
+
+    async def _send_chat_history(self) -> None:
+        lines = await database_sync_to_async(selectors.match_chat)(match_id=self.match_id)
+        await self.send_json({"type": "chat", "lines": lines, "replace": True})
+
     async def _on_sync(self, content: dict[str, Any]) -> None:
         snapshot = await database_sync_to_async(selectors.match_snapshot_by_id)(match_id=self.match_id)
         await self._send_state(snapshot, None)
+        await self._send_chat_history()
 
     async def _on_ping(self, content: dict[str, Any]) -> None:
         await database_sync_to_async(services.presence_touch)(channel_name=self.channel_name)
@@ -144,6 +157,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:
         await self._send_state(event["snapshot"], event.get("last_move"))
+
+    async def match_chat(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "lines": [event["line"]], "replace": False})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", **event["presence"]})

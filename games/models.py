@@ -107,3 +107,21 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user or 'anonymous'} on match {self.match_id}"
+
+
+class ChatMessage(models.Model):
+    """A line the players of a match wrote to each other; everyone who can watch the match reads it."""
+
+    MAX_LENGTH = 300
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["match", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.author} on match {self.match_id}: {self.text[:40]}"

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Match, Presence, Seat
+from games.models import ChatMessage, Match, Presence, Seat
 from games.rules import Game, get_game
 
 LOBBY_LIMIT = 50
@@ -20,6 +20,20 @@ def player_json(user) -> dict[str, Any] | None:
         return None
     return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
             "computer": user.is_computer}
+
+
+CHAT_HISTORY = 100  # lines sent to a page when it connects
+
+
+def chat_json(message: ChatMessage) -> dict[str, Any]:
+    return {"id": message.pk, "author": player_json(message.author), "text": message.text,
+            "at": message.created_at.isoformat()}
+
+
+def match_chat(*, match_id: int) -> list[dict[str, Any]]:
+    """The last lines of the match's chat, oldest first (one query)."""
+    lines = ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("-pk")[:CHAT_HISTORY]
+    return [chat_json(line) for line in reversed(lines)]
 
 
 def match_snapshot(*, match: Match) -> dict[str, Any]:

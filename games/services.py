@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import bots, broadcast, computer, selectors
-from games.models import Match, Move, Outcome, Presence, Seat
+from games.models import ChatMessage, Match, Move, Outcome, Presence, Seat
 from games.rules import RulesError, get_game
 
 
@@ -187,6 +187,26 @@ def match_claim(*, match_id: int, user) -> Match:
                                                 "you can claim the match once they have been gone that long.")
         _resign_seat(match, match.seats.get(role=mover), left=True)
     return match
+
+
+def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+    """A player of the match writes a line to the chat (during the match and after it).
+
+    Spectators read the chat but do not write in it, so the players are never heckled.
+    """
+    text = " ".join(text.split()) if isinstance(text, str) else ""
+    if not text:
+        raise ServiceError("bad_chat", "Write something first.")
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise ServiceError("bad_chat", f"A chat line holds at most {ChatMessage.MAX_LENGTH} characters.")
+    with transaction.atomic():
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            raise ServiceError("not_found", "There is no such match.")
+        seat = _seat_of(match, user)
+        message = ChatMessage.objects.create(match=match, author=seat.player, text=text)
+        broadcast.chat_posted_on_commit(message)
+    return message
 
 
 def match_abort(*, match_id: int, user) -> Match:

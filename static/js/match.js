@@ -19,7 +19,10 @@ const ui = {
   seats: $("seats"), spectators: $("spectators"), result: $("result"), resultText: $("result-text"),
   scores: $("scores"), controls: $("controls"), moves: $("moves"), movesEmpty: $("moves-empty"),
   links: $("match-links"), lastMove: $("last-move"), claim: $("claim"),
+  chatLines: $("chat-lines"), chatEmpty: $("chat-empty"), chatForm: $("chat-form"), chatText: $("chat-text"),
+  chatReadonly: $("chat-readonly"),
 };
+const chat = new Map(); // line id -> line, as the server sent them
 
 let current = null; // the last state message: {version, match, last_move, you}
 let presence = { spectators: 0, online: {}, away: {}, claim_after: 60 };
@@ -47,6 +50,21 @@ socket.addEventListener("presence", ({ detail }) => {
   presenceAt = performance.now();
   renderPresence();
   renderClaim();
+});
+socket.addEventListener("chat", ({ detail }) => {
+  if (detail.replace) chat.clear();
+  for (const line of detail.lines) chat.set(line.id, line);
+  renderChat();
+});
+ui.chatForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = ui.chatText.value.trim();
+  if (!text) return;
+  if (socket.send({ type: "chat", text })) {
+    ui.chatText.value = "";
+  } else {
+    showError("Not connected: your message was not sent. Wait for the connection to come back.");
+  }
 });
 socket.addEventListener("error", ({ detail }) => {
   pending = false;
@@ -112,6 +130,23 @@ function render({ live = true } = {}) {
   renderMoves(match.moves);
   ui.lastMove.textContent = lastMoveLine(match);
   ui.links.hidden = !["active", "finished"].includes(match.status);
+  const mine = current.you.roles.length > 0;
+  ui.chatForm.hidden = !mine;
+  ui.chatReadonly.hidden = mine || !live;
+}
+
+function renderChat() {
+  const lines = [...chat.values()].sort((a, b) => a.id - b.id);
+  ui.chatEmpty.hidden = lines.length > 0;
+  ui.chatLines.replaceChildren(...lines.map((line) => {
+    const item = document.createElement("li");
+    const author = document.createElement("span");
+    author.className = "chat__author";
+    author.textContent = line.author ? line.author.name : "?";
+    item.append(author, document.createTextNode(` ${line.text}`));
+    return item;
+  }));
+  ui.chatLines.scrollTop = ui.chatLines.scrollHeight;
 }
 
 function renderBoardNow() {

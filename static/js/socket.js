@@ -165,6 +165,8 @@ export class MatchSocket extends ReconnectingSocket {
       this.acceptState(message);
     } else if (message.type === "presence") {
       this.emit("presence", message);
+    } else if (message.type === "chat") {
+      this.emit("chat", message);
     } else if (message.type === "error") {
       if (message.state) this.acceptState(message.state);
       this.emit("error", message);

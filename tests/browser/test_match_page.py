@@ -116,6 +116,23 @@ def test_resign_then_rematch(player_page):
         expect(page.locator("#board")).to_have_attribute("data-status", "active")
 
 
+def test_players_chat_and_spectators_read(player_page):
+    ada, bob, match_id = started(player_page)
+    watcher = player_page("Watcher")
+    watcher.goto(f"/matches/{match_id}/")
+    expect(watcher.locator("#chat-readonly")).to_have_text("Only the players write here.")
+    expect(watcher.locator("#chat-form")).to_be_hidden()
+    ada.get_by_label("Message to the other players").fill("<b>good luck</b>")
+    ada.get_by_label("Message to the other players").press("Enter")
+    for page in (ada, bob, watcher):
+        expect(page.locator("#chat-lines li")).to_have_text(["Ada <b>good luck</b>"])  # text, never markup
+    expect(ada.get_by_label("Message to the other players")).to_have_value("")
+    bob.get_by_label("Message to the other players").fill("thanks, you too")
+    bob.get_by_role("button", name="Send").click()
+    watcher.reload()  # a page opened later gets the lines so far
+    expect(watcher.locator("#chat-lines li")).to_have_text(["Ada <b>good luck</b>", "Bob thanks, you too"])
+
+
 def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     ada, bob, match_id = started(player_page)
     ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()

@@ -32,12 +32,12 @@ async def open_socket(path: str, user=None, origin=ORIGIN) -> WebsocketCommunica
 
 
 async def receive(comm: WebsocketCommunicator, kind: str, timeout: float = 3) -> dict:
-    """The next message of ``kind``, skipping presence updates and pongs."""
+    """The next message of ``kind``, skipping presence updates, pongs and chat."""
     while True:
         message = await comm.receive_json_from(timeout=timeout)
         if message["type"] == kind:
             return message
-        assert message["type"] in {"presence", "pong"}, message
+        assert message["type"] in {"presence", "pong", "chat"}, message
 
 
 async def join_match(match_id: int, user=None, query: str = "") -> tuple[WebsocketCommunicator, dict]:
@@ -258,6 +258,36 @@ async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed():
     assert final["match"]["result"]["reason"] == "black left the match and the win was claimed"
     assert final["match"]["result"]["winners"] == ["white"]
     await sw.disconnect()
+
+
+async def test_the_chat_reaches_everyone_on_the_page_and_only_players_write():
+    white, black, fan = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
+    await database_sync_to_async(services.chat_post)(match_id=match.pk, user=black, text="hello")
+    sockets = {}
+    for name, user in [("white", white), ("fan", fan)]:
+        sockets[name], _ = await join_match(match.pk, user)
+        history = await next_of(sockets[name], "chat")
+        assert history["replace"] and [line["text"] for line in history["lines"]] == ["hello"]
+    await sockets["white"].send_json_to({"type": "chat", "text": "<b>good luck</b>"})
+    for comm in sockets.values():
+        line, = (await next_of(comm, "chat"))["lines"]
+        assert line["text"] == "<b>good luck</b>" and line["author"]["name"] == "player 1"
+    await sockets["fan"].send_json_to({"type": "chat", "text": "boo"})
+    assert (await receive(sockets["fan"], "error"))["code"] == "not_seated"
+    await sockets["white"].send_json_to({"type": "chat", "text": 7})
+    assert (await receive(sockets["white"], "error"))["code"] == "malformed"
+    assert await database_sync_to_async(lambda: match.chat.count())() == 2
+    for comm in sockets.values():
+        await comm.disconnect()
+
+
+async def next_of(comm: WebsocketCommunicator, kind: str) -> dict:
+    """The next message of ``kind``, skipping everything else."""
+    while True:
+        message = await comm.receive_json_from(timeout=3)
+        if message["type"] == kind:
+            return message
 
 
 async def test_the_lobby_socket_pushes_open_and_live_matches():

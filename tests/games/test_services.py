@@ -5,6 +5,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
@@ -230,6 +231,24 @@ def test_the_computer_is_never_away(django_capture_on_commit_callbacks):
         services.move_submit(match_id=match.pk, user=human, action="(select p0000)", version=0)
         services.move_submit(match_id=match.pk, user=human, action="(place p0000 1 1)", version=1)
     assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=human)
+
+
+def test_players_write_in_the_chat_and_nobody_else_does(django_capture_on_commit_callbacks):
+    white, black, fan = make_players(3)
+    match = start_match("quarto-misere", [white, black])
+    with django_capture_on_commit_callbacks() as sent:
+        line = services.chat_post(match_id=match.pk, user=white, text="  good   luck\n ")
+    assert line.text == "good luck" and len(sent) == 1  # broadcast only once committed
+    assert_refused("not_seated", services.chat_post, match_id=match.pk, user=fan, text="boo")
+    assert_refused("not_seated", services.chat_post, match_id=match.pk, user=AnonymousUser(), text="boo")
+    assert_refused("bad_chat", services.chat_post, match_id=match.pk, user=black, text=" \n ")
+    assert_refused("bad_chat", services.chat_post, match_id=match.pk, user=black, text="x" * 301)
+    assert_refused("not_found", services.chat_post, match_id=match.pk + 99, user=black, text="hi")
+    services.match_resign(match_id=match.pk, user=black)
+    services.chat_post(match_id=match.pk, user=black, text="x" * 300)  # after the game too: "gg"
+    lines = selectors.match_chat(match_id=match.pk)
+    assert [(line["author"]["name"], line["text"]) for line in lines] == [("player 1", "good luck"),
+                                                                          ("player 2", "x" * 300)]
 
 
 def test_abort_only_while_waiting_and_only_by_a_player():

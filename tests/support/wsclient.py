@@ -20,12 +20,12 @@ class Socket:
         self.ws.send(json.dumps(message))
 
     def receive(self, kind: str, timeout: float = 10) -> dict:
-        """The next message of ``kind``, skipping presence updates and pongs."""
+        """The next message of ``kind``, skipping presence updates, pongs and chat."""
         while True:
             message = json.loads(self.ws.recv(timeout=timeout))
             if message["type"] == kind:
                 return message
-            assert message["type"] in {"presence", "pong"}, message
+            assert message["type"] in {"presence", "pong", "chat"}, message
 
     def close(self) -> None:
         self._connection.__exit__(None, None, None)
