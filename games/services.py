@@ -263,12 +263,21 @@ def rematch_offer(*, match_id: int, user) -> Match:
 
 
 def presence_enter(*, match_id: int, channel_name: str, user) -> None:
-    """A page on the match opened (a websocket connected); a seated player is back."""
+    """A page on the match opened (a websocket connected); a seated player is back.
+
+    Also sweeps the match's rows of pages that stopped answering without closing (a server
+    process that died): all but those of the other seated players, which still say since when
+    those players are away.
+    """
     signed_in = user is not None and user.is_authenticated
+    now = timezone.now()
     Presence.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"match_id": match_id, "user": user if signed_in else None, "last_seen": timezone.now()},
+        defaults={"match_id": match_id, "user": user if signed_in else None, "last_seen": now},
     )
+    others = Seat.objects.filter(match_id=match_id, player__isnull=False).exclude(player_id=user.pk if signed_in else None)
+    (Presence.objects.filter(match_id=match_id, last_seen__lt=now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS))
+     .exclude(user_id__in=others.values("player_id")).delete())
     if signed_in:
         Seat.objects.filter(match_id=match_id, player=user, away_since__isnull=False).update(away_since=None)
 

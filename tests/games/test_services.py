@@ -174,6 +174,17 @@ def test_a_page_that_stopped_answering_counts_as_away_since_its_last_ping():
     assert presence["online"]["black"] is False and 299 <= presence["away"]["black"] <= 301
 
 
+def test_rows_of_dead_pages_are_swept_except_those_that_say_who_is_away():
+    white, black, fan = make_players(3)
+    match = start_match("quarto-misere", [white, black])
+    for channel, user in [("dead fan", fan), ("dead anonymous", None), ("dead black", black), ("dead white", white)]:
+        services.presence_enter(match_id=match.pk, channel_name=channel, user=user)
+    Presence.objects.update(last_seen=timezone.now() - timedelta(seconds=300))
+    services.presence_enter(match_id=match.pk, channel_name="white again", user=white)
+    assert set(Presence.objects.values_list("channel_name", flat=True)) == {"dead black", "white again"}
+    assert 299 <= selectors.match_presence(match_id=match.pk)["away"]["black"] <= 301
+
+
 def leave(match, user, seconds_ago):
     Seat.objects.filter(match=match, player=user).update(away_since=timezone.now() - timedelta(seconds=seconds_ago))
 
