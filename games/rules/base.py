@@ -100,7 +100,8 @@ class GameInfo:
     roles: tuple[Role, ...]
     family: str  # which board the interface draws: "nine-board", "three-player", "quarto"
     summary: str
-    variant_of: str | None = None  # slug of the game this one is a variant of
+    variant_of: str | None = None  # slug of the game this one is a variant of (its own rules)
+    variant_name: str = "standard rules"  # how the lobby names these rules among the game's variants
 
     @property
     def players(self) -> int:

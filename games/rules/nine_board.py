@@ -308,13 +308,11 @@ NINE_BOARD = NineBoard(
 TICTACTOE_X9 = NineBoard(
     GameInfo("tictactoe-x9", "Tic-Tac-Toe x9", ("xplayer", "oplayer"), "nine-board",
              "Nine-board tic-tac-toe in its x9 notation: mark a cell of the small board your opponent's last "
-             "cell points to (anywhere when it is full). Three in a row in any small board wins.",
-             variant_of="nine-board-tictactoe"),
+             "cell points to (anywhere when it is full). Three in a row in any small board wins."),
     verb="mark", with_marker=False, pie=False)
 
 NINE_BOARD_PIE = NineBoard(
     GameInfo("nine-board-tictactoe-pie", "Nine-Board Tic-Tac-Toe with the pie rule", ("red", "blue"), "nine-board",
              "Nine-board tic-tac-toe where red opens and blue may answer by swapping sides: blue then owns red's "
-             "first mark and red plays on with the other marker. Three in a row in any small board wins.",
-             variant_of="nine-board-tictactoe"),
+             "first mark and red plays on with the other marker. Three in a row in any small board wins."),
     verb="play", with_marker=True, pie=True)

@@ -341,5 +341,5 @@ QUARTO_MISERE_CLASSIC = MisereQuarto(
     GameInfo("quarto-misere-classic", "Misère Quarto, classic order", ("white", "black"), "quarto",
              "Misère Quarto as originally played: you choose the piece your opponent must place. Whoever "
              "completes a line of four pieces sharing a trait loses.",
-             variant_of="quarto-misere"),
+             variant_of="quarto-misere", variant_name="classic order: you choose your opponent's piece"),
     order="classic")

@@ -293,5 +293,5 @@ THREE_PLAYER_TORUS = ThreePlayerTicTacToe(
              "three-player",
              "Three-player tic-tac-toe on a 5x5 board whose edges wrap around: a line leaving one side "
              "continues on the opposite side.",
-             variant_of="tictactoe-3player"),
+             variant_of="tictactoe-3player", variant_name="torus: lines wrap around the edges"),
     wrap=True)

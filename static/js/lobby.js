@@ -33,9 +33,12 @@ function setupCreateForm() {
   const form = document.getElementById("create-form");
   if (!form) return;
   const rolesByGame = JSON.parse(document.getElementById("roles-by-game").textContent);
-  const game = form.elements.game;
+  const base = form.elements.base_game;
+  const game = form.elements.game; // the rules actually played: the game itself or one of its variants
   const role = form.elements.role;
   const summary = document.getElementById("game-summary");
+  const variantField = document.getElementById("variant-field");
+  const allRules = [...game.options].map((option) => ({ ...option.dataset, slug: option.value }));
   const fit = () => {
     const chosen = role.value;
     const roles = rolesByGame[game.value] || [];
@@ -45,8 +48,21 @@ function setupCreateForm() {
     role.value = roles.includes(chosen) ? chosen : "";
     summary.textContent = game.selectedOptions[0].dataset.summary || "";
   };
+  const fitRules = () => {
+    const chosen = game.value;
+    const rules = allRules.filter((r) => r.base === base.value);
+    game.replaceChildren(...rules.map((r) => {
+      const option = new Option(r.variant, r.slug);
+      option.dataset.summary = r.summary;
+      return option;
+    }));
+    game.value = rules.some((r) => r.slug === chosen) ? chosen : base.value;
+    variantField.hidden = rules.length < 2;
+    fit();
+  };
+  base.addEventListener("change", fitRules);
   game.addEventListener("change", fit);
-  fit();
+  fitRules();
   // The computer's strength matters only against the computer.
   const level = form.elements.computer_level;
   const opponents = () => { level.disabled = form.elements.opponents.value !== "computer"; };
