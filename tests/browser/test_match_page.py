@@ -166,6 +166,7 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
 @pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])
 def test_boards_fit_a_phone(player_page, game):
     phone = player_page("Ada", viewport={"width": 360, "height": 740})
+    expect(phone.locator("#variant-field")).to_be_hidden()  # the form's script has run (nine-board: no variant)
     panel = phone.locator(".lobby__start").bounding_box()
     for field in phone.locator("#create-form select:visible, #create-form button:visible").all():
         box = field.bounding_box()
