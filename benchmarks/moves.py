@@ -27,7 +27,6 @@ import json
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -92,23 +91,18 @@ def run_setup(setup: str, tables: int, games: int) -> dict:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
+
+    from tests.support.live import LiveServer  # Daphne in a child process, as the tests run it
 
     call_command("migrate", verbosity=0)
     tables_spec = make_matches(tables, games)
-    connection.close()
 
-    servers = [start_daphne(env, workdir) for _ in range(1 if setup == "embedded" else 2)]
+    servers = [LiveServer(env=env).start() for _ in range(1 if setup == "embedded" else 2)]
     try:
-        result = asyncio.run(play_all(tables_spec, [url for url, _ in servers]))
+        result = asyncio.run(play_all(tables_spec, [server.url for server in servers]))
     finally:
-        for _, process in servers:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        for server in servers:
+            server.stop()
         if setup == "scaled":
             drop_postgres_database()
     return result
@@ -116,30 +110,14 @@ def run_setup(setup: str, tables: int, games: int) -> dict:
 
 def make_matches(tables: int, games: int) -> list[list[tuple[int, list[str], str]]]:
     """Per table, its matches: (match id, session cookies of the players in role order, spectator's)."""
-    from django.test import Client
+    from tests.support.players import make_players, session_cookie, start_match
 
-    from games import services
-    from games.rules import get_game
-    from lobby.services import guest_create
-
-    def cookie(user) -> str:
-        client = Client()
-        client.force_login(user)
-        return client.cookies["sessionid"].value
-
-    roles = get_game(GAME).roles
     spec = []
     for t in range(tables):
-        players = [guest_create(display_name=f"t{t} p{n}") for n in range(len(roles))]
-        watcher = guest_create(display_name=f"t{t} watcher")
-        cookies, watcher_cookie = [cookie(p) for p in players], cookie(watcher)
-        matches = []
-        for _ in range(games):
-            match = services.match_create(user=players[0], game_slug=GAME, role=roles[0])
-            for role, player in zip(roles[1:], players[1:]):
-                services.seat_join(match_id=match.pk, user=player, role=role)
-            matches.append((match.pk, cookies, watcher_cookie))
-        spec.append(matches)
+        players = make_players(2, prefix=f"table {t}")
+        watcher, = make_players(1, prefix=f"table {t} watcher")
+        cookies, watcher_cookie = [session_cookie(p) for p in players], session_cookie(watcher)
+        spec.append([(start_match(GAME, players).pk, cookies, watcher_cookie) for _ in range(games)])
     return spec
 
 
@@ -219,27 +197,7 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
     return statistics.median(samples) * 1000, cuts[94] * 1000, cuts[98] * 1000
 
 
-# -- servers -------------------------------------------------------------------------------------
-
-def start_daphne(env: dict[str, str], workdir: str) -> tuple[str, subprocess.Popen]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = open(Path(workdir) / f"daphne-{port}.log", "w")
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                "config.asgi:application"], cwd=ROOT, env={**os.environ, **env},
-                               stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"daphne exited early; see {log.name}")
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return f"http://127.0.0.1:{port}", process
-        except OSError:
-            time.sleep(0.1)
-    sys.exit("daphne did not start within 30 s")
-
+# -- PostgreSQL ----------------------------------------------------------------------------------
 
 def _admin():
     import psycopg
