@@ -228,19 +228,6 @@ def test_play_returns_a_new_state_and_leaves_the_old_one_alone(game):
         second.ply = 0
 
 
-@BOTH
-def test_json_round_trip_along_a_random_game(game):
-    rng = random.Random(3)
-    state = game.initial_state()
-    while True:
-        data = game.state_to_json(state)
-        assert game.state_from_json(data) == state
-        assert game.state_to_json(game.state_from_json(data)) == data
-        if game.is_terminal(state):
-            break
-        state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
-
-
 @pytest.mark.parametrize("data", [
     None,
     [],
