@@ -140,7 +140,8 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     """Play ``action`` for the seat ``user`` holds, if the match is still at ``version``."""
     with transaction.atomic():
         match = _lock_match(match_id)
-        seat = _seat_of(match, user)
+        seats = list(match.seats.all())
+        seat = _seat_of(match, user, seats)
         _require_active(match)
         if version != match.version:
             raise ServiceError("stale_version",
@@ -156,8 +157,9 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
         except RulesError as err:
             raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
         moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
-        state = _play_for_resigned(match, game, state, moves)
-        _record(match, game, state, moves)
+        resigned = {s.role for s in seats if s.resigned}
+        state = _play_for_resigned(match, game, state, moves, resigned)
+        _record(match, game, state, moves, resigned)
     return match
 
 
@@ -301,10 +303,13 @@ def presence_leave(*, channel_name: str) -> None:
 
 # -- internals -------------------------------------------------------------------------------
 
-def _seat_of(match: Match, user) -> Seat:
+def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
+    """``user``'s seat in ``match`` (looked up in ``seats`` when the caller has them all)."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
-    seat = match.seats.filter(player=user).first()
+    if seats is None:
+        seats = list(match.seats.filter(player=user))
+    seat = next((s for s in seats if s.player_id == user.pk), None)
     if seat is None:
         raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
     return seat
@@ -327,9 +332,8 @@ def _require_active(match: Match) -> None:
         raise ServiceError("match_over", "This match is over.")
 
 
-def _play_for_resigned(match: Match, game, state, moves: list[Move]):
-    """Give each turn of a resigned seat a random legal action, reproducible from the match's token."""
-    resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
+def _play_for_resigned(match: Match, game, state, moves: list[Move], resigned: set[str]):
+    """Give each turn of a ``resigned`` seat a random legal action, reproducible from the match's token."""
     ply = match.version + len(moves)
     while not game.is_terminal(state) and game.to_move(state) in resigned:
         role = game.to_move(state)
@@ -340,8 +344,9 @@ def _play_for_resigned(match: Match, game, state, moves: list[Move]):
     return state
 
 
-def _record(match: Match, game, state, moves: list[Move]) -> None:
-    """Append ``moves``, store ``state`` and the result if it ended; broadcast after commit."""
+def _record(match: Match, game, state, moves: list[Move], resigned: set[str]) -> None:
+    """Append ``moves``, store ``state`` and the result if it ended (``resigned`` roles score 0);
+    broadcast after commit."""
     try:
         Move.objects.bulk_create(moves)
     except IntegrityError:
@@ -351,7 +356,6 @@ def _record(match: Match, game, state, moves: list[Move]) -> None:
     match.state = game.state_to_json(state)
     fields = ["version", "state"]
     if game.is_terminal(state):
-        resigned = set(match.seats.filter(resigned=True).values_list("role", flat=True))
         outcome = game.outcome(state).to_json()
         if resigned:
             outcome["scores"].update({role: 0 for role in resigned})
@@ -394,8 +398,8 @@ def _resign_seat(match: Match, seat: Seat, *, left: bool = False) -> None:
         _finish_by_resignation(match, game, resigned, left=seat.role if left else None)
     else:
         moves: list[Move] = []
-        state = _play_for_resigned(match, game, game.state_from_json(match.state), moves)
-        _record(match, game, state, moves)
+        state = _play_for_resigned(match, game, game.state_from_json(match.state), moves, resigned)
+        _record(match, game, state, moves, resigned)
 
 
 def _finish_by_resignation(match: Match, game, resigned: set[str], left: str | None = None) -> None:
