@@ -41,6 +41,10 @@ def test_lobby_lists_follow_the_server_and_a_private_match_opens_by_its_link(pla
     private_id = create_match(ada, "tictactoe-3player", private=True)
     invite = ada.locator("#invite-url").input_value()
     assert f"/matches/{private_id}/?invite=" in invite
+    ada.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ada.get_by_role("button", name="Copy").click()
+    expect(ada.locator("#copy-status")).to_have_text("Link copied.")
+    assert ada.evaluate("navigator.clipboard.readText()") == invite
     ada2 = player_page("Ada again")
     public_id = create_match(ada2, "quarto-misere", seat="white")
 
