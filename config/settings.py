@@ -75,19 +75,26 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0, conn_health_checks=True
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite ignores SELECT ... FOR UPDATE: writers take the lock when the transaction starts,
-    # and concurrent submissions are kept apart by the version check and (match, ply) uniqueness.
+    # One long-lived connection per database thread (opening one per call cost a third of the
+    # move path). SQLite ignores SELECT ... FOR UPDATE: writers take the lock when the
+    # transaction starts, and concurrent submissions are kept apart by the version check and
+    # (match, ply) uniqueness.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+else:
+    # PostgreSQL: Django's psycopg pool. Each database thread borrows a connection for one
+    # call and gives it back, so DB_THREADS threads need at most that many (plus HTTP views).
+    DATABASES["default"]["OPTIONS"] = {"pool": {
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "16")), "timeout": 10}}
+# Threads that run database work for the sockets (games/dbthreads.py). SQLite has one writer
+# at a time, so one thread; on PostgreSQL several overlap their round trips.
+DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
 # Tests use a file for SQLite too: live-server tests run Daphne in a child process.
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
     str(BASE_DIR / "test_boardhall.sqlite3") if DATABASES["default"]["ENGINE"].endswith("sqlite3") else None)}
@@ -98,8 +105,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                # redis-py 8 otherwise times out idle channel reads every 5 s.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # redis-py 8 otherwise times out idle channel reads every 5 s; its default pool of
+                # 100 connections ran out under load (MaxConnectionsError).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 5,
+                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
                 "capacity": 500,
                 "expiry": 30,
@@ -159,11 +168,14 @@ PRESENCE_TIMEOUT_SECONDS = 60
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 
 # The computer player: a cap on the search rounds per move of every level (games.computer.LEVELS;
-# the strong level uses 3000), and on its thinking time in seconds. Tests of the
-# service layer set COMPUTER_INLINE to play its turns in the calling thread (no event loop there).
+# the strong level uses 3000), and on its thinking time in seconds.
 COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
 COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
-COMPUTER_INLINE = False
+# Where the computer thinks (games/bots.py): "pool", processes of the web server (embedded);
+# "channel", worker processes (manage.py runworker computer; the default with REDIS_URL);
+# "inline", in the calling thread (tests of the service layer).
+COMPUTER_WORKERS = os.environ.get("COMPUTER_WORKERS", "channel" if REDIS_URL else "pool")
+COMPUTER_PROCESSES = int(os.environ.get("COMPUTER_PROCESSES", "1"))
 
 LOGGING = {
     "version": 1,

@@ -25,3 +25,32 @@ def fresh_channel_layer():
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_process_memory():
+    """Forget what this process remembers between tests (pages open on a match, move lists):
+    the database is emptied after each test, and its ids may come back."""
+    yield
+    from games import presence, snapshots
+
+    presence.store.cache_clear()
+    snapshots.move_lists.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Before the test database is dropped, close PostgreSQL's connection pool and end the
+    sessions still open on it (a database thread keeps its connection between calls; a live
+    server child may have been killed mid-call): they would keep the database "in use"."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for conn in connections.all(initialized_only=True):
+            if conn.vendor == "postgresql":
+                conn.close_pool()
+                with conn.cursor() as cursor:
+                    cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                conn.close_pool()
