@@ -1,79 +1,112 @@
-"""The computer's turns, played off the request path.
+"""The computer's turns: played off the request path, and never on a web server's interpreter.
 
-When a committed change leaves a computer seat to move, ``computer_turn_on_commit`` starts a task
-on the server's event loop: it reads the position (``selectors.computer_turn``), thinks in a worker
-thread (the search holds no database connection and no lock), then submits its action through
-``services.move_submit`` like any player, with the version it thought about. If the match moved
-on meanwhile (a resignation, or another process that played the same turn first), the stale
-version is refused and nothing happens. A restart loses no turn: opening the match page asks again.
+When a committed change leaves a computer seat to move, ``computer_turn_on_commit`` asks for
+the turn. Where it is thought about (``COMPUTER_WORKERS``):
+
+``pool``     the embedded set-up: a process pool of this server (``COMPUTER_PROCESSES``);
+``channel``  the scaled set-up: a message on the Channels channel ``computer``, taken by a
+             worker process (``manage.py runworker computer``, see ``games/workers.py``);
+``inline``   tests of the service layer: right here, in the calling thread.
+
+Every path reads the position (``selectors.computer_turn``), thinks with no database
+connection or lock held, and submits through ``move_submit`` like any player, with the version
+it thought about: if the match moved on meanwhile, the stale version is refused and nothing
+happens. A restart loses no turn: opening the match page asks again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import random
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import cache, partial
 
-from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import computer, selectors
+from games import computer, eventloop, selectors
+from games.dbthreads import db
+from games.errors import ServiceError
 
-# One thinking thread per process: the search is CPU-bound, so more threads would only share the GIL.
-_thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+COMPUTER_CHANNEL = "computer"
+
+_submit: Callable[..., object] | None = None
 _tasks: dict[tuple[int, int], asyncio.Task] = {}
+
+
+def use_submit(submit: Callable[..., object]) -> None:
+    """Give this module the service that plays a move (``services.move_submit``)."""
+    global _submit
+    _submit = submit
 
 
 def computer_turn_on_commit(match_id: int, version: int) -> None:
     """After commit, let the computer play its turn at ``version`` of the match (if it has one)."""
-    transaction.on_commit(lambda: _start(match_id, version))
+    transaction.on_commit(lambda: _request(match_id, version), robust=True)
 
 
-def _start(match_id: int, version: int) -> None:
-    if settings.COMPUTER_INLINE:
-        # Tests of the service layer run without an event loop: play the turn right here.
+def _request(match_id: int, version: int) -> None:
+    mode = settings.COMPUTER_WORKERS
+    if mode == "inline":
         turn = selectors.computer_turn(match_id=match_id, version=version)
         if turn is not None:
-            _submit(turn, _think(turn))
-        return
-    async_to_sync(_spawn)(match_id, version)
+            _submit_turn(turn, _think(turn))
+    elif mode == "channel":
+        eventloop.run_coroutine(_to_worker, match_id, version)
+    else:
+        eventloop.run_coroutine(play_turn, match_id, version, _process_pool())
 
 
-async def _spawn(match_id: int, version: int) -> None:
+async def _to_worker(match_id: int, version: int) -> None:
+    await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
+                                                      "version": version})
+
+
+async def play_turn(match_id: int, version: int, executor: Executor) -> None:
+    """Play the computer's turn at ``version``, thinking on ``executor``; once per process."""
     key = (match_id, version)
     if key in _tasks:
         return
-    # A fresh context: the task outlives the async_to_sync call that spawned it, and must not
-    # inherit that call's thread-sensitive executor, which quits when the call returns.
-    task = asyncio.get_running_loop().create_task(_play(match_id, version), context=contextvars.Context())
-    _tasks[key] = task
-    task.add_done_callback(lambda _: _tasks.pop(key, None))
+    _tasks[key] = asyncio.current_task()
+    try:
+        turn = await db(selectors.computer_turn)(match_id=match_id, version=version)
+        if turn is None:
+            return
+        action = await asyncio.get_running_loop().run_in_executor(executor, _think_args(turn))
+        await db(_submit_turn)(turn, action)
+    finally:
+        _tasks.pop(key, None)
 
 
-async def _play(match_id: int, version: int) -> None:
-    turn = await database_sync_to_async(selectors.computer_turn)(match_id=match_id, version=version)
-    if turn is None:
-        return
-    action = await asyncio.get_running_loop().run_in_executor(_thinker, partial(_think, turn))
-    await database_sync_to_async(_submit)(turn, action)
+def _think_args(turn: selectors.ComputerTurn):
+    """The search for ``turn`` as a picklable call (plain values only)."""
+    _, rounds = computer.LEVELS[(turn.user.computer_level or computer.STRONGEST) - 1]
+    return partial(computer.choose_action_from_json, turn.game.slug, turn.game.state_to_json(turn.state),
+                   seed=turn.seed, iterations=min(rounds, settings.COMPUTER_ITERATIONS),
+                   seconds=settings.COMPUTER_SECONDS)
 
 
 def _think(turn: selectors.ComputerTurn) -> str:
-    _, rounds = computer.LEVELS[(turn.user.computer_level or computer.STRONGEST) - 1]
-    return computer.choose_action(turn.game, turn.state, rng=random.Random(turn.seed),
-                                  iterations=min(rounds, settings.COMPUTER_ITERATIONS),
-                                  seconds=settings.COMPUTER_SECONDS)
+    return _think_args(turn)()
 
 
-def _submit(turn: selectors.ComputerTurn, action: str) -> None:
-    from games import services  # services schedules turns through this module
-
+def _submit_turn(turn: selectors.ComputerTurn, action: str) -> None:
     try:
-        services.move_submit(match_id=turn.match_id, user=turn.user, action=action, version=turn.version)
-    except services.ServiceError as err:
+        _submit(match_id=turn.match_id, user=turn.user, action=action, version=turn.version)
+    except ServiceError as err:
         if err.code not in {"stale_version", "match_over"}:
             raise
+
+
+@cache
+def _process_pool() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=settings.COMPUTER_PROCESSES,
+                               mp_context=multiprocessing.get_context("spawn"))
+
+
+@cache
+def thinking_thread() -> ThreadPoolExecutor:
+    """For a worker process, whose interpreter serves no web page: think in a thread of it."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")

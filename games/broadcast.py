@@ -1,50 +1,102 @@
 """Push committed changes to the channel layer. Only ever after commit: nobody may see a
 move that later rolls back. Delivery is at-most-once (channels-redis drops messages over
-capacity), so every message carries the full state and its version."""
+capacity), so every state message carries the full state and its version.
+
+The send itself runs on the server's event loop, never on the database thread that made the
+change: an ``on_commit`` hook hands the message over and returns at once. Messages to one
+group leave in the order they were committed.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import selectors
+from games import eventloop, selectors, snapshots
 
 LOBBY_GROUP = "lobby"
+logger = logging.getLogger(__name__)
 
 
 def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def match_changed_on_commit(match_id: int, last_moves: list[tuple[int, str, str]] | None = None) -> None:
-    """After commit, send the match's full snapshot to everyone on its page."""
-    transaction.on_commit(lambda: _send_match_state(match_id, last_moves or []))
+def match_moved_on_commit(*, match, game, state, seats, previous_version: int, moves) -> None:
+    """After commit, send the new state of ``match`` built from what the transaction holds:
+    the move list remembered at ``previous_version`` plus ``moves``, and ``seats`` with players.
+    Call inside the transaction that recorded ``moves``."""
+    prior = snapshots.move_list(match_id=match.pk, version=previous_version, game=game)
+    moves_now = prior + tuple(snapshots.move_json(game, m.ply, m.role, m.action) for m in moves)
+    snapshot = snapshots.build(match=match, game=game, state=state, seats=seats, moves=moves_now)
+    event = snapshots.state_event(snapshot, moves_now[-1] if moves else None)
+    match_id, version = match.pk, match.version
+
+    def after_commit() -> None:
+        snapshots.move_lists.put(match_id, version, moves_now)
+        send(match_group(match_id), event)
+
+    transaction.on_commit(after_commit, robust=True)
+
+
+def match_changed_on_commit(match_id: int) -> None:
+    """After commit, read the match again and send its full state (seats, status or rematch
+    changed: rare, so it may read)."""
+    def after_commit() -> None:
+        snapshot = selectors.match_snapshot_by_id(match_id=match_id)
+        send(match_group(match_id), snapshots.state_event(snapshot, None))
+
+    transaction.on_commit(after_commit, robust=True)
 
 
 def lobby_changed_on_commit() -> None:
-    transaction.on_commit(_send_lobby)
+    transaction.on_commit(lambda: send(LOBBY_GROUP, {"type": "lobby.update", "lists": selectors.lobby_lists()}),
+                          robust=True)
 
 
 def chat_posted_on_commit(message) -> None:
     """After commit, send one new chat line to everyone on the match's page."""
     line = selectors.chat_json(message)
-    transaction.on_commit(lambda: _group_send(match_group(message.match_id), {"type": "match.chat", "line": line}))
+    transaction.on_commit(lambda: send(match_group(message.match_id), {"type": "match.chat", "line": line}),
+                          robust=True)
 
 
-def presence_changed(match_id: int) -> None:
-    _group_send(match_group(match_id), {"type": "match.presence", "presence": selectors.match_presence(match_id=match_id)})
+def presence_changed(match_id: int, presence: dict) -> None:
+    send(match_group(match_id), {"type": "match.presence", "presence": presence})
 
 
-def _send_match_state(match_id: int, last_moves: list[tuple[int, str, str]]) -> None:
-    snapshot = selectors.match_snapshot_by_id(match_id=match_id)
-    last_move = snapshot["moves"][-1] if last_moves and snapshot["moves"] else None
-    _group_send(match_group(match_id), {"type": "match.state", "snapshot": snapshot, "last_move": last_move})
+# -- delivery ----------------------------------------------------------------------------------
+
+_tails: dict[str, asyncio.Future] = {}  # per group, the last send still under way (event loop only)
 
 
-def _send_lobby() -> None:
-    _group_send(LOBBY_GROUP, {"type": "lobby.update", "lists": selectors.lobby_lists()})
+def send(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` from the server's event loop without waiting for it; with
+    no event loop behind this thread (a management command, a test), send and wait."""
+    if not eventloop.call_soon(_enqueue, group, message):
+        async_to_sync(_send_logged)(group, message)
 
 
-def _group_send(group: str, message: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, message)
+def _enqueue(group: str, message: dict) -> None:
+    previous = _tails.get(group)
+    task = asyncio.ensure_future(_send_after(previous, group, message))
+    _tails[group] = task
+    task.add_done_callback(lambda done: _tails.pop(group, None) if _tails.get(group) is done else None)
+
+
+async def _send_after(previous: asyncio.Future | None, group: str, message: dict) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])
+    await _send_logged(group, message)
+
+
+async def _send_logged(group: str, message: dict) -> None:
+    """A committed change stays committed: a failed send is logged, and pages catch up by version."""
+    try:
+        await get_channel_layer().group_send(group, message)
+    except Exception:
+        logger.exception("could not send %s to %s; pages will resync by version", message.get("type"), group)

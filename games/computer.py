@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any
 
-from games.rules import Action, Game
+from games.rules import Action, Game, get_game
 
 EXPLORATION = 1.4  # UCB1's constant for goals scaled to 0..1
 # The computer's strengths, level 1 to 3: a name, and the search rounds it spends on a move.
@@ -93,3 +93,11 @@ def _search_once(game: Game, root: _Node, rng: random.Random) -> None:
         totals = visited.totals
         for role, value in goals.items():
             totals[role] += value
+
+
+def choose_action_from_json(game_slug: str, state_json: Any, *, seed: str, iterations: int, seconds: float) -> Action:
+    """``choose_action`` from plain values, for a worker process: the position as
+    ``Game.state_to_json`` gives it and the seed of its random choices."""
+    game = get_game(game_slug)
+    return choose_action(game, game.state_from_json(state_json), rng=random.Random(seed),
+                         iterations=iterations, seconds=seconds)

@@ -1,22 +1,27 @@
-"""The match socket: parse a message, call one service, turn refusals into one error message.
+"""The match socket: parse a frame, call one service, turn refusals into one error message.
 
-Every ORM touch goes through ``database_sync_to_async`` in one short sync function.
+Thin and fast: each piece of database work is one short synchronous call on the database
+threads (``games.dbthreads``); state messages arrive from the channel layer already encoded
+(``games.snapshots``) and only the viewer's own part is added here.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import broadcast, selectors, services
+from games import broadcast, presence, protocol, selectors, services, snapshots
+from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
+
+logger = logging.getLogger(__name__)
 
 
 class TokenBucket:
@@ -36,130 +41,117 @@ class TokenBucket:
         return True
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class MatchConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
+        self.user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
-        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
+        invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         await self.accept()
-        snapshot = await database_sync_to_async(self._open)(invite)
-        if snapshot is None:
-            await self.send_json({"type": "error", "code": "not_found",
-                                  "message": "There is no such match, or it is private and you have no invitation."})
+        opened = await db(self._open)(invite)
+        if opened is None:
+            await self._error("not_found", "There is no such match, or it is private and you have no invitation.")
             await self.close(code=4404)
             return
+        event, chat, present = opened
         self.group = broadcast.match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._send_state(snapshot, None)
-        await self._send_chat_history()
-        await database_sync_to_async(broadcast.presence_changed)(self.match_id)
-        if snapshot["status"] == Match.Status.ACTIVE:
-            # After a restart a computer turn may be pending: the first visitor wakes it.
-            await database_sync_to_async(services.computer_turn_resume)(match_id=self.match_id)
+        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
+        await self._send_json({"type": "chat", "lines": chat, "replace": True})
+        await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
 
-    def _open(self, invite: str | None) -> dict[str, Any] | None:
+    def _open(self, invite: str | None):
+        """One call: the match if this viewer may see it, its state, chat and presence; the
+        page counts as open from here. After a restart a computer turn may be pending: the
+        first visitor wakes it."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
             return None
-        services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
-        return selectors.match_snapshot(match=match)
+        seats = selectors.match_seats(self.match_id)
+        services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user, seats=seats)
+        snapshot = selectors.match_snapshot(match=match, seats=seats)
+        if match.status == Match.Status.ACTIVE:
+            services.computer_turn_resume(match=match, seats=seats)
+        return (snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id),
+                presence.match_presence(match_id=self.match_id, seats=seats))
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
+        if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(self._close)()
+            present = await db(self._close)()
+            await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
 
-    def _close(self) -> None:
-        services.presence_leave(channel_name=self.channel_name)
-        broadcast.presence_changed(self.match_id)
+    def _close(self) -> dict[str, Any]:
+        seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
+        return presence.match_presence(match_id=self.match_id, seats=seats)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
-        if not getattr(self, "group", None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.group:
             return
         if not self.bucket.take():
             await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
             return
-        if text_data is None or len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
-            await self._error("malformed", "Messages must be JSON text of at most "
-                                           f"{settings.WS_MAX_MESSAGE_BYTES} bytes.")
-            return
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._error("malformed", "That message is not valid JSON.")
+            kind, fields = protocol.parse(text_data, bytes_data)
+        except protocol.Malformed as err:
+            await self._error("malformed", str(err))
             return
-        await self.receive_json(content)
+        await getattr(self, f"_on_{kind}")(**fields)
 
-    async def receive_json(self, content: Any, **kwargs) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
-        handler = {"action": self._on_action, "resign": self._on_resign, "claim": self._on_claim,
-                   "chat": self._on_chat, "sync": self._on_sync, "ping": self._on_ping}.get(kind)
-        if handler is None:
-            await self._error("malformed", 'Expected a message with "type": action, resign, claim, chat, sync or ping.')
-            return
-        await handler(content)
-
-    async def _on_action(self, content: dict[str, Any]) -> None:
-        action, version = content.get("action"), content.get("version")
-        if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
-            await self._error("malformed", 'An action message needs "action" (text) and "version" (a number).')
-            return
+    async def _on_action(self, *, action: str, version: int) -> None:
         await self._call(services.move_submit, match_id=self.match_id, user=self.user, action=action, version=version)
 
-    async def _on_resign(self, content: dict[str, Any]) -> None:
+    async def _on_resign(self) -> None:
         await self._call(services.match_resign, match_id=self.match_id, user=self.user)
 
-    async def _on_claim(self, content: dict[str, Any]) -> None:
+    async def _on_claim(self) -> None:
         await self._call(services.match_claim, match_id=self.match_id, user=self.user)
 
-    async def _on_chat(self, content: dict[str, Any]) -> None:
-        text = content.get("text")
-        if not isinstance(text, str):
-            await self._error("malformed", 'A chat message needs "text".')
-            return
+    async def _on_chat(self, *, text: str) -> None:
         await self._call(services.chat_post, match_id=self.match_id, user=self.user, text=text)
 
-    async def _send_chat_history(self) -> None:
-        lines = await database_sync_to_async(selectors.match_chat)(match_id=self.match_id)
-        await self.send_json({"type": "chat", "lines": lines, "replace": True})
+    async def _on_sync(self) -> None:
+        event, chat = await db(self._read_state)()
+        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
+        await self._send_json({"type": "chat", "lines": chat, "replace": True})
 
-    async def _on_sync(self, content: dict[str, Any]) -> None:
-        snapshot = await database_sync_to_async(selectors.match_snapshot_by_id)(match_id=self.match_id)
-        await self._send_state(snapshot, None)
-        await self._send_chat_history()
+    def _read_state(self):
+        snapshot = selectors.match_snapshot_by_id(match_id=self.match_id)
+        return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
-    async def _on_ping(self, content: dict[str, Any]) -> None:
-        await database_sync_to_async(services.presence_touch)(channel_name=self.channel_name)
-        await self.send_json({"type": "pong"})
+    async def _on_ping(self) -> None:
+        presence.store().touch(self.match_id, self.channel_name)
+        await self._send_json({"type": "pong"})
 
     async def _call(self, service, **kwargs) -> None:
+        """Run one service; its refusal becomes one error message to this socket alone."""
         try:
-            await database_sync_to_async(service)(**kwargs)
+            await db(service)(**kwargs)
         except ServiceError as err:
             extra = dict(err.extra)
             if err.code == "stale_version":
-                snapshot = await database_sync_to_async(selectors.match_snapshot_by_id)(match_id=self.match_id)
-                extra["state"] = self._state_message(snapshot, None)
+                event, _ = await db(self._read_state)()
+                extra["state"] = json.loads(snapshots.viewer_message(event, self.user_id))
             await self._error(err.code, err.message, **extra)
+        except Exception:
+            logger.exception("%s failed on match %s", getattr(service, "__name__", service), self.match_id)
+            await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, **extra})
+        await self._send_json({"type": "error", "code": code, "message": message, **extra})
 
-    def _state_message(self, snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> dict[str, Any]:
-        roles = selectors.viewer_roles(snapshot=snapshot, user=self.user)
-        return {"type": "state", "version": snapshot["version"], "match": snapshot, "last_move": last_move,
-                "you": {"roles": roles, "legal": selectors.viewer_legal(snapshot=snapshot, roles=roles)}}
-
-    async def _send_state(self, snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> None:
-        await self.send_json(self._state_message(snapshot, last_move))
+    async def _send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:
-        await self._send_state(event["snapshot"], event.get("last_move"))
+        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
 
     async def match_chat(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "chat", "lines": [event["line"]], "replace": False})
+        await self._send_json({"type": "chat", "lines": [event["line"]], "replace": False})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "presence", **event["presence"]})
+        await self._send_json({"type": "presence", **event["presence"]})

@@ -94,21 +94,6 @@ class Move(models.Model):
         return f"match {self.match_id} ply {self.ply}: {self.role} {self.action}"
 
 
-class Presence(models.Model):
-    """One open websocket on a match page; counted for spectators and online dots."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
-    channel_name = models.CharField(max_length=120, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
-    last_seen = models.DateTimeField()
-
-    class Meta:
-        indexes = [models.Index(fields=["match", "last_seen"])]
-
-    def __str__(self) -> str:
-        return f"{self.user or 'anonymous'} on match {self.match_id}"
-
-
 class ChatMessage(models.Model):
     """A line the players of a match wrote to each other; everyone who can watch the match reads it."""
 

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.utils import timezone
-
-from games.models import ChatMessage, Match, Presence, Seat
+from games import snapshots
+from games.models import ChatMessage, Match, Seat
 from games.rules import Game, get_game
+from games.snapshots import player_json
 
 LOBBY_LIMIT = 50
-
-
-def player_json(user) -> dict[str, Any] | None:
-    if user is None:
-        return None
-    return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
-            "computer": user.is_computer}
-
-
 CHAT_HISTORY = 100  # lines sent to a page when it connects
 
 
@@ -36,35 +25,23 @@ def match_chat(*, match_id: int) -> list[dict[str, Any]]:
     return [chat_json(line) for line in reversed(lines)]
 
 
-def match_snapshot(*, match: Match) -> dict[str, Any]:
-    """The full public state of a match, the same for every viewer (2 queries)."""
+def match_seats(match_id: int) -> list[Seat]:
+    """Every seat of the match with its player (and the player a rematch seat is kept for): one query."""
+    return list(Seat.objects.filter(match_id=match_id).select_related("player", "reserved_for"))
+
+
+def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The full public state of a match, the same for every viewer: one query for the seats
+    (unless given, with their players), the moves unless this process remembers them, and the
+    rematch of a finished match."""
     game = get_game(match.game)
-    seats = list(match.seats.select_related("player", "reserved_for"))
-    moves = list(match.moves.values_list("ply", "role", "action"))
-    state = game.state_from_json(match.state)
+    if seats is None:
+        seats = match_seats(match.pk)
     rematch = next((m for m in match.rematches.select_related("created_by") if m.status != Match.Status.ABORTED),
                    None) if match.status == Match.Status.FINISHED else None
-    return {
-        "id": match.pk,
-        "game": game.slug,
-        "game_name": game.name,
-        "family": game.info.family,
-        "status": match.status,
-        "private": match.is_private,
-        "version": match.version,
-        "seats": [
-            {"role": s.role, "player": player_json(s.player), "reserved_for": player_json(s.reserved_for),
-             "resigned": s.resigned, "score": s.score}
-            for s in seats
-        ],
-        "view": game.view(state),
-        "moves": [{"ply": ply, "role": role, "action": action, "label": game.action_label(action)}
-                  for ply, role, action in moves],
-        "result": match.result,
-        "rematch_of": match.rematch_of_id,
-        "rematch": rematch.pk if rematch else None,
-        "rematch_by": player_json(rematch.created_by) if rematch else None,
-    }
+    return snapshots.build(match=match, game=game, state=game.state_from_json(match.state), seats=seats,
+                           moves=snapshots.move_list(match_id=match.pk, version=match.version, game=game),
+                           rematch=rematch)
 
 
 def match_snapshot_by_id(*, match_id: int) -> dict[str, Any]:
@@ -76,21 +53,6 @@ def viewer_roles(*, snapshot: dict[str, Any], user) -> list[str]:
     if user is None or not user.is_authenticated:
         return []
     return [s["role"] for s in snapshot["seats"] if s["player"] and s["player"]["id"] == user.pk]
-
-
-def viewer_legal(*, snapshot: dict[str, Any], roles: list[str]) -> dict[str, list[str]]:
-    """The legal actions of each of ``roles`` in an active match (none for spectators)."""
-    if snapshot["status"] != Match.Status.ACTIVE:
-        return {}
-    view = snapshot["view"]
-    return {role: _mover_actions(view) for role in roles if view["to_move"] == role}
-
-
-def _mover_actions(view: dict[str, Any]) -> list[str]:
-    actions = list(view["cell_actions"].values())
-    actions += [a["action"] for a in view.get("other_actions", [])]
-    actions += list(view.get("piece_actions", {}).values())
-    return actions
 
 
 @dataclass(frozen=True)
@@ -128,37 +90,6 @@ def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
     if user is not None and user.is_authenticated:
         return match.seats.filter(player=user).exists() or match.seats.filter(reserved_for=user).exists()
     return False
-
-
-def match_presence(*, match_id: int) -> dict[str, Any]:
-    """Spectators watching, which seated players have the page open, and for how many whole
-    seconds each absent player has been gone (``away``; computer and resigned seats are never
-    away). ``claim_after``: the seconds after which the others may claim the match from an
-    absent player whose turn it is. Two queries."""
-    now = timezone.now()
-    since = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
-    rows = list(Presence.objects.filter(match_id=match_id).values_list("user_id", "last_seen"))
-    present = [user_id for user_id, seen in rows if seen >= since]
-    stale = {}  # a page that stopped answering without closing: gone since its last ping
-    for user_id, seen in rows:
-        if seen < since:
-            stale[user_id] = max(seen, stale.get(user_id, seen))
-    seats = list(Seat.objects.filter(match_id=match_id, player__isnull=False)
-                 .values_list("player_id", "role", "away_since", "joined_at", "resigned", "player__is_computer"))
-    by_player = {seat[0]: seat[1] for seat in seats}
-    online = {role: False for role in by_player.values()}
-    spectators = 0
-    for user_id in present:
-        if user_id in by_player:
-            online[by_player[user_id]] = True
-        else:
-            spectators += 1
-    away = {}
-    for player_id, role, away_since, joined_at, resigned, is_computer in seats:
-        if not online[role] and not resigned and not is_computer:
-            gone = away_since or stale.get(player_id) or joined_at or now
-            away[role] = max(0, int((now - gone).total_seconds()))
-    return {"spectators": spectators, "online": online, "away": away, "claim_after": settings.ABANDON_SECONDS}
 
 
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:

@@ -1,13 +1,18 @@
 """The computer player: its search (pure), its seats (services), its turns over the socket."""
 
+import asyncio
+import contextlib
 import random
 from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.worker import Worker
 from django.test import override_settings
 
-from games import services
+from config.asgi import application
+from games import bots, services
 from games.computer import choose_action
 from games.models import Match, Move
 from games.rules import GAMES, get_game
@@ -71,7 +76,7 @@ def test_there_is_nothing_to_choose_when_the_game_is_over():
 # -- its seats (services) ------------------------------------------------------------------------
 
 @pytest.mark.django_db
-@override_settings(COMPUTER_INLINE=True, **FAST)
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
 @pytest.mark.parametrize("slug", ["nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere-classic"])
 def test_a_whole_game_against_the_computer(slug, django_capture_on_commit_callbacks):
     game = get_game(slug)
@@ -99,7 +104,7 @@ def test_a_whole_game_against_the_computer(slug, django_capture_on_commit_callba
 
 
 @pytest.mark.django_db
-@override_settings(COMPUTER_INLINE=True, **FAST)
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
 def test_a_rematch_against_the_computer_starts_at_once(django_capture_on_commit_callbacks):
     human, = make_players(1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -123,7 +128,7 @@ def test_the_computer_account_cannot_log_in():
 
 
 @pytest.mark.django_db
-@override_settings(COMPUTER_INLINE=True, COMPUTER_ITERATIONS=500)
+@override_settings(COMPUTER_WORKERS="inline", COMPUTER_ITERATIONS=500)
 @pytest.mark.parametrize("level,rounds", [(1, 30), (2, 300), (3, 500)])  # strong: capped by the setting
 def test_each_level_searches_its_own_number_of_rounds(level, rounds, django_capture_on_commit_callbacks):
     human, = make_players(1)
@@ -141,9 +146,27 @@ def test_each_level_searches_its_own_number_of_rounds(level, rounds, django_capt
 
 # -- its turns over the socket (the real event-loop path) --------------------------------------
 
+@pytest.fixture(params=["pool", "channel"])
+async def computer_workers(request, settings):
+    """Both places the computer thinks when a server runs: a process pool of the web process
+    (embedded) and a Channels worker (scaled; run here as ``manage.py runworker computer`` would,
+    on whichever channel layer the stage uses)."""
+    settings.COMPUTER_WORKERS = request.param
+    if request.param != "channel":
+        yield request.param
+        return
+    worker = Worker(application=application, channels=[bots.COMPUTER_CHANNEL],
+                    channel_layer=get_channel_layer())
+    task = asyncio.create_task(worker.arun())
+    yield request.param
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 @pytest.mark.django_db(transaction=True)
 @override_settings(**FAST)
-async def test_the_computer_answers_over_the_socket():
+async def test_the_computer_answers_over_the_socket(computer_workers):
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
         user=human, game_slug="nine-board-tictactoe", role="xPlayer", against_computer=True)
@@ -159,7 +182,7 @@ async def test_the_computer_answers_over_the_socket():
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(**FAST)
-async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_match():
+async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_match(computer_workers):
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
         user=human, game_slug="tictactoe-3player", role="xplayer", against_computer=True)

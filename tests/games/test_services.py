@@ -1,7 +1,7 @@
 """games.services against the database: seats, moves, resignation, rematch, concurrency."""
 
 import threading
-
+import time
 from datetime import timedelta
 
 import pytest
@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from games import selectors, services
-from games.models import Match, Move, Presence, Seat
+from games import presence, selectors, services
+from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError
 from tests.support.players import make_players, play_out, start_match
@@ -150,39 +150,47 @@ def test_second_three_player_resignation_finishes_the_match():
     assert match.result["scores"] == {"xplayer": 100, "oplayer": 0, "zplayer": 0}
 
 
+def match_presence(match):
+    return presence.match_presence(match_id=match.pk, seats=selectors.match_seats(match.pk))
+
+
 def test_a_players_last_page_closing_marks_them_away_and_coming_back_clears_it():
     white, black = make_players(2)
     match = start_match("quarto-misere", [white, black])
     services.presence_enter(match_id=match.pk, channel_name="phone", user=black)
     services.presence_enter(match_id=match.pk, channel_name="laptop", user=black)
-    services.presence_leave(channel_name="phone")
+    services.presence_leave(match_id=match.pk, channel_name="phone", user=black)
     assert Seat.objects.get(match=match, player=black).away_since is None  # the laptop is still open
-    services.presence_leave(channel_name="laptop")
+    services.presence_leave(match_id=match.pk, channel_name="laptop", user=black)
     assert Seat.objects.get(match=match, player=black).away_since is not None
-    assert selectors.match_presence(match_id=match.pk)["away"] == {"white": 0, "black": 0}
+    assert match_presence(match)["away"] == {"white": 0, "black": 0}
     services.presence_enter(match_id=match.pk, channel_name="laptop again", user=black)
     assert Seat.objects.get(match=match, player=black).away_since is None
-    assert set(selectors.match_presence(match_id=match.pk)["away"]) == {"white"}  # white never opened the page
+    assert set(match_presence(match)["away"]) == {"white"}  # white never opened the page
 
 
-def test_a_page_that_stopped_answering_counts_as_away_since_its_last_ping():
+def test_a_page_that_stopped_answering_counts_as_away_since_its_last_ping(monkeypatch):
     white, black = make_players(2)
     match = start_match("quarto-misere", [white, black])
-    services.presence_enter(match_id=match.pk, channel_name="frozen", user=black)
-    Presence.objects.filter(channel_name="frozen").update(last_seen=timezone.now() - timedelta(seconds=300))
-    presence = selectors.match_presence(match_id=match.pk)
-    assert presence["online"]["black"] is False and 299 <= presence["away"]["black"] <= 301
+    real_time = time.time
+    with monkeypatch.context() as patch:
+        patch.setattr(presence.time, "time", lambda: real_time() - 300)
+        services.presence_enter(match_id=match.pk, channel_name="frozen", user=black)
+    state = match_presence(match)
+    assert state["online"]["black"] is False and 299 <= state["away"]["black"] <= 301
 
 
-def test_rows_of_dead_pages_are_swept_except_those_that_say_who_is_away():
+def test_spectators_pages_are_counted_without_touching_the_database(django_assert_num_queries):
     white, black, fan = make_players(3)
     match = start_match("quarto-misere", [white, black])
-    for channel, user in [("dead fan", fan), ("dead anonymous", None), ("dead black", black), ("dead white", white)]:
-        services.presence_enter(match_id=match.pk, channel_name=channel, user=user)
-    Presence.objects.update(last_seen=timezone.now() - timedelta(seconds=300))
-    services.presence_enter(match_id=match.pk, channel_name="white again", user=white)
-    assert set(Presence.objects.values_list("channel_name", flat=True)) == {"dead black", "white again"}
-    assert 299 <= selectors.match_presence(match_id=match.pk)["away"]["black"] <= 301
+    with django_assert_num_queries(0):
+        services.presence_enter(match_id=match.pk, channel_name="fan", user=fan, seats=[])
+        services.presence_enter(match_id=match.pk, channel_name="anonymous", user=None)
+    services.presence_enter(match_id=match.pk, channel_name="white", user=white)
+    assert match_presence(match)["spectators"] == 2 and match_presence(match)["online"] == {"white": True,
+                                                                                              "black": False}
+    services.presence_leave(match_id=match.pk, channel_name="anonymous", user=None)
+    assert match_presence(match)["spectators"] == 1
 
 
 def leave(match, user, seconds_ago):
@@ -198,7 +206,7 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
     services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
     services.presence_enter(match_id=match.pk, channel_name="black", user=black)
     assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=white)  # black is here
-    services.presence_leave(channel_name="black")
+    services.presence_leave(match_id=match.pk, channel_name="black", user=black)
     leave(match, black, 30)
     error = assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=white)
     assert "60 seconds" in error.message
@@ -233,11 +241,11 @@ def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
     assert match.result["scores"]["oplayer"] == 0 and match.result["resigned"] == ["oplayer"]
 
 
-@override_settings(ABANDON_SECONDS=0, COMPUTER_INLINE=True, COMPUTER_ITERATIONS=20)
+@override_settings(ABANDON_SECONDS=0, COMPUTER_WORKERS="inline", COMPUTER_ITERATIONS=20)
 def test_the_computer_is_never_away(django_capture_on_commit_callbacks):
     human, = make_players(1)
     match = services.match_create(user=human, game_slug="quarto-misere", role="white", against_computer=True)
-    assert selectors.match_presence(match_id=match.pk)["away"] == {"white": 0}
+    assert match_presence(match)["away"] == {"white": 0}
     with django_capture_on_commit_callbacks(execute=False):  # the computer has not answered yet
         services.move_submit(match_id=match.pk, user=human, action="(select p0000)", version=0)
         services.move_submit(match_id=match.pk, user=human, action="(place p0000 1 1)", version=1)

@@ -1,0 +1,125 @@
+"""Who has a match page open, kept where it is cheap: this process's memory on the embedded
+set-up, Redis when several processes share the matches (``REDIS_URL``). Never database rows:
+a spectator opening a page writes nothing to the database.
+
+A page is one open websocket: ``(user id or None, last seen)``, refreshed by the page's pings.
+A page that stopped pinging (its server process died) counts as gone since its last ping.
+When a seated player's last page closes, the seat's ``away_since`` is stored in the database
+(the one write, for players only), so a claim survives a restart.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime
+from datetime import timezone as dt_timezone
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
+
+
+class MemoryPages:
+    """The pages of this process (the embedded set-up has only one)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pages: dict[int, dict[str, tuple[int | None, float]]] = {}
+
+    def enter(self, match_id: int, channel: str, user_id: int | None) -> None:
+        with self._lock:
+            self._pages.setdefault(match_id, {})[channel] = (user_id, time.time())
+
+    def touch(self, match_id: int, channel: str) -> None:
+        with self._lock:
+            pages = self._pages.get(match_id, {})
+            if channel in pages:
+                pages[channel] = (pages[channel][0], time.time())
+
+    def leave(self, match_id: int, channel: str) -> None:
+        with self._lock:
+            pages = self._pages.get(match_id, {})
+            pages.pop(channel, None)
+            if not pages:
+                self._pages.pop(match_id, None)
+
+    def pages(self, match_id: int) -> list[tuple[int | None, float]]:
+        with self._lock:
+            return list(self._pages.get(match_id, {}).values())
+
+
+class RedisPages:
+    """The pages of every process, in one Redis hash per match: channel -> "user id|last seen"."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        import redis  # noqa: PLC0415 (only the scaled set-up needs it)
+
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        self._prefix = prefix
+
+    def _key(self, match_id: int) -> str:
+        return f"{self._prefix}:pages:{match_id}"
+
+    def enter(self, match_id: int, channel: str, user_id: int | None) -> None:
+        key = self._key(match_id)
+        self._redis.pipeline().hset(key, channel, f"{user_id or ''}|{time.time()}").expire(key, KEY_TTL_SECONDS).execute()
+
+    def touch(self, match_id: int, channel: str) -> None:
+        key = self._key(match_id)
+        value = self._redis.hget(key, channel)
+        if value is not None:
+            self._redis.hset(key, channel, f"{value.decode().split('|')[0]}|{time.time()}")
+
+    def leave(self, match_id: int, channel: str) -> None:
+        self._redis.hdel(self._key(match_id), channel)
+
+    def pages(self, match_id: int) -> list[tuple[int | None, float]]:
+        out = []
+        for value in self._redis.hgetall(self._key(match_id)).values():
+            user, seen = value.decode().split("|")
+            out.append((int(user) if user else None, float(seen)))
+        return out
+
+
+@cache
+def store() -> MemoryPages | RedisPages:
+    if settings.REDIS_URL:
+        return RedisPages(settings.REDIS_URL, settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
+    return MemoryPages()
+
+
+def match_presence(*, match_id: int, seats) -> dict[str, Any]:
+    """Spectators watching, which seated players have the page open, and for how many whole
+    seconds each absent player has been gone (``away``; computer and resigned seats are never
+    away). ``claim_after``: the seconds after which the others may claim the match from an
+    absent player whose turn it is. ``seats``: the match's seats with their players."""
+    now = timezone.now()
+    fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
+    present: list[int | None] = []
+    stale: dict[int | None, float] = {}  # a page that stopped answering: gone since its last ping
+    for user_id, seen in store().pages(match_id):
+        if seen >= fresh_after:
+            present.append(user_id)
+        else:
+            stale[user_id] = max(seen, stale.get(user_id, seen))
+    taken = [s for s in seats if s.player_id is not None]
+    by_player = {s.player_id: s.role for s in taken}
+    online = {s.role: False for s in taken}
+    spectators = 0
+    for user_id in present:
+        if user_id in by_player:
+            online[by_player[user_id]] = True
+        else:
+            spectators += 1
+    away = {}
+    for s in taken:
+        if not online[s.role] and not s.resigned and not s.player.is_computer:
+            last_ping = stale.get(s.player_id)
+            gone = (s.away_since or (datetime.fromtimestamp(last_ping, dt_timezone.utc) if last_ping else None)
+                    or s.joined_at or now)
+            away[s.role] = max(0, int((now - gone).total_seconds()))
+    return {"spectators": spectators, "online": online, "away": away, "claim_after": settings.ABANDON_SECONDS}

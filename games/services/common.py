@@ -1,0 +1,121 @@
+"""Checks and steps shared by the match services. Each runs inside the caller's transaction."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils import timezone
+
+from games import bots, broadcast
+from games.errors import ServiceError
+from games.models import Match, Move, Outcome, Seat
+
+
+def lock_match(match_id: int) -> Match:
+    """Fetch the match row for writing. Call inside ``transaction.atomic()``.
+
+    PostgreSQL takes the row lock (``SELECT ... FOR UPDATE``). SQLite ignores that clause; there
+    the settings open every transaction with ``BEGIN IMMEDIATE`` (one writer at a time), and in
+    any case the version check plus the unique (match, ply) constraint refuse a second
+    submission at the same version.
+    """
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError("not_found", "There is no such match.") from None
+
+
+def require_player(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_signed_in", "Choose a name (play as a guest) or log in first.")
+
+
+def seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
+    """``user``'s seat in ``match`` (looked up in ``seats`` when the caller has them all)."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
+    if seats is None:
+        seats = list(match.seats.filter(player=user))
+    seat = next((s for s in seats if s.player_id == user.pk), None)
+    if seat is None:
+        raise ServiceError("not_seated", "Only the players of this match can do that; you are watching.")
+    return seat
+
+
+def require_active(match: Match) -> None:
+    if match.status == Match.Status.WAITING:
+        raise ServiceError("match_not_started", "The match starts when every seat is taken.")
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("match_over", "This match is over.")
+
+
+def play_for_resigned(match: Match, game, state, moves: list[Move], resigned: set[str]):
+    """Give each turn of a ``resigned`` seat a random legal action, reproducible from the match's token."""
+    ply = match.version + len(moves)
+    while not game.is_terminal(state) and game.to_move(state) in resigned:
+        role = game.to_move(state)
+        action = random.Random(f"{match.random_token}:{ply}").choice(game.legal_actions(state))
+        state = game.play(state, role, action)
+        ply += 1
+        moves.append(Move(match=match, ply=ply, role=role, action=action))
+    return state
+
+
+def record(match: Match, game, state, moves: list[Move], seats: list[Seat]) -> None:
+    """Append ``moves`` (none when only a seat changed), store ``state`` and the result if the
+    game ended (resigned seats score 0); broadcast the new state after commit, built from what
+    the transaction already holds, and let the computer play if its seat is to move."""
+    previous = match.version
+    if moves:
+        try:
+            Move.objects.bulk_create(moves)
+        except IntegrityError:
+            raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
+                               {"version": match.version}) from None
+    match.version += len(moves)
+    match.state = game.state_to_json(state)
+    fields = ["version", "state"]
+    resigned = {s.role for s in seats if s.resigned}
+    if game.is_terminal(state):
+        outcome = game.outcome(state).to_json()
+        if resigned:
+            outcome["scores"].update({role: 0 for role in resigned})
+            outcome["resigned"] = sorted(resigned)
+            set_winners(outcome)
+        finish(match, outcome, seats)
+        fields += ["status", "finished_at", "result"]
+    match.save(update_fields=fields)
+    broadcast.match_moved_on_commit(match=match, game=game, state=state, seats=seats,
+                                    previous_version=previous, moves=moves)
+    if match.status == Match.Status.FINISHED:
+        broadcast.lobby_changed_on_commit()
+    else:
+        computer_turn_after_commit(match, game, state, seats)
+
+
+def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:
+    """If the computer holds the seat to move next, let it play once this transaction commits."""
+    if match.status != Match.Status.ACTIVE:
+        return
+    mover = game.to_move(state)
+    if any(s.role == mover and s.player is not None and s.player.is_computer and not s.resigned for s in seats):
+        bots.computer_turn_on_commit(match.pk, match.version)
+
+
+def set_winners(outcome: dict[str, Any]) -> None:
+    scores = outcome["scores"]
+    top = max(scores.values())
+    winners = [] if len(set(scores.values())) == 1 else [r for r, s in scores.items() if s == top]
+    outcome["winners"], outcome["draw"] = winners, not winners
+
+
+def finish(match: Match, outcome: dict[str, Any], seats: list[Seat]) -> None:
+    """End ``match`` with ``outcome``; the seats' scores are saved in one statement."""
+    match.status, match.finished_at, match.result = Match.Status.FINISHED, timezone.now(), outcome
+    for seat in seats:
+        seat.score = outcome["scores"][seat.role]
+        seat.outcome = (Outcome.DRAWN if outcome["draw"] else
+                        Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
+    Seat.objects.bulk_update(seats, ["score", "outcome"])

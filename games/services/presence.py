@@ -1,0 +1,48 @@
+"""Pages opening and closing on a match. The pages themselves live in ``games.presence``
+(memory or Redis); the database is written only when a seated player leaves or comes back."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import presence
+from games.models import Seat
+from games.selectors import match_seats
+
+
+def presence_enter(*, match_id: int, channel_name: str, user, seats: list[Seat] | None = None) -> None:
+    """A page on the match opened (a websocket connected); a seated player is back."""
+    signed_in = user is not None and user.is_authenticated
+    presence.store().enter(match_id, channel_name, user.pk if signed_in else None)
+    if not signed_in:
+        return
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=match_id, player=user))
+    for seat in seats:
+        if seat.player_id == user.pk and seat.away_since is not None:
+            Seat.objects.filter(pk=seat.pk).update(away_since=None)
+            seat.away_since = None
+
+
+def presence_touch(*, match_id: int, channel_name: str) -> None:
+    presence.store().touch(match_id, channel_name)
+
+
+def presence_leave(*, match_id: int, channel_name: str, user) -> list[Seat]:
+    """A page closed; when it was a seated player's last one on the match, note since when
+    they are away. Returns the match's seats (for the presence message)."""
+    store = presence.store()
+    store.leave(match_id, channel_name)
+    seats = match_seats(match_id)
+    if user is not None and user.is_authenticated and any(s.player_id == user.pk for s in seats):
+        fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
+        if not any(uid == user.pk and seen >= fresh_after for uid, seen in store.pages(match_id)):
+            now = timezone.now()
+            Seat.objects.filter(match_id=match_id, player=user).update(away_since=now)
+            for seat in seats:
+                if seat.player_id == user.pk:
+                    seat.away_since = now
+    return seats

@@ -1,0 +1,137 @@
+"""The state of a match as every page receives it: built once per change, encoded once, and
+turned into each viewer's message by adding only what differs per viewer (their roles and
+legal actions). Used by the read path (``selectors``) and the write path (``broadcast``).
+
+The move list is the one part that grows with the match; this process remembers the last
+list it built per match, keyed by the match's version (which every recorded move raises, and
+stored moves never change), so a move appends to it instead of reading every move again.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from games.models import Match, Move
+
+REMEMBERED_MATCHES = 5000
+
+
+def player_json(user) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
+            "computer": user.is_computer}
+
+
+def move_json(game, ply: int, role: str, action: str) -> dict[str, Any]:
+    return {"ply": ply, "role": role, "action": action, "label": game.action_label(action)}
+
+
+class _MoveLists:
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._lists: OrderedDict[int, tuple[int, tuple[dict[str, Any], ...]]] = OrderedDict()
+
+    def get(self, match_id: int, version: int) -> tuple[dict[str, Any], ...] | None:
+        with self._lock:
+            entry = self._lists.get(match_id)
+            if entry is None or entry[0] != version:
+                return None
+            self._lists.move_to_end(match_id)
+            return entry[1]
+
+    def put(self, match_id: int, version: int, moves: tuple[dict[str, Any], ...]) -> None:
+        with self._lock:
+            current = self._lists.get(match_id)
+            if current is None or current[0] <= version:
+                self._lists[match_id] = (version, moves)
+                self._lists.move_to_end(match_id)
+            while len(self._lists) > self._limit:
+                self._lists.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._lists.clear()
+
+
+move_lists = _MoveLists(REMEMBERED_MATCHES)
+
+
+def move_list(*, match_id: int, version: int, game) -> tuple[dict[str, Any], ...]:
+    """The match's moves up to ``version`` (remembered, or one query)."""
+    moves = move_lists.get(match_id, version)
+    if moves is None:
+        rows = Move.objects.filter(match_id=match_id, ply__lte=version).values_list("ply", "role", "action")
+        moves = tuple(move_json(game, *row) for row in rows)
+        move_lists.put(match_id, version, moves)
+    return moves
+
+
+def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None) -> dict[str, Any]:
+    """The full public state of a match, the same for every viewer. ``seats`` come with their
+    players (and the players rematch seats are kept for); ``rematch`` with its creator."""
+    return {
+        "id": match.pk,
+        "game": game.slug,
+        "game_name": game.name,
+        "family": game.info.family,
+        "status": match.status,
+        "private": match.is_private,
+        "version": match.version,
+        "seats": [
+            {"role": s.role, "player": player_json(s.player), "reserved_for": player_json(s.reserved_for),
+             "resigned": s.resigned, "score": s.score}
+            for s in seats
+        ],
+        "view": game.view(state),
+        "moves": list(moves),
+        "result": match.result,
+        "rematch_of": match.rematch_of_id,
+        "rematch": rematch.pk if rematch else None,
+        "rematch_by": player_json(rematch.created_by) if rematch else None,
+    }
+
+
+def mover_actions(view: dict[str, Any]) -> list[str]:
+    """Every legal action of the role to move, from ``view`` (what the board offers)."""
+    actions = list(view["cell_actions"].values())
+    actions += [a["action"] for a in view.get("other_actions", [])]
+    actions += list(view.get("piece_actions", {}).values())
+    return actions
+
+
+def state_event(snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> dict[str, Any]:
+    """The channel-layer event for ``snapshot``: the public part encoded once, plus what each
+    viewer's message needs (who holds which seat, the mover's legal actions)."""
+    active = snapshot["status"] == Match.Status.ACTIVE
+    return {
+        "type": "match.state",
+        "version": snapshot["version"],
+        "active": active,
+        "to_move": snapshot["view"].get("to_move"),
+        "players": [[s["role"], s["player"]["id"] if s["player"] else None] for s in snapshot["seats"]],
+        "legal": mover_actions(snapshot["view"]) if active else [],
+        "text": json.dumps(snapshot, separators=(",", ":")),
+        "last_move": json.dumps(last_move, separators=(",", ":")),
+    }
+
+
+def viewer_roles(event: dict[str, Any], user_id: int | None) -> list[str]:
+    """The roles the viewer ``user_id`` holds in the match of ``event``."""
+    if user_id is None:
+        return []
+    return [role for role, player_id in event["players"] if player_id == user_id]
+
+
+def viewer_message(event: dict[str, Any], user_id: int | None) -> str:
+    """The state message for one viewer (None: not signed in), as JSON text:
+    ``{"type": "state", "version", "match", "last_move", "you": {"roles", "legal"}}``."""
+    roles = viewer_roles(event, user_id)
+    legal = {role: event["legal"] for role in roles if event["active"] and role == event["to_move"]}
+    you = json.dumps({"roles": roles, "legal": legal}, separators=(",", ":"))
+    return (f'{{"type":"state","version":{event["version"]},"match":{event["text"]},'
+            f'"last_move":{event["last_move"]},"you":{you}}}')

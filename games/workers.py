@@ -1,0 +1,13 @@
+"""Channels workers of the scaled set-up: ``manage.py runworker computer`` plays the computer's
+turns that the web processes ask for (``games.bots``), so no web process ever thinks."""
+
+from __future__ import annotations
+
+from channels.consumer import AsyncConsumer
+
+from games import bots
+
+
+class ComputerWorker(AsyncConsumer):
+    async def computer_turn(self, message: dict) -> None:
+        await bots.play_turn(message["match_id"], message["version"], bots.thinking_thread())
