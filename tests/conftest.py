@@ -29,13 +29,17 @@ def fresh_channel_layer():
 
 @pytest.fixture(autouse=True)
 def fresh_process_memory():
-    """Forget what this process remembers between tests (pages open on a match, move lists):
+    """Forget what this process remembers between tests (pages open on a match, move lists, the
+    matches it moved in):
     the database is emptied after each test, and its ids may come back."""
     yield
     from games import presence, snapshots
+    from games.services import moves
 
+    presence.store().forget_all()
     presence.store.cache_clear()
     snapshots.move_lists.clear()
+    moves.known.clear()
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +54,10 @@ def django_db_setup(django_db_setup, django_db_blocker):
         for conn in connections.all(initialized_only=True):
             if conn.vendor == "postgresql":
                 conn.close_pool()
-                with conn.cursor() as cursor:
-                    cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                   "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-                conn.close_pool()
+                import psycopg
+
+                params = conn.settings_dict
+                with psycopg.connect(dbname=params["NAME"], host=params["HOST"], port=params["PORT"] or None,
+                                     user=params["USER"], password=params["PASSWORD"], autocommit=True) as admin:
+                    admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() AND pid <> pg_backend_pid()")

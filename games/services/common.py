@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import bots, broadcast
 from games.errors import ServiceError
 from games.models import Match, Move, Outcome, Seat
+from games.services import statements
 
 
 def lock_match(match_id: int) -> Match:
@@ -63,17 +64,21 @@ def play_for_resigned(match: Match, game, state, moves: list[Move], resigned: se
     return state
 
 
-def record(match: Match, game, state, moves: list[Move], seats: list[Seat]) -> None:
+class Overtaken(Exception):
+    """``record(..., unchanged_since=...)`` found the match changed since it was read."""
+
+
+def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
+           unchanged_since: int | None = None) -> None:
     """Append ``moves`` (none when only a seat changed), store ``state`` and the result if the
     game ended (resigned seats score 0); broadcast the new state after commit, built from what
-    the transaction already holds, and let the computer play if its seat is to move."""
+    the transaction already holds, and let the computer play if its seat is to move.
+
+    ``unchanged_since``: the caller read ``match`` and ``seats`` without a lock, at that version
+    (the move path's memory of the match). The update then applies only if the row is still
+    at that version, still active, and no other seat has resigned meanwhile; else it raises
+    ``Overtaken`` and writes nothing. The conditional update takes the row lock itself."""
     previous = match.version
-    if moves:
-        try:
-            Move.objects.bulk_create(moves)
-        except IntegrityError:
-            raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
-                               {"version": match.version}) from None
     match.version += len(moves)
     match.state = game.state_to_json(state)
     fields = ["version", "state"]
@@ -84,9 +89,21 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat]) -> N
             outcome["scores"].update({role: 0 for role in resigned})
             outcome["resigned"] = sorted(resigned)
             set_winners(outcome)
-        finish(match, outcome, seats)
+        finish(match, outcome, seats, save_seats=unchanged_since is None)
         fields += ["status", "finished_at", "result"]
-    match.save(update_fields=fields)
+    if unchanged_since is None:
+        match.save(update_fields=fields)
+    else:
+        if not statements.update_if_unchanged(match, fields, unchanged_since, resigned):
+            raise Overtaken
+        if match.status == Match.Status.FINISHED:
+            Seat.objects.bulk_update(seats, ["score", "outcome"])
+    if moves:
+        try:
+            statements.insert_moves(moves)
+        except IntegrityError:
+            raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
+                               {"version": previous}) from None
     broadcast.match_moved_on_commit(match=match, game=game, state=state, seats=seats,
                                     previous_version=previous, moves=moves)
     if match.status == Match.Status.FINISHED:
@@ -111,11 +128,13 @@ def set_winners(outcome: dict[str, Any]) -> None:
     outcome["winners"], outcome["draw"] = winners, not winners
 
 
-def finish(match: Match, outcome: dict[str, Any], seats: list[Seat]) -> None:
-    """End ``match`` with ``outcome``; the seats' scores are saved in one statement."""
+def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_seats: bool = True) -> None:
+    """End ``match`` with ``outcome``; the seats' scores are saved in one statement (unless
+    ``save_seats`` is false: the caller saves them once its own update has applied)."""
     match.status, match.finished_at, match.result = Match.Status.FINISHED, timezone.now(), outcome
     for seat in seats:
         seat.score = outcome["scores"][seat.role]
         seat.outcome = (Outcome.DRAWN if outcome["draw"] else
                         Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
-    Seat.objects.bulk_update(seats, ["score", "outcome"])
+    if save_seats:
+        Seat.objects.bulk_update(seats, ["score", "outcome"])

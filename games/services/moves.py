@@ -1,15 +1,32 @@
-"""A move: the hot path. One transaction of four statements (lock the match, read its seats,
-insert the move, update the match); the state message is built from what it already holds."""
+"""A move: the hot path.
+
+This process remembers each active match it has played a move in (the match row, its seats
+with players, the parsed state) at the version it last wrote. A move at that version is
+checked against the memory, with no read, and written in one transaction of two statements:
+an update that applies only if the row is still at that version, still active and no other
+seat resigned meanwhile (it takes the row lock, so concurrent submissions at one version give
+exactly one move), and the insert of the move. Anything else (no memory, another version, the
+conditional update refused because another process or service changed the match) takes the
+careful path: lock the row, read the seats, check, write; it refreshes the memory.
+
+A refusal from memory is always right: at the version the client names, the position is
+fixed, a finished match stays finished and a seat's player does not change once it started.
+"""
 
 from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from dataclasses import dataclass
 
 from django.db import transaction
 
 from games.errors import ServiceError
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.rules import RulesError, get_game
 from games.selectors import match_seats
 from games.services.common import (
+    Overtaken,
     computer_turn_after_commit,
     lock_match,
     play_for_resigned,
@@ -18,31 +35,81 @@ from games.services.common import (
     seat_of,
 )
 
+MEMORY_SIZE = 10_000  # active matches remembered per process (least recently moved forgotten)
+
+
+@dataclass(frozen=True)
+class Known:
+    """An active match as this process last wrote it."""
+
+    match: Match
+    seats: list[Seat]
+    state: object
+
+
+known: OrderedDict[int, Known] = OrderedDict()
+
 
 def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     """Play ``action`` for the seat ``user`` holds, if the match is still at ``version``."""
+    memory = known.get(match_id)
+    if memory is not None and memory.match.version == version:
+        try:
+            return _play(memory, user, action, version, unchanged_since=version)
+        except Overtaken:
+            pass
+        except ServiceError as err:
+            if err.code == "stale_version":
+                known.pop(match_id, None)
+            raise
+        except BaseException:
+            known.pop(match_id, None)
+            raise
+    known.pop(match_id, None)
     with transaction.atomic():
         match = lock_match(match_id)
-        seats = match_seats(match.pk)
-        seat = seat_of(match, user, seats)
-        require_active(match)
-        if version != match.version:
-            raise ServiceError("stale_version",
-                               f"The match has moved on (you saw version {version}, it is at {match.version}).",
-                               {"version": match.version})
-        game = get_game(match.game)
-        state = game.state_from_json(match.state)
-        mover = game.to_move(state)
-        if seat.role != mover:
-            raise ServiceError("not_your_turn", f"It is {mover}'s turn, not yours.")
-        try:
-            state = game.play(state, seat.role, action)
-        except RulesError as err:
-            raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
-        moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
-        state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
-        record(match, game, state, moves, seats)
+        memory = Known(match, match_seats(match.pk), None)
+        return _play(memory, user, action, version, unchanged_since=None)
+
+
+def _play(memory: Known, user, action: str, version: int, *, unchanged_since: int | None) -> Match:
+    match, seats = copy.copy(memory.match), memory.seats
+    if unchanged_since is not None:
+        seats = [copy.copy(s) for s in seats]
+    seat = seat_of(match, user, seats)
+    require_active(match)
+    if version != match.version:
+        raise ServiceError("stale_version",
+                           f"The match has moved on (you saw version {version}, it is at {match.version}).",
+                           {"version": match.version})
+    game = get_game(match.game)
+    state = memory.state if memory.state is not None else game.state_from_json(match.state)
+    mover = game.to_move(state)
+    if seat.role != mover:
+        raise ServiceError("not_your_turn", f"It is {mover}'s turn, not yours.")
+    try:
+        state = game.play(state, seat.role, action)
+    except RulesError as err:
+        raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
+    moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
+    state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
+    with transaction.atomic():
+        record(match, game, state, moves, seats, unchanged_since=unchanged_since)
+        transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
     return match
+
+
+def _remember(match: Match, seats: list[Seat], state) -> None:
+    known.pop(match.pk, None)
+    if match.status == Match.Status.ACTIVE:
+        known[match.pk] = Known(match, seats, state)
+        if len(known) > MEMORY_SIZE:
+            known.popitem(last=False)
+
+
+def forget(match_id: int) -> None:
+    """Drop this process's memory of a match (another service of this process changed it)."""
+    known.pop(match_id, None)
 
 
 def computer_turn_resume(*, match: Match, seats) -> None:

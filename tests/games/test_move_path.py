@@ -1,0 +1,130 @@
+"""The move path's memory of active matches (games/services/moves.py): a remembered match is
+played in two statements, and whatever another process (or another service) did meanwhile is
+never overwritten: the conditional update refuses, and the careful path decides."""
+
+import contextlib
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Match, Move
+from games.rules import get_game
+from games.services import ServiceError, moves
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the memory is written when a move commits
+
+
+@contextlib.contextmanager
+def another_process():
+    """Run the block as a second server process would: with a memory of its own. Afterwards
+    this process remembers what it did before, now out of date."""
+    mine = dict(moves.known)
+    moves.known.clear()
+    try:
+        yield
+    finally:
+        moves.known.clear()
+        moves.known.update(mine)
+
+
+def moves_of(match):
+    return list(Move.objects.filter(match=match).order_by("ply").values_list("role", "action"))
+
+
+def test_a_remembered_match_is_played_in_two_statements():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    assert moves.known[match.pk].match.version == 1
+    with CaptureQueriesContext(connection) as queries:
+        services.move_submit(match_id=match.pk, user=o, action="(play 2 2 1 1 o)", version=1)
+    statements = [q["sql"].split()[0] for q in queries if q["sql"].split()[0] not in {"BEGIN", "COMMIT"}]
+    assert statements == ["UPDATE", "INSERT"]  # the conditional update, the move: no read
+    match.refresh_from_db()
+    assert match.version == 2 and moves.known[match.pk].match.version == 2
+    game = get_game(match.game)
+    assert game.state_from_json(match.state) == game.replay([a for _, a in moves_of(match)])
+
+
+def test_refusals_from_memory_write_nothing(django_assert_num_queries):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    for user, action, code in [(x, "(play 2 2 1 1 x)", "not_your_turn"), (o, "(play 1 1 1 1 o)", "illegal_action"),
+                               (o, "(play 2 2 9 9 o)", "illegal_action")]:
+        with django_assert_num_queries(0), pytest.raises(ServiceError) as refused:
+            services.move_submit(match_id=match.pk, user=user, action=action, version=1)
+        assert refused.value.code == code
+    assert moves_of(match) == [("xPlayer", "(play 2 2 2 2 x)")]
+
+
+def test_a_move_made_by_another_process_is_not_overwritten():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    with another_process():
+        services.move_submit(match_id=match.pk, user=o, action="(play 2 2 1 1 o)", version=1)
+    # This process still remembers version 1: a second move at version 1 is stale all the same.
+    with pytest.raises(ServiceError) as refused:
+        services.move_submit(match_id=match.pk, user=o, action="(play 2 2 3 3 o)", version=1)
+    assert refused.value.code == "stale_version" and refused.value.extra == {"version": 2}
+    services.move_submit(match_id=match.pk, user=x, action="(play 1 1 2 2 x)", version=2)
+    assert [a for _, a in moves_of(match)] == ["(play 2 2 2 2 x)", "(play 2 2 1 1 o)", "(play 1 1 2 2 x)"]
+
+
+def test_a_resignation_elsewhere_ends_a_remembered_two_player_match():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    with another_process():
+        services.match_resign(match_id=match.pk, user=white)
+    with pytest.raises(ServiceError) as refused:
+        services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    assert refused.value.code == "match_over"
+    match.refresh_from_db()
+    assert match.version == 1 and match.result["winners"] == ["black"]
+
+
+def test_a_resignation_elsewhere_in_three_player_is_played_for():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.move_submit(match_id=match.pk, user=x, action="(mark 1 1)", version=0)
+    with another_process():
+        services.match_resign(match_id=match.pk, user=z)  # not z's turn: nothing is played yet
+    services.move_submit(match_id=match.pk, user=o, action="(mark 2 2)", version=1)
+    match.refresh_from_db()
+    assert [r for r, _ in moves_of(match)] == ["xplayer", "oplayer", "zplayer"]  # z's turn played at random
+    assert match.version == 3
+
+
+def test_racing_submissions_on_a_remembered_match_give_exactly_one_move():
+    for round_ in range(5):
+        x, o = make_players(2, f"racer{round_}")
+        match = start_match("nine-board-tictactoe", [x, o])
+        services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+        barrier = threading.Barrier(2)
+        outcomes: list[str] = []
+
+        def submit(action: str) -> None:
+            barrier.wait()
+            try:
+                services.move_submit(match_id=match.pk, user=o, action=action, version=1)
+                outcomes.append("ok")
+            except ServiceError as err:
+                outcomes.append(err.code)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=submit, args=(a,)) for a in ("(play 2 2 1 1 o)", "(play 2 2 3 3 o)")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["ok", "stale_version"]
+        match.refresh_from_db()
+        assert match.version == 2 and len(moves_of(match)) == 2
+        assert Match.objects.get(pk=match.pk).state == match.state
