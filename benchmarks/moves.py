@@ -73,9 +73,11 @@ def main() -> None:
 
 def run_setup(setup: str, tables: int, games: int) -> dict:
     workdir = tempfile.mkdtemp(prefix="boardhall-moves-bench-")
-    env = {"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "ERROR",
+    env = {"DEBUG": os.environ.get("BENCH_DEBUG", "0"), "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "ERROR",
            # Players here move as fast as the server answers; lift the per-connection limit.
-           "WS_RATE_PER_SECOND": "1000", "WS_RATE_BURST": "1000"}
+           "WS_RATE_PER_SECOND": "1000", "WS_RATE_BURST": "1000",
+           "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdef0123456789abcdef",
+           "SECURE_SSL_REDIRECT": "0"}
     if setup == "embedded":
         env["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
     elif setup == "scaled":

@@ -100,7 +100,19 @@ DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
     str(BASE_DIR / "test_boardhall.sqlite3") if DATABASES["default"]["ENGINE"].endswith("sqlite3") else None)}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
+    # Redis publish/subscribe: one subscription per process, a message goes straight to the
+    # processes whose sockets listen. (The list-based layer lost state messages under load.)
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5}],
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
+            },
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -110,7 +122,9 @@ if REDIS_URL:
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 5,
                            "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
-                "capacity": 500,
+                # Every socket of a process shares one inbox in Redis, and a message to a full
+                # inbox is dropped without a word: at 500, a loaded process lost state messages.
+                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "50000")),
                 "expiry": 30,
             },
         }

@@ -51,6 +51,10 @@ class MemoryPages:
         with self._lock:
             return list(self._pages.get(match_id, {}).values())
 
+    def forget_all(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
 
 class RedisPages:
     """The pages of every process, in one Redis hash per match: channel -> "user id|last seen"."""
@@ -83,6 +87,12 @@ class RedisPages:
             user, seen = value.decode().split("|")
             out.append((int(user) if user else None, float(seen)))
         return out
+
+    def forget_all(self) -> None:
+        """Drop every match's pages (a test's database is emptied; its match ids come back)."""
+        keys = list(self._redis.scan_iter(match=f"{self._prefix}:pages:*", count=1000))
+        if keys:
+            self._redis.delete(*keys)
 
 
 @cache

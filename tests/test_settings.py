@@ -32,4 +32,4 @@ def test_environment_selects_postgresql_and_redis():
     assert default.stdout.split() == ["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer"]
     scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
-    assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]
+    assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]
