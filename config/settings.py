@@ -130,7 +130,7 @@ elif REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
 
 AUTH_USER_MODEL = "lobby.User"
 AUTH_PASSWORD_VALIDATORS = [

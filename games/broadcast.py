@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games import eventloop, selectors, snapshots
+from games.dbthreads import db
 
 LOBBY_GROUP = "lobby"
 logger = logging.getLogger(__name__)
@@ -54,8 +56,36 @@ def match_changed_on_commit(match_id: int) -> None:
 
 
 def lobby_changed_on_commit() -> None:
-    transaction.on_commit(lambda: send(LOBBY_GROUP, {"type": "lobby.update", "lists": selectors.lobby_lists()}),
-                          robust=True)
+    """After commit, refresh the lobby lists. On a server, changes that commit close together
+    share one refresh (each lists everything): a busy server finishing many matches reads the
+    lists a few times a second, not once per match, and never on the thread that committed."""
+    transaction.on_commit(_lobby_changed, robust=True)
+
+
+LOBBY_COALESCE_SECONDS = 0.2
+_lobby_refresh_pending: weakref.WeakSet = weakref.WeakSet()  # event loops with a refresh to come
+
+
+def _lobby_changed() -> None:
+    if not eventloop.call_soon(_lobby_refresh_soon):
+        send(LOBBY_GROUP, {"type": "lobby.update", "lists": selectors.lobby_lists()})
+
+
+def _lobby_refresh_soon() -> None:
+    loop = asyncio.get_running_loop()
+    if loop not in _lobby_refresh_pending:
+        _lobby_refresh_pending.add(loop)
+        loop.call_later(LOBBY_COALESCE_SECONDS, lambda: asyncio.ensure_future(_lobby_refresh()))
+
+
+async def _lobby_refresh() -> None:
+    _lobby_refresh_pending.discard(asyncio.get_running_loop())  # later changes ask for another refresh
+    try:
+        lists = await db(selectors.lobby_lists)()
+    except Exception:
+        logger.exception("could not read the lobby lists")
+        return
+    await _send_logged(LOBBY_GROUP, {"type": "lobby.update", "lists": lists})
 
 
 def chat_posted_on_commit(message) -> None:

@@ -29,7 +29,7 @@ def test_environment_selects_postgresql_and_redis():
     code = ("from django.conf import settings as s;"
             "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'])")
     default = run_manage("shell", "-v", "0", "-c", code)
-    assert default.stdout.split() == ["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer"]
+    assert default.stdout.split() == ["django.db.backends.sqlite3", "games.layers.InMemoryLayer"]
     scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
     assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]

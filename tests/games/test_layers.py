@@ -1,0 +1,41 @@
+"""The embedded channel layer (games/layers.py): same delivery as Channels' in-memory layer."""
+
+import asyncio
+
+import pytest
+
+from games import layers
+
+
+async def test_a_group_message_reaches_every_member_once():
+    layer = layers.InMemoryLayer()
+    names = [await layer.new_channel() for _ in range(3)]
+    for name in names:
+        await layer.group_add("match.1", name)
+    await layer.group_send("match.1", {"type": "match.state", "version": 7})
+    for name in names:
+        assert await asyncio.wait_for(layer.receive(name), 1) == {"type": "match.state", "version": 7}
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(name), 0.05)
+
+
+async def test_a_full_member_does_not_stop_the_others():
+    layer = layers.InMemoryLayer(capacity=1)
+    full, free = await layer.new_channel(), await layer.new_channel()
+    await layer.send(full, {"type": "x"})
+    for name in (full, free):
+        await layer.group_add("g", name)
+    await layer.group_send("g", {"type": "y"})
+    assert await asyncio.wait_for(layer.receive(free), 1) == {"type": "y"}
+    assert await asyncio.wait_for(layer.receive(full), 1) == {"type": "x"}
+
+
+async def test_expired_messages_are_still_swept(monkeypatch):
+    layer = layers.InMemoryLayer(expiry=0)
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
+    await layer.send(name, {"type": "old"})
+    await asyncio.sleep(0.01)
+    monkeypatch.setattr(layers, "SWEEP_SECONDS", 0)
+    await layer.group_send("other", {"type": "z"})  # any call sweeps
+    assert name not in layer.channels and name not in layer.groups.get("g", {})
