@@ -13,13 +13,13 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import broadcast, presence, protocol, selectors, services, snapshots
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
+from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class TokenBucket:
         return True
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(Socket):
     group: str | None = None
 
     async def connect(self) -> None:
@@ -113,7 +113,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _on_chat(self, *, text: str) -> None:
         await self._call(services.chat_post, match_id=self.match_id, user=self.user, text=text)
 
-    async def _on_sync(self) -> None:
+    async def _on_sync(self, version: int | None = None) -> None:
         event, chat = await db(self._read_state)()
         await self.send(text_data=snapshots.viewer_message(event, self.user_id))
         await self._send_json({"type": "chat", "lines": chat, "replace": True})
