@@ -2,25 +2,33 @@
 
 ``parse`` turns a websocket frame into ``(kind, fields)`` or raises ``Malformed``: anything
 that is not JSON text of a known kind with fields of the right types, whatever its size,
-depth or encoding. Extra fields are ignored. Which actions are legal is the rules' business.
+depth or encoding; unknown or repeated fields are refused too. Which actions are legal is the
+rules' business.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_FRAME_CHARS = 4096
-MAX_TEXT_CHARS = 1000  # any one string field; chat lines and actions have their own, lower limits
 MAX_VERSION = 2**31 - 1
+MAX_ACTION_CHARS = 40  # games.models.Move.action
+MAX_CHAT_CHARS = 1000  # the chat service has its own, lower limit and says so
 
-# kind -> {field: type}; bool is not an int here.
-SHAPES: dict[str, dict[str, type]] = {
-    "action": {"action": str, "version": int},
+
+class Field(NamedTuple):
+    kind: type  # str or int; bool is not an int here
+    max_chars: int = 0
+    required: bool = True
+
+
+SHAPES: dict[str, dict[str, Field]] = {
+    "action": {"action": Field(str, MAX_ACTION_CHARS), "version": Field(int)},
     "resign": {},
     "claim": {},
-    "chat": {"text": str},
-    "sync": {},
+    "chat": {"text": Field(str, MAX_CHAT_CHARS)},
+    "sync": {"version": Field(int, required=False)},  # the version the page has, for the log
     "ping": {},
 }
 KINDS = ", ".join(SHAPES)
@@ -36,27 +44,40 @@ def parse(text_data: str | None, bytes_data: bytes | None = None) -> tuple[str, 
     if len(text_data) > MAX_FRAME_CHARS:
         raise Malformed(f"Messages must be JSON text of at most {MAX_FRAME_CHARS} characters.")
     try:
-        content = json.loads(text_data)
+        content = json.loads(text_data, object_pairs_hook=_no_repeats)
     except (ValueError, RecursionError):
-        raise Malformed("That message is not valid JSON.") from None
+        raise Malformed("That message is not valid JSON (or repeats a field).") from None
     kind = content.get("type") if isinstance(content, dict) else None
     if not isinstance(kind, str) or kind not in SHAPES:
         raise Malformed(f'Expected a JSON object with "type": one of {KINDS}.')
+    shape = SHAPES[kind]
+    unknown = sorted(set(content) - set(shape) - {"type"})
+    if unknown:
+        raise Malformed(f"A {kind} message has no field {unknown[0]!r}.")
     fields = {}
-    for name, kind_of in SHAPES[kind].items():
+    for name, field in shape.items():
+        if name not in content and not field.required:
+            continue
         value = content.get(name)
-        if kind_of is int:
+        if field.kind is int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VERSION:
                 raise Malformed(f'A {kind} message needs "{name}", a whole number from 0 to {MAX_VERSION}.')
-        elif not _is_clean_text(value):
-            raise Malformed(f'A {kind} message needs "{name}": text of at most {MAX_TEXT_CHARS} characters, '
+        elif not _is_clean_text(value, field.max_chars):
+            raise Malformed(f'A {kind} message needs "{name}": text of at most {field.max_chars} characters, '
                             "with no NUL or unpaired surrogate characters.")
         fields[name] = value
     return kind, fields
 
 
-def _is_clean_text(value: Any) -> bool:
-    if not isinstance(value, str) or len(value) > MAX_TEXT_CHARS or "\x00" in value:
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    content = dict(pairs)
+    if len(content) != len(pairs):
+        raise ValueError("a field is repeated")
+    return content
+
+
+def _is_clean_text(value: Any, max_chars: int) -> bool:
+    if not isinstance(value, str) or len(value) > max_chars or "\x00" in value:
         return False
     try:
         value.encode("utf-8")

@@ -310,3 +310,43 @@ async def test_the_lobby_socket_pushes_open_and_live_matches():
     update = await lobby_until(lambda u: u["live"])
     assert update["open"] == [] and [m["id"] for m in update["live"]] == [match.pk]  # the private match never shows
     await lobby.disconnect()
+
+
+HOSTILE_FRAMES = [
+    '{"type": []}', '{"type": {}}', '{"type": null}', "[]", "null", "7", '"action"', " ",
+    "[" * 1000 + "]" * 1000, '{"a":' * 900 + "1" + "}" * 900,
+    '{"type": "chat", "text": "\\ud800"}', '{"type": "chat", "text": "a\\u0000b"}',
+    '{"type": "action", "action": "(play 1 3 1 1 x)' + " " * 40 + '", "version": 0}',
+    '{"type": "action", "action": "(play 1 3 1 1 x)", "version": 1e400}',
+    '{"type": "action", "action": "(play 1 3 1 1 x)", "version": true}',
+    '{"type": "action", "action": "(play 1 3 1 1 x)", "version": 99999999999999999999999}',
+    '{"type": "action", "action": "(play 1 3 1 1 x)", "version": 0, "version": 0, "extra": 1}',
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("frame", HOSTILE_FRAMES, ids=lambda f: f[:30])
+async def test_a_hostile_frame_gets_an_error_and_the_socket_stays_open(frame):
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    sx, _ = await join_match(match.pk, x)  # the player to move: nothing odd may be played
+    before = await db_state(match.pk)
+    await sx.send_to(text_data=frame)
+    error = await receive(sx, "error")
+    assert error["code"] in {"malformed", "illegal_action"}, error
+    await sx.send_json_to({"type": "ping"})  # still open, still answering
+    assert (await receive(sx, "pong"))["type"] == "pong"
+    assert await db_state(match.pk) == before
+    await sx.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_answers_anything_with_an_error_and_stays_open():
+    lobby = await open_socket("/ws/lobby/")
+    await receive(lobby, "lobby")
+    for frame in ("{not json", '{"type": []}', "[" * 1000):
+        await lobby.send_to(text_data=frame)
+        assert (await receive(lobby, "error"))["code"] == "malformed"
+    await lobby.send_to(bytes_data=b"\xff\xfe")
+    assert (await receive(lobby, "error"))["code"] == "malformed"
+    await lobby.disconnect()
