@@ -42,7 +42,8 @@ class TokenBucket:
 
 
 class MatchConsumer(Socket):
-    group: str | None = None
+    group: str | None = None  # set once the page may watch the match
+    version = -1  # of the last state sent to this page
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -51,15 +52,20 @@ class MatchConsumer(Socket):
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         await self.accept()
+        # Listen before reading: a move committed between the read and joining the group
+        # would otherwise never reach this page. Group messages wait until connect returns,
+        # and ones older than the state read here are skipped (``match_state``).
+        group = broadcast.match_group(self.match_id)
+        await self.channel_layer.group_add(group, self.channel_name)
         opened = await db(self._open)(invite)
         if opened is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
             await self._error("not_found", "There is no such match, or it is private and you have no invitation.")
             await self.close(code=4404)
             return
         event, chat, present = opened
-        self.group = broadcast.match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
+        self.group = group
+        await self._send_state(event)
         await self._send_json({"type": "chat", "lines": chat, "replace": True})
         await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
 
@@ -115,7 +121,8 @@ class MatchConsumer(Socket):
 
     async def _on_sync(self, version: int | None = None) -> None:
         event, chat = await db(self._read_state)()
-        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
+        if event["version"] >= self.version:  # else a newer state already reached the page
+            await self._send_state(event)
         await self._send_json({"type": "chat", "lines": chat, "replace": True})
 
     def _read_state(self):
@@ -148,6 +155,11 @@ class MatchConsumer(Socket):
 
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:
+        if self.group is not None and event["version"] >= self.version:
+            await self._send_state(event)
+
+    async def _send_state(self, event: dict[str, Any]) -> None:
+        self.version = event["version"]
         await self.send(text_data=snapshots.viewer_message(event, self.user_id))
 
     async def match_chat(self, event: dict[str, Any]) -> None:

@@ -350,3 +350,23 @@ async def test_the_lobby_socket_answers_anything_with_an_error_and_stays_open():
     await lobby.send_to(bytes_data=b"\xff\xfe")
     assert (await receive(lobby, "error"))["code"] == "malformed"
     await lobby.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_committed_while_a_page_opens_still_reaches_it(monkeypatch):
+    from games.consumers import MatchConsumer
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    read_state = MatchConsumer._open
+
+    def read_then_someone_moves(self, invite):
+        opened = read_state(self, invite)  # o's page has read version 0 ...
+        services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)  # ... x moves
+        return opened
+
+    monkeypatch.setattr(MatchConsumer, "_open", read_then_someone_moves)
+    so, first = await join_match(match.pk, o)
+    assert first["version"] == 0
+    assert (await receive(so, "state"))["version"] == 1
+    await so.disconnect()
