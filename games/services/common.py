@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from games import bots, broadcast
@@ -77,8 +77,10 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
     ``unchanged_since``: the caller read ``match`` and ``seats`` without a lock, at that version
     (the move path's memory of the match). The update then applies only if the row is still
     at that version, still active, and no other seat has resigned meanwhile; else it raises
-    ``Overtaken`` and writes nothing. The conditional update takes the row lock itself."""
-    previous = match.version
+    ``Overtaken`` and writes nothing. The conditional update takes the row lock itself. Where
+    ``one_statement`` says so, the caller runs this outside a transaction: the update and the
+    insert are then one statement that commits on its own."""
+    previous, inserted = match.version, False
     match.version += len(moves)
     match.state = game.state_to_json(state)
     fields = ["version", "state"]
@@ -93,12 +95,16 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
         fields += ["status", "finished_at", "result"]
     if unchanged_since is None:
         match.save(update_fields=fields)
+    elif one_statement(match, moves):
+        if not statements.update_and_insert_if_unchanged(match, fields, unchanged_since, resigned, moves):
+            raise Overtaken
+        inserted = True
     else:
         if not statements.update_if_unchanged(match, fields, unchanged_since, resigned):
             raise Overtaken
         if match.status == Match.Status.FINISHED:
             Seat.objects.bulk_update(seats, ["score", "outcome"])
-    if moves:
+    if moves and not inserted:
         try:
             statements.insert_moves(moves)
         except IntegrityError:
@@ -110,6 +116,12 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
         broadcast.lobby_changed_on_commit()
     else:
         computer_turn_after_commit(match, game, state, seats)
+
+
+def one_statement(match: Match, moves: list[Move]) -> bool:
+    """Whether a remembered match's move can be written as one statement outside a transaction
+    (PostgreSQL, and the game goes on: a finishing move also writes the seats)."""
+    return bool(moves) and match.status == Match.Status.ACTIVE and connection.vendor in statements.ONE_STATEMENT
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:

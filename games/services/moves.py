@@ -2,10 +2,11 @@
 
 This process remembers each active match it has played a move in (the match row, its seats
 with players, the parsed state) at the version it last wrote. A move at that version is
-checked against the memory, with no read, and written in one transaction of two statements:
-an update that applies only if the row is still at that version, still active and no other
-seat resigned meanwhile (it takes the row lock, so concurrent submissions at one version give
-exactly one move), and the insert of the move. Anything else (no memory, another version, the
+checked against the memory, with no read, and written by an update that applies only if the
+row is still at that version, still active and no other seat resigned meanwhile (it takes the
+row lock, so concurrent submissions at one version give exactly one move) and the insert of
+the move: one transaction of two statements, or on PostgreSQL one statement on its own
+(``statements``). Anything else (no memory, another version, the
 conditional update refused because another process or service changed the match) takes the
 careful path: lock the row, read the seats, check, write; it refreshes the memory.
 
@@ -29,6 +30,7 @@ from games.services.common import (
     Overtaken,
     computer_turn_after_commit,
     lock_match,
+    one_statement,
     play_for_resigned,
     record,
     require_active,
@@ -93,6 +95,10 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
         raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
     moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
     state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
+    if unchanged_since is not None and not game.is_terminal(state) and one_statement(match, moves):
+        record(match, game, state, moves, seats, unchanged_since=unchanged_since)  # commits on its own
+        _remember(match, seats, state)
+        return match
     with transaction.atomic():
         record(match, game, state, moves, seats, unchanged_since=unchanged_since)
         transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
