@@ -1,14 +1,16 @@
 """Real Daphne processes: a restart mid-match loses nothing; two processes share one match."""
 
+import asyncio
+import json
 import random
 
 import pytest
 from django.conf import settings
 
-from games.models import Match
+from games.models import Match, Move
 from games.rules import get_game
 from tests.support.live import LiveServer, live_server
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, session_cookie, start_match
 from tests.support.wsclient import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,3 +84,76 @@ def test_two_processes_share_a_match_through_postgresql_and_redis():
         assert movers["xplayer"].receive("state")["version"] == 2
         for sock in [*movers.values(), spectator, late]:
             sock.close()
+
+
+@pytest.mark.services
+def test_a_killed_server_loses_no_acknowledged_move_and_every_page_resyncs():
+    """SIGKILL a loaded Daphne on PostgreSQL and Redis: every move a client saw acknowledged is
+    in the database, the database equals the rules' replay, and every page that reconnects gets
+    the stored state."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("the durability test runs on PostgreSQL (DATABASE_URL)")
+    game = get_game("nine-board-tictactoe")
+    tables = [(start_match(game.slug, players), players) for players in (make_players(2, f"t{i}") for i in range(8))]
+    cookies = {m.pk: [session_cookie(p) for p in players] for m, players in tables}
+    acknowledged: list[tuple[int, int, str]] = []  # (match, ply, action) the mover saw come back
+    server = LiveServer().start()
+    try:
+        asyncio.run(_play_until_killed(server, cookies, acknowledged, kill_after=40))
+        server.start()
+        stored = {m.pk: list(Move.objects.filter(match=m).order_by("ply").values_list("ply", "action"))
+                  for m, _ in tables}
+        for match_id, ply, action in acknowledged:
+            assert (ply, action) in stored[match_id], f"acknowledged move {ply} of match {match_id} is not stored"
+        for match, players in tables:
+            match.refresh_from_db()
+            assert match.version == len(stored[match.pk])
+            state = game.replay([a for _, a in stored[match.pk]])
+            assert game.state_from_json(match.state) == state
+            for player in players:
+                sock = Socket(server, f"/ws/matches/{match.pk}/", player)
+                first = sock.receive("state")
+                assert first["version"] == match.version and first["match"]["view"] == game.view(state)
+                sock.close()
+    finally:
+        server.stop()
+    assert len(acknowledged) >= 40
+
+
+async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> None:
+    """Every player answers its state at once with a random legal action; after ``kill_after``
+    acknowledged moves the server is killed (SIGKILL) while moves are in flight."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    killed = asyncio.Event()
+
+    async def player(match_id: int, cookie: str, seed: int) -> None:
+        rng = random.Random(seed)
+        sent: dict[int, str] = {}
+        try:
+            async with connect(f"{server.ws_url}/ws/matches/{match_id}/", origin=server.url,
+                               additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] != "state":
+                        continue
+                    last = message["last_move"]
+                    if last and sent.get(last["ply"]) == last["action"]:
+                        acknowledged.append((match_id, last["ply"], last["action"]))
+                        if len(acknowledged) >= kill_after and not killed.is_set():
+                            killed.set()
+                            server.process.kill()  # SIGKILL: no shutdown, no flush
+                    legal = [a for actions in message["you"]["legal"].values() for a in actions]
+                    if legal and message["match"]["status"] == "active":
+                        sent[message["version"] + 1] = rng.choice(legal)
+                        await ws.send(json.dumps({"type": "action", "action": sent[message["version"] + 1],
+                                                  "version": message["version"]}))
+        except (ConnectionClosed, OSError):
+            return
+
+    await asyncio.wait_for(asyncio.gather(*(player(match_id, cookie, match_id * 10 + n)
+                                            for match_id, pair in cookies.items()
+                                            for n, cookie in enumerate(pair))), 60)
+    assert killed.is_set(), "the games ended before the server was killed"
+    server.process.wait()
