@@ -9,36 +9,17 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from django.conf import settings
 
-from games import broadcast, presence, protocol, selectors, services, snapshots
+from games import broadcast, presence, protocol, selectors, services, snapshots, throttle
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
 from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
-
-
-class TokenBucket:
-    """At most ``burst`` messages at once, refilled at ``rate`` per second."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class MatchConsumer(Socket):
@@ -49,7 +30,7 @@ class MatchConsumer(Socket):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
         self.user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
-        self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
+        self.bucket = throttle.bucket(self.user_id)
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         await self.accept()
         # Listen before reading: a move committed between the read and joining the group

@@ -33,13 +33,14 @@ def fresh_process_memory():
     matches it moved in):
     the database is emptied after each test, and its ids may come back."""
     yield
-    from games import presence, snapshots
+    from games import presence, snapshots, throttle
     from games.services import moves
 
     presence.store().forget_all()
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
+    throttle.forget_all()
 
 
 @pytest.fixture(scope="session")

@@ -370,3 +370,21 @@ async def test_a_move_committed_while_a_page_opens_still_reaches_it(monkeypatch)
     assert first["version"] == 0
     assert (await receive(so, "state"))["version"] == 1
     await so.disconnect()
+
+
+@override_settings(WS_RATE_BURST=4, WS_RATE_PER_SECOND=0.01)
+async def test_more_sockets_buy_a_player_no_more_messages():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sockets = [(await join_match(match.pk, x))[0] for _ in range(4)]
+    for sock in sockets:  # one message each uses up the player's burst of four
+        await sock.send_json_to({"type": "ping"})
+        await receive(sock, "pong")
+    extra, _ = await join_match(match.pk, x)
+    await extra.send_json_to({"type": "ping"})
+    assert (await receive(extra, "error"))["code"] == "rate_limited"
+    other, _ = await join_match(match.pk, o)  # another player is not held back
+    await other.send_json_to({"type": "ping"})
+    assert (await receive(other, "pong"))["type"] == "pong"
+    for sock in [*sockets, extra, other]:
+        await sock.disconnect()
