@@ -33,6 +33,15 @@ class MatchConsumer(Socket):
         self.bucket = throttle.bucket(self.user_id)
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         await self.accept()
+        try:
+            await self._join(invite)
+        except Exception:  # the database or the channel layer is down: say so, let the page retry
+            logger.exception("match %s: could not open a page", self.match_id)
+            self.group = None
+            await self._error("unavailable", "The server cannot reach its services right now; retrying shortly.")
+            await self.close(code=1013)  # "try again later"
+
+    async def _join(self, invite: str | None) -> None:
         # Listen before reading: a move committed between the read and joining the group
         # would otherwise never reach this page. Group messages wait until connect returns,
         # and ones older than the state read here are skipped (``match_state``).
@@ -67,9 +76,12 @@ class MatchConsumer(Socket):
 
     async def disconnect(self, code: int) -> None:
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            present = await db(self._close)()
-            await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                present = await db(self._close)()
+                await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
+            except Exception:  # the page is gone either way; its presence entry expires
+                logger.exception("match %s: could not record a page closing", self.match_id)
 
     def _close(self) -> dict[str, Any]:
         seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
@@ -86,7 +98,11 @@ class MatchConsumer(Socket):
         except protocol.Malformed as err:
             await self._error("malformed", str(err))
             return
-        await getattr(self, f"_on_{kind}")(**fields)
+        try:
+            await getattr(self, f"_on_{kind}")(**fields)
+        except Exception:
+            logger.exception("match %s: %s failed", self.match_id, kind)
+            await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
 
     async def _on_action(self, *, action: str, version: int) -> None:
         await self._call(services.move_submit, match_id=self.match_id, user=self.user, action=action, version=version)
@@ -115,7 +131,8 @@ class MatchConsumer(Socket):
         await self._send_json({"type": "pong"})
 
     async def _call(self, service, **kwargs) -> None:
-        """Run one service; its refusal becomes one error message to this socket alone."""
+        """Run one service; its refusal becomes one error message to this socket alone (and a
+        failure a ``server_error``, in ``receive``)."""
         try:
             await db(service)(**kwargs)
         except ServiceError as err:
@@ -124,9 +141,6 @@ class MatchConsumer(Socket):
                 event, _ = await db(self._read_state)()
                 extra["state"] = json.loads(snapshots.viewer_message(event, self.user_id))
             await self._error(err.code, err.message, **extra)
-        except Exception:
-            logger.exception("%s failed on match %s", getattr(service, "__name__", service), self.match_id)
-            await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
         await self._send_json({"type": "error", "code": code, "message": message, **extra})

@@ -388,3 +388,31 @@ async def test_more_sockets_buy_a_player_no_more_messages():
     assert (await receive(other, "pong"))["type"] == "pong"
     for sock in [*sockets, extra, other]:
         await sock.disconnect()
+
+
+class BrokenStore:
+    """A presence store whose server is down (Redis unreachable)."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return fail
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_service_down_gives_an_answer_not_a_crash(monkeypatch):
+    from games import presence
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    with monkeypatch.context() as patch:
+        patch.setattr(presence, "store", lambda: BrokenStore())
+        await sx.send_json_to({"type": "ping"})  # touches the store
+        assert (await receive(sx, "error"))["code"] == "server_error"
+        await sx.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
+        assert (await receive(sx, "state"))["version"] == 1  # moves need no presence: play goes on
+        late = await open_socket(f"/ws/matches/{match.pk}/", o)  # a page needs it to open: told, then closed
+        assert (await receive(late, "error"))["code"] == "unavailable"
+        assert (await late.receive_output(timeout=3))["code"] == 1013
+    await sx.disconnect()
