@@ -3,6 +3,7 @@
 import asyncio
 import json
 import random
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -157,3 +158,31 @@ async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> 
                                             for n, cookie in enumerate(pair))), 60)
     assert killed.is_set(), "the games ended before the server was killed"
     server.process.wait()
+
+
+@pytest.mark.services
+def test_a_match_through_nginx_in_front_of_two_processes():
+    """The deployment of bin/scaled: nginx spreads the sockets over two Daphne processes; the
+    players and the spectator play a whole game through it."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or \
+            not settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+        pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
+    from tests.support.nginx import nginx_in_front
+
+    game = get_game("tictactoe-3player")
+    players = make_players(3)
+    match = start_match(game.slug, players)
+    with live_server() as first, live_server() as second, nginx_in_front([first, second]) as front:
+        sockets = {role: Socket(front, f"/ws/matches/{match.pk}/", user) for role, user in zip(game.roles, players)}
+        watchers = [Socket(front, f"/ws/matches/{match.pk}/") for _ in range(3)]
+        for sock in [*sockets.values(), *watchers]:
+            assert sock.receive("state")["version"] == 0
+        state, version = play({**sockets, **{f"watcher{i}": w for i, w in enumerate(watchers)}}, game,
+                              game.initial_state(), 0, random.Random(3))
+        for sock in [*sockets.values(), *watchers]:
+            sock.close()
+        logs = [Path(server.log.name).read_text() for server in (first, second)]
+    assert all("WSCONNECT" in log for log in logs), "nginx sent every socket to one process"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.version == version
+    assert game.state_from_json(match.state) == state
