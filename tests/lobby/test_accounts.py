@@ -16,15 +16,27 @@ def test_guest_gets_a_name_and_no_password():
     guest = guest_create(display_name="  Ada   Lovelace ")
     assert guest.display_name == "Ada Lovelace" and guest.is_guest
     assert not guest.has_usable_password()
-    assert guest_create(display_name="Ada Lovelace").username != guest.username
+    assert guest_create(display_name="Ada Byron").username != guest.username
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 31])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 31, "a\u202eb", "\u200b", "Computer (easy)", "a\x00"])
 def test_guest_name_is_checked(name):
     with pytest.raises(ServiceError) as info:
         guest_create(display_name=name)
     assert info.value.code == "invalid_name"
     assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("taken", ["Ada Lovelace", "ada lovelace", "ADA  LOVELACE", "Аda Lovelace"])
+def test_a_name_another_player_goes_by_is_refused(taken):
+    first = guest_create(display_name="Ada Lovelace")
+    with pytest.raises(ServiceError) as info:
+        guest_create(display_name=taken)
+    assert info.value.code == "name_taken"
+    assert list(User.objects.all()) == [first]
+    with pytest.raises(ServiceError):
+        account_signup(username="ada2", password=STRONG, display_name=taken)
+    account_signup(username="ada", password=STRONG, display_name=taken, guest=first)  # its own name
 
 
 def test_a_guest_signs_up_and_keeps_its_matches():
