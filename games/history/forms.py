@@ -3,6 +3,7 @@
 from django import forms
 
 from games.history.selectors import HistoryFilters
+from games.history.services import IMPORT_MAX_BYTES, IMPORT_TOO_LARGE
 from games.models import Outcome
 from games.rules import GAMES
 
@@ -33,3 +34,9 @@ class HistoryFilterForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label="GGP match file (.json)")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > IMPORT_MAX_BYTES:
+            raise forms.ValidationError(IMPORT_TOO_LARGE)
+        return upload
