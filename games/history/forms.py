@@ -12,7 +12,7 @@ class HistoryFilterForm(forms.Form):
     """The GET filters of the history list. Invalid values are reported and ignored."""
 
     game = forms.ChoiceField(required=False, choices=[])
-    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
     result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
                                label="Result for the player")
 
