@@ -14,15 +14,31 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-def test_deploy_check_is_clean_with_debug_off():
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
+SHOW = ("from django.conf import settings as s; print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+        "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECRET_KEY)")
+
+
+def test_deploy_check_is_clean_over_https():
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0", HTTPS_ONLY="1",
                         SECRET_KEY="x7-" + "kq3vP9zL2mW8rT5yB1nC4dF6gH0jK" * 2, ALLOWED_HOSTS="boardhall.example")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_debug_off_without_a_secret_key_refuses_to_start():
-    result = run_manage("check", DEBUG="0")
-    assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+def test_the_default_is_production_mode_over_plain_http_with_a_kept_secret_key(tmp_path):
+    key_file = tmp_path / "secret"
+    first = run_manage("shell", "-v", "0", "-c", SHOW, SECRET_KEY_FILE=str(key_file), HOST="0.0.0.0")
+    debug, *secure, hsts, key = first.stdout.split()
+    assert debug == "False" and secure == ["False"] * 3 and hsts == "0", first.stdout + first.stderr
+    assert len(key) > 50 and key_file.read_text().strip() == key and key_file.stat().st_mode & 0o077 == 0
+    again = run_manage("shell", "-v", "0", "-c", SHOW, SECRET_KEY_FILE=str(key_file))
+    assert again.stdout.split()[-1] == key
+
+
+def test_behind_a_tls_proxy_cookies_are_secure_and_http_redirects(tmp_path):
+    result = run_manage("shell", "-v", "0", "-c", SHOW, SECRET_KEY_FILE=str(tmp_path / "k"), BEHIND_TLS_PROXY="1")
+    assert result.stdout.split()[:5] == ["False", "True", "True", "True", "31536000"]
+    development = run_manage("shell", "-v", "0", "-c", SHOW, SECRET_KEY_FILE=str(tmp_path / "k"), DEBUG="1")
+    assert development.stdout.split()[0] == "True"
 
 
 def test_environment_selects_postgresql_and_redis():
