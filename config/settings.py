@@ -50,6 +50,9 @@ BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 HTTPS_ONLY = env_bool("HTTPS_ONLY", BEHIND_TLS_PROXY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Websockets are accepted from the origin of the page on the host they connect to, and from
+# these (config/origins.py), e.g. "https://play.example:8443".
+ALLOWED_ORIGINS = env_list("ALLOWED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "daphne",
