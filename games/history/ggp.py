@@ -277,7 +277,7 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
             state = game.next_state(state, joint)
         except RulesError as err:
             raise GGPFormatError(f"Step {number}: illegal move: {err}.") from None
-        steps.append((mover, joint[mover]))
+        steps.append((mover, game.canonical_action(joint[mover])))
         positions.append(state)
 
     states = data.get("states")

@@ -44,6 +44,9 @@ HOSTILE = [
     ("state time 1e20", _times(10**20), "'stateTimes' must be a time"),
     ("state time -1e20", lambda d: d["stateTimes"].__setitem__(0, -10**20), "'stateTimes' must be a time"),
     ("state time year 10000", _times(253402300800000), "'stateTimes' must be a time"),
+    ("Arabic-Indic digit", lambda d: d["moves"][0].__setitem__(0, d["moves"][0][0].replace("1", "\u0661", 1)),
+     "Step 1: illegal move"),
+    ("long action", lambda d: d["moves"][0].__setitem__(0, d["moves"][0][0] * 3), "Step 1: illegal move"),
     ("deep under a key", lambda d: d.update(extra=[[[[[[[[[["deep"]]]]]]]]]]), "nested more than"),
 ]
 
@@ -69,6 +72,14 @@ def test_json_nested_thousands_deep_is_refused(depth, uploader):  # noqa: F811
 def test_names_are_cleaned_and_kept(played, uploader):  # noqa: F811
     upload(uploader, with_changes(refusal(played), names("  Ada\u3000 Lovelace ", "Zoe\u0301")))
     assert Match.objects.latest("pk").result["imported_names"] == {"xPlayer": "Ada Lovelace", "oPlayer": "Zo\u00e9"}
+
+
+def test_actions_are_stored_in_their_canonical_spelling(played, uploader):  # noqa: F811
+    data = refusal(played)
+    first = data["moves"][0][0]
+    data["moves"][0][0] = "( " + first[1:-1].upper().replace(" ", "\t ") + " )"
+    assert upload(uploader, data).status_code == 302
+    assert Match.objects.latest("pk").moves.get(ply=1).action == first
 
 
 def test_the_same_match_id_twice_leads_to_the_first_import(played, uploader):  # noqa: F811
