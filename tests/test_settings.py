@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -49,3 +51,12 @@ def test_environment_selects_postgresql_and_redis():
     scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
     assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_without_inline_script(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["default-src"] == "'self'" and directives["connect-src"] == "'self'"
+    assert directives["object-src"] == "'none'" and directives["frame-ancestors"] == "'none'"
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
