@@ -74,3 +74,15 @@ def test_the_404_page_is_the_friendly_one(settings):
 
 def test_a_huge_player_filter_is_reported_not_a_500():
     assert client_for().get("/history/", {"player": BIG}).status_code == 200
+
+
+def test_a_post_without_its_csrf_token_gets_the_friendly_403():
+    page = Client(enforce_csrf_checks=True).post("/guest/", {"display_name": "Ada"})
+    assert page.status_code == 403 and b"That form has expired" in page.content
+
+
+def test_the_500_page_renders_without_a_request_context():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")
+    assert "Something went wrong on our side" in html and "Traceback" not in html
