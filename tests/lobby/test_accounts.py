@@ -57,3 +57,14 @@ def test_signup_refusals_save_nothing():
             account_signup(**kwargs)
         assert info.value.code == code
     assert list(User.objects.values_list("username", flat=True)) == ["alan"]
+
+
+def test_a_rename_in_the_admin_frees_the_old_name():
+    from django.contrib.admin.sites import site
+
+    rude = guest_create(display_name="Rude Name")
+    rude.display_name = "Renamed"
+    site._registry[User].save_model(None, rude, None, True)
+    assert guest_create(display_name="rude name").display_name == "rude name"
+    with pytest.raises(ServiceError):
+        guest_create(display_name="RENAMED")
