@@ -13,5 +13,9 @@ class User(AbstractUser):
     computer_level = models.PositiveSmallIntegerField(null=True, blank=True,
                                                       help_text="the computer's strength, 1 to 3 (games.computer.LEVELS)")
 
+    class Meta(AbstractUser.Meta):
+        constraints = [models.UniqueConstraint(fields=["name_key"], condition=~models.Q(name_key=""),
+                                               name="display_name_unique")]
+
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -26,8 +26,12 @@ def _clean_name(display_name: str, *, owner: User | None = None) -> tuple[str, s
     if owner is not None and owner.pk is not None:
         others = others.exclude(pk=owner.pk)
     if others.exists():
-        raise ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
+        raise _name_taken(name)
     return name, key
+
+
+def _name_taken(name: str) -> ServiceError:
+    return ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
 
 
 def guest_create(*, display_name: str) -> User:
@@ -35,8 +39,16 @@ def guest_create(*, display_name: str) -> User:
     name, key = _clean_name(display_name)
     user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, name_key=key, is_guest=True)
     user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:  # another player took the name a moment ago
+        raise _name_taken(name) from None
     return user
+
+
+def _username_taken(username: str, user: User) -> bool:
+    return User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists()
 
 
 def account_signup(*, username: str, password: str, display_name: str = "", guest: User | None = None) -> User:
@@ -49,7 +61,7 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     except ValidationError as err:
         raise ServiceError("invalid_username", " ".join(err.messages)) from None
     user = guest if guest is not None and guest.is_guest else User()
-    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+    if _username_taken(username, user):  # said before the display name, which defaults to it
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.")
     user.username = username
     user.display_name, user.name_key = _clean_name(display_name or user.display_name or username, owner=user)
@@ -61,9 +73,11 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     user.is_guest = False
     try:
         with transaction.atomic():
-            if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+            if _username_taken(username, user):
                 raise IntegrityError
             user.save()
     except IntegrityError:
+        if User.objects.filter(name_key=user.name_key).exclude(pk=user.pk).exists():
+            raise _name_taken(user.display_name) from None
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
     return user

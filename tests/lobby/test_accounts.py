@@ -68,3 +68,13 @@ def test_a_rename_in_the_admin_frees_the_old_name():
     assert guest_create(display_name="rude name").display_name == "rude name"
     with pytest.raises(ServiceError):
         guest_create(display_name="RENAMED")
+
+
+def test_the_database_refuses_a_second_player_with_the_same_name_key():
+    from django.db import IntegrityError, transaction
+
+    guest_create(display_name="Ada")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create(username="sneaky", display_name="ADA", name_key="ada")
+    User.objects.create(username="computer-x", display_name="Computer (easy)")  # no key: not a person's name
+    User.objects.create(username="computer-y", display_name="Computer (strong)")
