@@ -27,17 +27,25 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 def secret_key_from_file(path: Path) -> str:
-    """The key kept in ``path``, made (random, readable by the owner only) on first use."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        key = path.read_text().strip()
-        if not key:
-            raise ImproperlyConfigured(f"{path} is empty: delete it to have a new secret key made.") from None
-        return key
-    key = secrets.token_urlsafe(50)
-    with os.fdopen(descriptor, "w") as file:
-        file.write(key + "\n")
+    """The key kept in ``path``, made (random, readable by the owner only) on first use.
+
+    The file appears complete or not at all (written aside, then linked), so processes that
+    start together agree on one key.
+    """
+    if not path.exists():
+        draft = path.with_name(f"{path.name}.{os.getpid()}.draft")
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(50) + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    key = path.read_text().strip()
+    if not key:
+        raise ImproperlyConfigured(f"{path} is empty: delete it to have a new secret key made.")
     return key
 
 

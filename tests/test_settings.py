@@ -60,3 +60,14 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client):
     assert directives["default-src"] == "'self'" and directives["connect-src"] == "'self'"
     assert directives["object-src"] == "'none'" and directives["frame-ancestors"] == "'none'"
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_processes_starting_together_agree_on_one_secret_key(tmp_path):
+    key_file = tmp_path / "secret"
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
+    env["SECRET_KEY_FILE"] = str(key_file)
+    code = "from config import settings; print(settings.SECRET_KEY)"
+    starts = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+              for _ in range(4)]
+    keys = {process.communicate(timeout=60)[0].strip() for process in starts}
+    assert keys == {key_file.read_text().strip()} and list(tmp_path.iterdir()) == [key_file]
