@@ -86,3 +86,10 @@ def test_the_500_page_renders_without_a_request_context():
 
     html = render_to_string("500.html")
     assert "Something went wrong on our side" in html and "Traceback" not in html
+
+
+@pytest.mark.parametrize("url", ["/matches/1/abort/", "/matches/1/rematch/", "/matches/1/join/", "/guest/"])
+def test_opening_a_form_address_directly_gets_a_page_not_a_blank(url):
+    page = client_for().get(url)
+    assert page.status_code == 405 and b"This address is for a form" in page.content
+    assert page["Allow"] == "POST"
