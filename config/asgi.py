@@ -10,8 +10,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.workers import ComputerWorker  # noqa: E402
 
@@ -19,7 +20,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+                                         settings.ALLOWED_ORIGINS),
         # Worker processes (manage.py runworker computer): the computer's turns when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
     }

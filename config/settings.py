@@ -5,9 +5,11 @@ DATABASE_URL selects PostgreSQL, REDIS_URL selects channels-redis (needed for mo
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -24,14 +26,42 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "local-development-only-key-not-for-deployment-3f9a1c7e5b2d8046"
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in ``path``, made (random, readable by the owner only) on first use.
+
+    The file appears complete or not at all (written aside, then linked), so processes that
+    start together agree on one key.
+    """
+    if not path.exists():
+        draft = path.with_name(f"{path.name}.{os.getpid()}.draft")
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(50) + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    key = path.read_text().strip()
+    if not key:
+        raise ImproperlyConfigured(f"{path} is empty: delete it to have a new secret key made.")
+    return key
+
+
+# Production mode unless asked otherwise: no technical error pages for anyone on the network.
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or secret_key_from_file(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key")))
+# The site is reached over HTTPS (directly or through a TLS proxy): only then are cookies
+# secure-only and plain HTTP redirected, so local play over http://127.0.0.1 keeps working.
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+HTTPS_ONLY = env_bool("HTTPS_ONLY", BEHIND_TLS_PROXY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Websockets are accepted from the origin of the page on the host they connect to, and from
+# these (config/origins.py), e.g. "https://play.example:8443".
+ALLOWED_ORIGINS = env_list("ALLOWED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "daphne",
@@ -48,6 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -55,6 +86,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errorpages.BlankRefusalPages",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -154,22 +186,40 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Security: strict when DEBUG is off (`manage.py check --deploy` is clean), relaxed for local play.
+# Security: strict when the site is served over HTTPS (`manage.py check --deploy` is clean with
+# DEBUG=0 HTTPS_ONLY=1), relaxed for plain HTTP on a home network.
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS_ONLY else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # Joining the browsers' HSTS preload list is hard to undo and binds every subdomain: it is the
 # operator's decision for their domain (SECURE_HSTS_PRELOAD=1), so the deploy check does not nag.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets from this site only,
+# no inline script or style (page data travels in json_script blocks, which are not run).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("BEHIND_TLS_PROXY", False):
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Uploads (the GGP import takes at most 1 MB, games/history/services.py): form fields beyond
+# this are refused, and files up to it stay in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
 # Websocket limits: Daphne refuses frames over its own limit; consumers refuse longer texts
 # and more than WS_RATE_BURST messages at once, refilled at WS_RATE_PER_SECOND.

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.http import Http404
+from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -26,22 +27,28 @@ def match_page(request, match_id: int):
     })
 
 
+def _visible_match(request, match_id: int) -> Match:
+    """The match, or the same 404 whether it is missing or private to this visitor (no oracle)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not selectors.match_can_view(match=match, user=request.user,
+                                                      invite_token=request.POST.get("invite")):
+        raise Http404("No such match, or it is private.")
+    return match
+
+
 @require_POST
 def match_join(request, match_id: int):
-    match = get_object_or_404(Match, pk=match_id)
-    if not selectors.match_can_view(match=match, user=request.user, invite_token=request.POST.get("invite")):
-        raise Http404("No such match, or it is private.")
-    return _act(request, match, services.seat_join, role=request.POST.get("role") or None)
+    return _act(request, _visible_match(request, match_id), services.seat_join, role=request.POST.get("role") or None)
 
 
 @require_POST
 def match_abort(request, match_id: int):
-    return _act(request, get_object_or_404(Match, pk=match_id), services.match_abort)
+    return _act(request, _visible_match(request, match_id), services.match_abort)
 
 
 @require_POST
 def match_rematch(request, match_id: int):
-    match = get_object_or_404(Match, pk=match_id)
+    match = _visible_match(request, match_id)
     try:
         new = services.rematch_offer(match_id=match.pk, user=request.user)
     except ServiceError as err:
@@ -57,4 +64,4 @@ def _act(request, match: Match, service, **kwargs):
         messages.error(request, err.message)
     url = f"/matches/{match.pk}/"
     invite = request.POST.get("invite")
-    return redirect(f"{url}?invite={invite}" if invite else url)
+    return redirect(f"{url}?{urlencode({'invite': invite})}" if invite else url)

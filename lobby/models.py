@@ -6,10 +6,16 @@ from django.db import models
 
 class User(AbstractUser):
     display_name = models.CharField(max_length=30)
+    # lobby.text.name_key(display_name): two players may not go by names with the same key.
+    name_key = models.CharField(max_length=120, blank=True, db_index=True)
     is_guest = models.BooleanField(default=False)
     is_computer = models.BooleanField(default=False, help_text="the computer player's account")
     computer_level = models.PositiveSmallIntegerField(null=True, blank=True,
                                                       help_text="the computer's strength, 1 to 3 (games.computer.LEVELS)")
+
+    class Meta(AbstractUser.Meta):
+        constraints = [models.UniqueConstraint(fields=["name_key"], condition=~models.Q(name_key=""),
+                                               name="display_name_unique")]
 
     def __str__(self) -> str:
         return self.display_name or self.username

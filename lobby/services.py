@@ -9,27 +9,46 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from games.services import ServiceError
+from lobby import text
 from lobby.models import User
 
-NAME_MAX = 30
+NAME_MAX = text.NAME_MAX
 
 
-def _clean_name(display_name: str) -> str:
-    name = " ".join((display_name or "").split())
-    if not name:
-        raise ServiceError("invalid_name", "Choose a display name.")
-    if len(name) > NAME_MAX:
-        raise ServiceError("invalid_name", f"A display name has at most {NAME_MAX} characters.")
-    return name
+def _clean_name(display_name: str, *, owner: User | None = None) -> tuple[str, str]:
+    """The display name by the text policy and its key, not taken by another player (ServiceError)."""
+    try:
+        name = text.display_name_clean(display_name)
+    except text.TextRefused as err:
+        raise ServiceError("invalid_name", str(err), {"reason": err.code}) from None
+    key = text.name_key(name)
+    others = User.objects.filter(name_key=key)
+    if owner is not None and owner.pk is not None:
+        others = others.exclude(pk=owner.pk)
+    if others.exists():
+        raise _name_taken(name)
+    return name, key
+
+
+def _name_taken(name: str) -> ServiceError:
+    return ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
 
 
 def guest_create(*, display_name: str) -> User:
     """A guest account with an unusable password; the caller logs it in to the session."""
-    name = _clean_name(display_name)
-    user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, is_guest=True)
+    name, key = _clean_name(display_name)
+    user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, name_key=key, is_guest=True)
     user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:  # another player took the name a moment ago
+        raise _name_taken(name) from None
     return user
+
+
+def _username_taken(username: str, user: User) -> bool:
+    return User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists()
 
 
 def account_signup(*, username: str, password: str, display_name: str = "", guest: User | None = None) -> User:
@@ -42,8 +61,10 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     except ValidationError as err:
         raise ServiceError("invalid_username", " ".join(err.messages)) from None
     user = guest if guest is not None and guest.is_guest else User()
+    if _username_taken(username, user):  # said before the display name, which defaults to it
+        raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.")
     user.username = username
-    user.display_name = _clean_name(display_name or user.display_name or username)
+    user.display_name, user.name_key = _clean_name(display_name or user.display_name or username, owner=user)
     try:
         validate_password(password, user)
     except ValidationError as err:
@@ -52,9 +73,11 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     user.is_guest = False
     try:
         with transaction.atomic():
-            if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+            if _username_taken(username, user):
                 raise IntegrityError
             user.save()
     except IntegrityError:
+        if User.objects.filter(name_key=user.name_key).exclude(pk=user.pk).exists():
+            raise _name_taken(user.display_name) from None
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
     return user

@@ -36,7 +36,7 @@ def guest(request):
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     else:
-        messages.error(request, "Choose a display name of at most 30 characters.")
+        messages.error(request, f"Choose a display name of at most {accounts.NAME_MAX} characters.")
     return redirect(_next_url(request))
 
 

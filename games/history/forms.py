@@ -3,6 +3,7 @@
 from django import forms
 
 from games.history.selectors import HistoryFilters
+from games.history.services import IMPORT_MAX_BYTES, IMPORT_TOO_LARGE
 from games.models import Outcome
 from games.rules import GAMES
 
@@ -11,7 +12,7 @@ class HistoryFilterForm(forms.Form):
     """The GET filters of the history list. Invalid values are reported and ignored."""
 
     game = forms.ChoiceField(required=False, choices=[])
-    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
     result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
                                label="Result for the player")
 
@@ -33,3 +34,9 @@ class HistoryFilterForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label="GGP match file (.json)")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > IMPORT_MAX_BYTES:
+            raise forms.ValidationError(IMPORT_TOO_LARGE)
+        return upload

@@ -39,6 +39,13 @@ from typing import Any
 
 from games.rules import get_game
 from games.rules.base import Game, RulesError
+from lobby.text import TextRefused, text_clean
+
+IMPORTED_NAME_MAX = 60
+MATCH_ID_MAX = 100
+# Times a file may carry, in ms since 1970: up to the last moment of the year 9999 (Python's
+# datetime ends there).
+LATEST_MS = 253402300799999
 
 Step = tuple[str, str]  # (role in control, its action)
 
@@ -189,6 +196,36 @@ def _string_list(data: dict[str, Any], key: str, length: int | None = None) -> l
     return value
 
 
+def _time_ms(value: Any, key: str) -> int:
+    if not _is_int(value) or not 0 <= value <= LATEST_MS:
+        raise GGPFormatError(f"'{key}' must be a time in milliseconds between 1970 and the year 9999; "
+                             f"it is {str(value)[:30]}.")
+    return value
+
+
+def _clean(value: Any, key: str, max_length: int) -> str:
+    try:
+        return text_clean(value, max_length=max_length, what=f"'{key}'")
+    except TextRefused as err:
+        raise GGPFormatError(str(err)) from None
+
+
+def _check_texts(data: Any, max_depth: int = 8) -> None:
+    """Refuse a file nested deeper than a match ever is, or holding text no page can show
+    (unpaired surrogates, NUL): every message and page below may quote the file's texts."""
+    pending = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > max_depth:
+            raise GGPFormatError(f"The file is nested more than {max_depth} levels deep; a match never is.")
+        if isinstance(value, dict):
+            pending += [(item, depth + 1) for pair in value.items() for item in pair]
+        elif isinstance(value, list):
+            pending += [(item, depth + 1) for item in value]
+        elif isinstance(value, str) and ("\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value)):
+            raise GGPFormatError("The file holds broken text (a NUL character or an unpaired surrogate).")
+
+
 def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
     """Check a GGP match dict against the rules; return the record and the final state.
 
@@ -199,6 +236,7 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
     """
     if not isinstance(data, dict):
         raise GGPFormatError("The file must hold one JSON object (a GGP match).")
+    _check_texts(data)
     slug = data.get("gameSlug")
     if not isinstance(slug, str) or not slug:
         raise GGPFormatError("The file does not say which game it is ('gameSlug' is missing).")
@@ -239,7 +277,7 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
             state = game.next_state(state, joint)
         except RulesError as err:
             raise GGPFormatError(f"Step {number}: illegal move: {err}.") from None
-        steps.append((mover, joint[mover]))
+        steps.append((mover, game.canonical_action(joint[mover])))
         positions.append(state)
 
     states = data.get("states")
@@ -269,22 +307,25 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
     if not isinstance(names, list) or len(names) != len(roles) or \
             not all(n is None or isinstance(n, str) for n in names):
         raise GGPFormatError(f"'playerNamesFromHost' must list {len(roles)} names, one per role.")
+    names = [_clean(name, "playerNamesFromHost", IMPORTED_NAME_MAX) if name and name.strip() else None
+             for name in names]
     start_ms = data.get("startTime")
-    if start_ms is not None and not _is_int(start_ms):
-        raise GGPFormatError("'startTime' must be a number of milliseconds since 1970.")
+    if start_ms is not None:
+        start_ms = _time_ms(start_ms, "startTime")
     times = data.get("stateTimes")
     if times is not None:
-        if not isinstance(times, list) or len(times) != len(positions) or not all(_is_int(t) for t in times):
+        if not isinstance(times, list) or len(times) != len(positions):
             raise GGPFormatError(f"'stateTimes' must list {len(positions)} times in milliseconds, one per state.")
+        times = [_time_ms(t, "stateTimes") for t in times]
         if any(later < earlier for earlier, later in zip(times, times[1:])):
             raise GGPFormatError("'stateTimes' go back in time.")
     match_id, token = data.get("matchId"), data.get("randomToken")
     record = MatchRecord(
         game_slug=game.slug,
-        match_id=match_id if isinstance(match_id, str) else "",
-        random_token=token if isinstance(token, str) else "",
+        match_id=_clean(match_id, "matchId", MATCH_ID_MAX) if isinstance(match_id, str) and match_id.strip() else "",
+        random_token=token if isinstance(token, str) and token.isascii() and token.isalnum() else "",
         start_ms=start_ms if start_ms is not None else (times[0] if times else 0),
-        names=tuple(name.strip()[:60] if name else None for name in names),
+        names=tuple(names),
         steps=tuple(steps),
         state_times_ms=tuple(times) if times is not None else (),
         completed=True,

@@ -14,9 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, Prefetch, Q, QuerySet
 
-from games.history.ggp import MatchRecord, ggp_dump
+from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.models import Match, Outcome, Seat
 from games.rules import GAMES, get_game
+from games.rules.base import RulesError
+from lobby.text import TextRefused, text_clean
 
 PAGE_SIZE = 25
 
@@ -71,6 +73,18 @@ def history_page(*, user, filters: HistoryFilters = HistoryFilters(), page: Any 
     return page_obj, [history_row(match=m) for m in page_obj.object_list]
 
 
+def _seat_name(seat: Seat, imported: dict[str, str]) -> str | None:
+    """The name shown for a seat: its player's, or the one from the imported file. A stored name
+    the text policy refuses (a row from before the policy) is replaced, never shown as is."""
+    name = (seat.player.display_name or seat.player.username) if seat.player else imported.get(seat.role)
+    if name is None:
+        return None
+    try:
+        return text_clean(name, max_length=IMPORTED_NAME_MAX)
+    except TextRefused:
+        return "(unreadable name)"
+
+
 def history_row(*, match: Match) -> dict[str, Any]:
     """A list row: players (and their results), result in words, length in moves, date.
 
@@ -82,7 +96,7 @@ def history_row(*, match: Match) -> dict[str, Any]:
     imported = result.get("imported_names") or {}
     players = []
     for seat in match.seats.all():
-        name = (seat.player.display_name or seat.player.username) if seat.player else imported.get(seat.role)
+        name = _seat_name(seat, imported)
         players.append({"role": seat.role, "id": seat.player_id, "name": name or "nobody",
                         "outcome": seat.outcome, "score": seat.score})
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
@@ -119,21 +133,25 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     """Every position of ``match`` rebuilt by the rules from its stored moves.
 
     ``views[n]`` is ``game.view`` after ``n`` moves (0..version); ``moves[n-1]`` is the move
-    that led to it, with its label. Two queries.
+    that led to it, with its label. Two queries. A stored move the rules refuse (a row from
+    before they were strict) ends the replay there, with ``damaged`` true.
     """
     game = get_game(match.game)
     state = game.initial_state()
-    views, moves = [game.view(state)], []
+    views, moves, damaged = [game.view(state)], [], False
     for ply, role, action in match.moves.values_list("ply", "role", "action"):
-        state = game.play(state, role, action)
+        try:
+            state = game.play(state, role, action)
+        except RulesError:
+            damaged = True
+            break
         views.append(game.view(state))
         moves.append({"ply": ply, "role": role, "action": action, "label": game.action_label(action)})
-    seats = [{"role": s.role, "name": (s.player.display_name or s.player.username) if s.player else
-              (match.result or {}).get("imported_names", {}).get(s.role)}
-             for s in match.seats.select_related("player")]
+    imported = (match.result or {}).get("imported_names", {})
+    seats = [{"role": s.role, "name": _seat_name(s, imported)} for s in match.seats.select_related("player")]
     return {"id": match.pk, "game": game.slug, "game_name": game.name, "family": game.info.family,
             "status": match.status, "seats": seats, "views": views, "moves": moves,
-            "result": match.result}
+            "result": match.result, "damaged": damaged}
 
 
 def match_record(*, match: Match) -> MatchRecord:
@@ -141,8 +159,7 @@ def match_record(*, match: Match) -> MatchRecord:
     game = get_game(match.game)
     seats = {s.role: s for s in match.seats.select_related("player")}
     imported = (match.result or {}).get("imported_names", {})
-    names = tuple((s.player.display_name or s.player.username) if s.player else imported.get(role)
-                  for role, s in ((role, seats[role]) for role in game.roles))
+    names = tuple(_seat_name(seats[role], imported) for role in game.roles)
     moves = list(match.moves.values_list("role", "action", "created_at"))
     start = match.started_at or match.created_at
     result = match.result or {}

@@ -14,6 +14,7 @@ from games.rules import get_game
 from games.services import ServiceError
 
 IMPORT_MAX_BYTES = 1_000_000
+IMPORT_TOO_LARGE = f"The file is larger than {IMPORT_MAX_BYTES // 1000} kB."
 
 
 def _moment(ms: int | None) -> datetime:
@@ -24,7 +25,8 @@ def match_import(*, user, content: bytes) -> Match:
     """Store the finished match of a GGP match file (see ``games.history.ggp``), in one transaction.
 
     Every step is checked by the rules before anything is written; a refused file raises
-    ``ServiceError("invalid_file", reason)`` and saves nothing.
+    ``ServiceError("invalid_file", reason)`` and saves nothing. A ``matchId`` imported before
+    raises ``ServiceError("already_imported", ..., {"match_id": the earlier match})``.
 
     Seating: a file proves nobody's identity, so every seat stays empty (``player`` null) and
     the names from ``playerNamesFromHost`` are kept in ``result["imported_names"]`` (role ->
@@ -34,15 +36,22 @@ def match_import(*, user, content: bytes) -> Match:
     if user is None or not user.is_authenticated:
         raise ServiceError("not_signed_in", "Choose a name (play as a guest) or log in first.")
     if len(content) > IMPORT_MAX_BYTES:
-        raise ServiceError("invalid_file", f"The file is larger than {IMPORT_MAX_BYTES // 1000} kB.")
+        raise ServiceError("invalid_file", IMPORT_TOO_LARGE)
     try:
         data = json.loads(content.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as err:
         raise ServiceError("invalid_file", f"The file is not JSON ({err}).") from None
+    except RecursionError:
+        raise ServiceError("invalid_file", "The file is nested too deeply to be a match.") from None
     try:
         record, state = ggp_load(data=data)
     except GGPFormatError as err:
         raise ServiceError("invalid_file", str(err)) from None
+    if record.match_id:
+        earlier = Match.objects.filter(game=record.game_slug, result__imported_from=record.match_id).first()
+        if earlier is not None:
+            raise ServiceError("already_imported", f"This match (matchId {record.match_id!r}) was imported "
+                                                   "before; here it is.", {"match_id": earlier.pk})
 
     game = get_game(record.game_slug)
     outcome = record_outcome(game, state, record.resigned)

@@ -8,7 +8,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match
+from games.rules.base import RulesError
 from games.services import ServiceError
+
+# The file plus the form's other fields and multipart framing.
+IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
 
 
 def _visible_match(request, match_id: int) -> Match:
@@ -59,18 +63,31 @@ def match_replay(request, match_id: int):
 
 def match_export(request, match_id: int):
     match = _visible_match(request, match_id)
-    response = JsonResponse(selectors.match_export(match=match), json_dumps_params={"indent": 1})
+    try:
+        data = selectors.match_export(match=match)
+    except RulesError:
+        return render(request, "409.html", {"message": "A stored move of this match is not one the rules accept, "
+                                                      "so it cannot be exported; its replay shows the moves up to there."},
+                      status=409)
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="boardhall-{match.game}-{match.pk}.json"'
     return response
 
 
 @login_required
 def history_import(request):
+    if request.method == "POST" and int(request.META.get("CONTENT_LENGTH") or 0) > IMPORT_MAX_REQUEST_BYTES:
+        form = ImportForm(data={})  # the body is refused unread
+        form.errors["file"] = form.error_class([services.IMPORT_TOO_LARGE])
+        return render(request, "history/import.html", {"form": form}, status=413)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_import(user=request.user, content=form.cleaned_data["file"].read(services.IMPORT_MAX_BYTES + 1))
         except ServiceError as err:
+            if err.code == "already_imported":
+                messages.info(request, err.message)
+                return redirect("history:replay", match_id=err.extra["match_id"])
             form.add_error("file", err.message)
         else:
             messages.success(request, "The match was checked move by move and imported.")

@@ -21,6 +21,7 @@ Example::
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -29,6 +30,10 @@ Role = str
 Action = str  # GDL text, e.g. "(play 1 2 3 1 x)"
 Joint = Mapping[Role, Action]
 NOOP: Action = "noop"
+NUMBER = r"-?[1-9][0-9]*|0"  # a whole number in an action: ASCII digits, no leading zeros
+MAX_ACTION_LENGTH = 40  # the longest action text a match stores (games.models.Move.action)
+_GDL_SPACE = re.compile(r"[ \t\r\n]+")
+_ODD_SPACING = re.compile(r"[\t\r\n]|  |\( | \)|^ | $")
 
 
 class RulesError(ValueError):
@@ -71,6 +76,30 @@ class GameNotOver(RulesError):
     """``goals``/``outcome`` asked of a state that is not terminal."""
 
     code = "game_not_over"
+
+
+def gdl_fold(action: object) -> str:
+    """``action`` with GDL's latitude folded away: runs of ASCII whitespace as one space, none
+    after ``(`` or before ``)`` or at the ends, lower case. Raises ``NotAnAction`` for what is not
+    ASCII text of at most ``MAX_ACTION_LENGTH`` characters (Unicode spaces or digits included).
+
+    Example::
+
+        >>> gdl_fold("( MARK  3\t3 )")
+        '(mark 3 3)'
+    """
+    if not isinstance(action, str):
+        raise NotAnAction(f"an action is text, not {type(action).__name__}")
+    if len(action) > MAX_ACTION_LENGTH:
+        raise NotAnAction(f"an action has at most {MAX_ACTION_LENGTH} characters; this one has {len(action)}")
+    if not action.isascii():
+        raise NotAnAction(f"{action!r} is not an action: actions use ASCII letters, digits, spaces and brackets",
+                          action=action)
+    if action.islower() or not any(c.isupper() for c in action):
+        if not _ODD_SPACING.search(action):
+            return action
+    text = _GDL_SPACE.sub(" ", action).strip(" ").lower()
+    return text.replace("( ", "(").replace(" )", ")")
 
 
 @dataclass(frozen=True)
@@ -143,8 +172,16 @@ class Game(ABC):
         """Legal actions of the role in control (empty when terminal)."""
 
     @abstractmethod
+    def parse(self, action: Action) -> Any:
+        """What a canonical action means, in the game's own terms; ``NotAnAction`` otherwise.
+
+        Numbers are ASCII digits without leading zeros (``gdl_fold`` has removed the latitude).
+        """
+
+    @abstractmethod
     def apply(self, state: Any, role: Role, action: Action) -> Any:
-        """Validate ``action`` for ``role`` (the role in control) and return the next state.
+        """Validate ``action`` (canonical, see ``canonical_action``) for ``role`` (the role in
+        control) and return the next state.
 
         Raises ``NotAnAction`` or ``IllegalAction`` with the specific code.
         """
@@ -212,8 +249,28 @@ class Game(ABC):
         return dict(self.outcome(state).scores)
 
     # -- built on top, shared ---------------------------------------------------------------
+    def canonical_action(self, action: object) -> Action:
+        """The one spelling of ``action`` that is stored and shown: GDL's latitude (ASCII
+        whitespace, case) folded, checked to be an action of this game. Raises ``NotAnAction``
+        (code ``not_an_action`` or ``out_of_range``) for anything else: other spellings of
+        numbers or spaces, other scripts' digits, text over ``MAX_ACTION_LENGTH`` characters.
+
+        Example::
+
+            >>> from games.rules import get_game
+            >>> get_game("tictactoe-3player").canonical_action("( MARK 3  3 )")
+            '(mark 3 3)'
+        """
+        text = gdl_fold(action)
+        self.parse(text)
+        return text
+
     def play(self, state: Any, role: Role, action: Action) -> Any:
-        """One role's action, the noops of the others implied. Raises a ``RulesError``."""
+        """One role's action, the noops of the others implied. Raises a ``RulesError``.
+
+        ``action`` may use GDL's latitude (see ``canonical_action``); ``Move.action`` should
+        keep ``canonical_action(action)``.
+        """
         self._check_role(role)
         mover = self.to_move(state)
         if mover is None:
@@ -225,7 +282,7 @@ class Game(ABC):
         if action == NOOP:
             raise IllegalAction(f"{role} is in control and must act, not noop",
                                 code="must_act", role=role, action=action)
-        return self.apply(state, role, action)
+        return self.apply(state, role, gdl_fold(action))
 
     def joint(self, state: Any, action: Action) -> dict[Role, Action]:
         """The GGP joint move in which the role in control plays ``action``."""

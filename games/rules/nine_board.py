@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.rules.base import (
-    Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
 )
 
 SUB_FULL = 0x1FF
@@ -79,15 +79,14 @@ def _square_name(square: int) -> str:
 class NineBoard(Game):
     """One class for the three forms; they differ in role names, action text and the pie swap."""
 
-    _NUM = r"\s*(-?\d+)"
-
     def __init__(self, info: GameInfo, *, verb: str, with_marker: bool, pie: bool) -> None:
         self.info = info
         self.verb = verb
         self.with_marker = with_marker
         self.pie = pie
-        marker = r"\s+([a-z]+)" if with_marker else ""
-        self._pattern = re.compile(rf"\(\s*{verb}\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+){marker}\s*\)")
+        number = rf" ({NUMBER})"
+        marker = " ([a-z]+)" if with_marker else ""
+        self._pattern = re.compile(rf"\({verb}{number * 4}{marker}\)")
 
     # -- turn and markers ---------------------------------------------------------------------
     def to_move(self, state: NineBoardState) -> Role | None:
@@ -129,7 +128,7 @@ class NineBoard(Game):
 
     def parse(self, action: Action) -> tuple[int, str | None] | str:
         """``(cell, marker)`` for a play, ``"swap"`` for the pie swap. Raises ``NotAnAction``."""
-        text = action.strip() if isinstance(action, str) else ""
+        text = action if isinstance(action, str) else ""
         if self.pie and text == "swap":
             return "swap"
         found = self._pattern.fullmatch(text)

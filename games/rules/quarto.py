@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.rules.base import (
-    Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
 )
 
 SIZE = 4
@@ -37,8 +37,8 @@ COLUMN_LETTERS = "abcd"
 # Attribute 4 is the first digit (bit 3); the word for 1 comes first.
 ATTRIBUTE_WORDS = ((8, "tall", "short"), (4, "dark", "light"), (2, "square", "round"), (1, "hollow", "solid"))
 
-_SELECT = re.compile(r"\(\s*select\s+p([01]{4})\s*\)")
-_PLACE = re.compile(r"\(\s*place\s+p([01]{4})\s+(-?[0-9]+)\s+(-?[0-9]+)\s*\)")
+_SELECT = re.compile(r"\(select p([01]{4})\)")
+_PLACE = re.compile(rf"\(place p([01]{{4}}) ({NUMBER}) ({NUMBER})\)")
 
 
 def _line_cells() -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -153,7 +153,7 @@ class MisereQuarto(Game):
 
     def parse(self, action: Action) -> tuple[str, int, int]:
         """``("select", piece, NO_PIECE)`` or ``("place", piece, cell)``. Raises ``NotAnAction``."""
-        text = action.strip() if isinstance(action, str) else ""
+        text = action if isinstance(action, str) else ""
         found = _SELECT.fullmatch(text)
         if found:
             return "select", int(found.group(1), 2), NO_PIECE

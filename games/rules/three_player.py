@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.rules.base import (
-    Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
 )
 
 SIZE = 5
@@ -31,7 +31,7 @@ FULL = (1 << CELLS) - 1
 MARKS = ("x", "o", "z")  # in role order
 COLUMN_LETTERS = "abcde"
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-diagonal
-_MARK_ACTION = re.compile(r"\(\s*mark\s+(-?[0-9]+)\s+(-?[0-9]+)\s*\)")
+_MARK_ACTION = re.compile(rf"\(mark ({NUMBER}) ({NUMBER})\)")
 _NEXT_MOVER = (1, 2, 0)
 _BIT = tuple(1 << c for c in range(CELLS))
 
@@ -152,7 +152,7 @@ class ThreePlayerTicTacToe(Game):
 
     def parse(self, action: Action) -> int:
         """The cell index of ``(mark m n)``. Raises ``NotAnAction``."""
-        found = _MARK_ACTION.fullmatch(action.strip()) if isinstance(action, str) else None
+        found = _MARK_ACTION.fullmatch(action) if isinstance(action, str) else None
         if found is None:
             raise NotAnAction(f"{action!r} is not an action of {self.name}: send (mark m n) with row m "
                               f"and column n from 1 to 5, for example (mark 3 3)", action=action)

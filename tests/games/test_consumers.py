@@ -18,10 +18,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 FIVE_GAMES = ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere"]
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the two
 
 
 async def open_socket(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin] if origin else []
+    headers = [origin, HOST] if origin else []
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", f"sessionid={cookie}".encode()))

@@ -16,15 +16,27 @@ def test_guest_gets_a_name_and_no_password():
     guest = guest_create(display_name="  Ada   Lovelace ")
     assert guest.display_name == "Ada Lovelace" and guest.is_guest
     assert not guest.has_usable_password()
-    assert guest_create(display_name="Ada Lovelace").username != guest.username
+    assert guest_create(display_name="Ada Byron").username != guest.username
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 31])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 31, "a\u202eb", "\u200b", "Computer (easy)", "a\x00"])
 def test_guest_name_is_checked(name):
     with pytest.raises(ServiceError) as info:
         guest_create(display_name=name)
     assert info.value.code == "invalid_name"
     assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("taken", ["Ada Lovelace", "ada lovelace", "ADA  LOVELACE", "Аda Lovelace"])
+def test_a_name_another_player_goes_by_is_refused(taken):
+    first = guest_create(display_name="Ada Lovelace")
+    with pytest.raises(ServiceError) as info:
+        guest_create(display_name=taken)
+    assert info.value.code == "name_taken"
+    assert list(User.objects.all()) == [first]
+    with pytest.raises(ServiceError):
+        account_signup(username="ada2", password=STRONG, display_name=taken)
+    account_signup(username="ada", password=STRONG, display_name=taken, guest=first)  # its own name
 
 
 def test_a_guest_signs_up_and_keeps_its_matches():
@@ -45,3 +57,24 @@ def test_signup_refusals_save_nothing():
             account_signup(**kwargs)
         assert info.value.code == code
     assert list(User.objects.values_list("username", flat=True)) == ["alan"]
+
+
+def test_a_rename_in_the_admin_frees_the_old_name():
+    from django.contrib.admin.sites import site
+
+    rude = guest_create(display_name="Rude Name")
+    rude.display_name = "Renamed"
+    site._registry[User].save_model(None, rude, None, True)
+    assert guest_create(display_name="rude name").display_name == "rude name"
+    with pytest.raises(ServiceError):
+        guest_create(display_name="RENAMED")
+
+
+def test_the_database_refuses_a_second_player_with_the_same_name_key():
+    from django.db import IntegrityError, transaction
+
+    guest_create(display_name="Ada")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create(username="sneaky", display_name="ADA", name_key="ada")
+    User.objects.create(username="computer-x", display_name="Computer (easy)")  # no key: not a person's name
+    User.objects.create(username="computer-y", display_name="Computer (strong)")

@@ -1,0 +1,21 @@
+"""Refusals that Django answers with an empty body get the site's own page too."""
+
+from django.template.loader import render_to_string
+
+BLANK_REFUSALS = {405: "405.html"}
+
+
+class BlankRefusalPages:
+    """Middleware: a 405 (a GET on a form's address, from ``require_POST``) becomes a page
+    with a way back, like the 400/403/404 that Django renders from templates itself."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        template = BLANK_REFUSALS.get(response.status_code)
+        if template and not response.content:
+            response.content = render_to_string(template, request=request)
+            response["Content-Type"] = "text/html; charset=utf-8"
+        return response

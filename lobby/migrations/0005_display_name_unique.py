@@ -1,0 +1,35 @@
+"""Two players may not go by the same name (lobby.text.name_key): later accounts that share a
+name with an earlier one get their id added ("Ada #42"), then the database holds the rule."""
+
+from django.db import migrations, models
+
+from lobby import text
+
+
+def rename_later_duplicates(apps, schema_editor):
+    User = apps.get_model("lobby", "User")
+    taken = set()
+    for user in User.objects.exclude(name_key="").order_by("pk").only("pk", "display_name", "name_key").iterator():
+        if user.name_key not in taken:
+            taken.add(user.name_key)
+            continue
+        suffix = f" #{user.pk}"
+        name = user.display_name[:text.NAME_MAX - len(suffix)].rstrip() + suffix
+        User.objects.filter(pk=user.pk).update(display_name=name, name_key=text.name_key(name))
+        taken.add(text.name_key(name))
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("lobby", "0004_user_name_key"),
+    ]
+
+    operations = [
+        migrations.RunPython(rename_later_duplicates, migrations.RunPython.noop),
+        migrations.AddConstraint(
+            model_name="user",
+            constraint=models.UniqueConstraint(condition=models.Q(("name_key", ""), _negated=True),
+                                               fields=("name_key",), name="display_name_unique"),
+        ),
+    ]
