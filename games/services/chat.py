@@ -8,6 +8,7 @@ from games import broadcast
 from games.errors import ServiceError
 from games.models import ChatMessage, Match
 from games.services.common import seat_of
+from lobby.text import TextRefused, text_clean
 
 
 def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
@@ -15,11 +16,11 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
 
     Spectators read the chat but do not write in it, so the players are never heckled.
     """
-    text = " ".join(text.split()) if isinstance(text, str) else ""
-    if not text:
-        raise ServiceError("bad_chat", "Write something first.")
-    if len(text) > ChatMessage.MAX_LENGTH:
-        raise ServiceError("bad_chat", f"A chat line holds at most {ChatMessage.MAX_LENGTH} characters.")
+    try:
+        text = text_clean(text, max_length=ChatMessage.MAX_LENGTH, what="A chat line")
+    except TextRefused as refused:
+        raise ServiceError("bad_chat", "Write something first." if refused.code == "blank" else str(refused),
+                           {"detail": refused.code}) from None
     with transaction.atomic():
         match = Match.objects.filter(pk=match_id).first()
         if match is None:

@@ -90,6 +90,7 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
     if seat.role != mover:
         raise ServiceError("not_your_turn", f"It is {mover}'s turn, not yours.")
     try:
+        action = game.canonical_action(action)  # stored and shown in its one spelling
         state = game.play(state, seat.role, action)
     except RulesError as err:
         raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None

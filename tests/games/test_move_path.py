@@ -131,3 +131,45 @@ def test_racing_submissions_on_a_remembered_match_give_exactly_one_move():
         match.refresh_from_db()
         assert match.version == 2 and len(moves_of(match)) == 2
         assert Match.objects.get(pk=match.pk).state == match.state
+
+
+@pytest.mark.parametrize("spelling", ["( PLAY 2 2 2 2 X )", "(play  2 2\t2 2 x)"])
+def test_a_move_is_stored_in_its_one_spelling(spelling):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action=spelling, version=0)
+    assert moves_of(match) == [("xPlayer", "(play 2 2 2 2 x)")]
+
+
+@pytest.mark.parametrize("spelling", ["(play 2 2 2 2\u3000x)", "(play ٢ 2 2 2 x)", "(play 02 2 2 2 x)"])
+def test_odd_spellings_of_an_action_are_refused(spelling):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    with pytest.raises(ServiceError) as refused:
+        services.move_submit(match_id=match.pk, user=x, action=spelling, version=0)
+    assert refused.value.code == "illegal_action" and moves_of(match) == []
+
+
+@pytest.mark.parametrize("text", ["\u202egnp.exe", "a\u0007b", "\u200b\u200b"])
+def test_chat_lines_follow_the_text_policy(text):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    with pytest.raises(ServiceError) as refused:
+        services.chat_post(match_id=match.pk, user=x, text=text)
+    assert refused.value.code == "bad_chat"
+
+
+def test_the_migration_respells_moves_stored_before_and_leaves_unreadable_ones():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0006_canonical_actions")
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    services.move_submit(match_id=match.pk, user=o, action="(play 2 2 1 1 o)", version=1)
+    Move.objects.filter(match=match, ply=1).update(action="( PLAY 2 2 2 2 X )")  # as stored before
+    Move.objects.filter(match=match, ply=2).update(action="(play ٢ 2 1 1 o)")  # no reading of it
+    migration.canonical(apps, None)
+    assert [a for _, a in moves_of(match)] == ["(play 2 2 2 2 x)", "(play ٢ 2 1 1 o)"]
