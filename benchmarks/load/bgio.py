@@ -1,0 +1,211 @@
+"""The boardgame.io peer: its node server (benchmarks/bgio/server.js) and a driver for it.
+
+The driver speaks boardgame.io 0.50's socket.io protocol as its own client does (read from
+``node_modules/boardgame.io/src/client/transport/socketio.ts`` and
+``src/server/transport/socketio.ts``): on the namespace ``/<game name>`` a client emits
+``sync (matchID, playerID, credentials, numPlayers)`` and gets ``sync (matchID, {state, log,
+filteredMetadata, initialState})``; a move is ``update (action, stateID, matchID, playerID)``
+with ``action = {type: "MAKE_MOVE", payload: {type, args, playerID, credentials}}``; every
+client of the match, the mover included, then gets ``update (matchID, state, deltalog)``. An
+illegal or stale action is dropped by the server without an answer. Matches are made and
+joined through the lobby API (``POST /games/<name>/create``, ``.../<id>/join``), so players
+move with credentials, as Boardhall's move with a session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+GAME = "nine-board-tictactoe"
+HERE = Path(__file__).resolve().parents[1] / "bgio"
+
+
+# -- the server (used by benchmarks/moves.py) -----------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def node_version() -> str:
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "none"
+
+
+def ensure_installed() -> None:
+    """``npm ci`` into benchmarks/bgio when boardgame.io is not there yet (pinned by the lock file)."""
+    if not (HERE / "node_modules" / "boardgame.io" / "package.json").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True,
+                       stdout=subprocess.DEVNULL)
+
+
+class NodeServer:
+    def __init__(self, storage: str) -> None:
+        self.storage = storage  # "memory" or "flatfile"
+        self.port, self.api_port = _free_port(), _free_port()
+        self.dir = tempfile.mkdtemp(prefix="bgio-flatfile-")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.api_port}"
+
+    def start(self) -> "NodeServer":
+        ensure_installed()
+        self.log = open(Path(tempfile.gettempdir()) / f"bgio-{self.port}.log", "w")
+        self.process = subprocess.Popen(
+            ["node", "server.js", str(self.port), str(self.api_port), self.storage, self.dir],
+            cwd=HERE, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"node exited early; see {self.log.name}")
+            try:
+                for port in (self.port, self.api_port):
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the boardgame.io server did not start within 30 s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+async def create_matches(api_url: str, count: int, parallel: int = 16) -> list[dict]:
+    """``count`` two-player matches, both seats joined: ``{"id", "credentials": [p0, p1]}``."""
+    import aiohttp
+
+    made: list[dict] = []
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(session) -> None:
+        async with gate:
+            async with session.post(f"{api_url}/games/{GAME}/create", json={"numPlayers": 2}) as r:
+                match_id = (await r.json())["matchID"]
+            credentials = []
+            for seat in ("0", "1"):
+                async with session.post(f"{api_url}/games/{GAME}/{match_id}/join",
+                                        json={"playerID": seat, "playerName": f"p{seat}"}) as r:
+                    credentials.append((await r.json())["playerCredentials"])
+            made.append({"id": match_id, "credentials": credentials})
+
+    async with aiohttp.ClientSession() as session:
+        await asyncio.gather(*(one(session) for _ in range(count)))
+    return made
+
+
+# -- the driver (used by benchmarks/load/client.py) -----------------------------------------------
+
+def legal_cells(G: dict) -> list[int]:
+    cells, board = G["cells"], G["board"]
+    free = board is None or all(c is not None for c in cells[board * 9:board * 9 + 9])
+    return [i for i, c in enumerate(cells) if c is None and (free or i // 9 == board)]
+
+
+async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.Queue):
+    import socketio
+
+    namespace = f"/{GAME}"
+    sio = socketio.AsyncClient(reconnection=False)
+    sio.on("sync", lambda _match, info: inbox.put_nowait(info["state"]), namespace=namespace)
+    sio.on("update", lambda _match, state, _log=None: inbox.put_nowait(state), namespace=namespace)
+    await sio.connect(url, namespaces=[namespace], transports=["websocket"], wait_timeout=30)
+    await sio.emit("sync", (match_id, player_id, credentials, 2), namespace=namespace)
+    return sio
+
+
+async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
+    """``slot``: player_url, spectator_url, matches (``{"id", "credentials"}``)."""
+    from client import settle, think_time
+
+    namespace = f"/{GAME}"
+    for match in slot["matches"]:
+        if clock.stopped:
+            return
+        match_id = match["id"]
+        sent: dict[int, float] = {}
+        clients, inboxes = [], []
+        try:
+            try:
+                for seat in (None, None, "0", "1"):
+                    inbox: asyncio.Queue = asyncio.Queue()
+                    credentials = match["credentials"][int(seat)] if seat else None
+                    url = slot["player_url"] if seat else slot["spectator_url"]
+                    clients.append(await _open(url, match_id, seat, credentials, inbox))
+                    inboxes.append(inbox)
+            except Exception as exc:
+                rec.failed_handshakes += 1
+                rec.error(f"handshake: {exc!r}")
+                continue
+
+            async def player(sio, inbox: asyncio.Queue, seat: str, credentials: str) -> None:
+                mine: set[int] = set()
+                while True:
+                    state = await inbox.get()
+                    state_id, now = state["_stateID"], time.perf_counter()
+                    if state_id in mine:
+                        rec.ack(now - sent[state_id], now <= clock.deadline)
+                    if state["ctx"].get("gameover") is not None or clock.stopped:
+                        return
+                    if state["ctx"]["currentPlayer"] == seat:
+                        pause = think_time(think, rng)
+                        if pause:
+                            await asyncio.sleep(pause)
+                        action = {"type": "MAKE_MOVE", "payload": {
+                            "type": "play", "args": [rng.choice(legal_cells(state["G"]))],
+                            "playerID": seat, "credentials": credentials}}
+                        mine.add(state_id + 1)
+                        sent[state_id + 1] = time.perf_counter()
+                        await sio.emit("update", (action, state_id, match_id, seat), namespace=namespace)
+
+            async def spectator(inbox: asyncio.Queue) -> None:
+                while True:
+                    state = await inbox.get()
+                    if state["_stateID"] in sent:
+                        rec.deliveries.append(time.perf_counter() - sent[state["_stateID"]])
+                    if state["ctx"].get("gameover") is not None or clock.stopped:
+                        return
+
+            await settle([asyncio.ensure_future(player(clients[i], inboxes[i], str(i - 2), match["credentials"][i - 2]))
+                          for i in (2, 3)],
+                         [asyncio.ensure_future(spectator(inboxes[i])) for i in (0, 1)], rec)
+        except Exception as exc:
+            rec.error(repr(exc))
+        finally:
+            await asyncio.gather(*(sio.disconnect() for sio in clients), return_exceptions=True)
+    rec.exhausted_slots += 1
+
+
+if __name__ == "__main__":  # a quick look: python benchmarks/load/bgio.py
+    server = NodeServer(os.environ.get("BGIO_STORAGE", "memory")).start()
+    try:
+        print(asyncio.run(create_matches(server.api_url, 2)))
+    finally:
+        server.stop()
