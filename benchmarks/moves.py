@@ -125,7 +125,7 @@ def summary(mode: str, f: dict) -> str:
         return (f"{f['sockets_ok']} first states, {f['failed_handshakes']} failed handshakes, "
                 f"p99 {fmt(f['first_p99'])} ms")
     return (f"{f['moves_per_s']:.0f} moves/s, ack p50 {fmt(f['ack_p50'])} p99 {fmt(f['ack_p99'])} ms, "
-            f"errors {f['errors']}, server cpu {f['server_cpu']:.0%}, client cpu {f['client_cpu']:.0%}"
+            f"errors {f['errors']} (stalls {f.get('stalls')}), server cpu {f['server_cpu']:.0%}, client cpu {f['client_cpu']:.0%}"
             + (f", e.g. {f['error_samples'][0]}" if f["error_samples"] else ""))
 
 
@@ -146,53 +146,68 @@ def pct_fmt(value) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def ms(key: str):
+    return lambda runs: fmt(median(runs, key))
+
+
+def count(key: str):
+    return lambda runs: fmt(median(runs, key), 0)
+
+
+def share(key: str):
+    return lambda runs: pct_fmt(median(runs, key))
+
+
+def rise(runs) -> str:
+    value = median(runs, "p99_rise_pct")
+    return "-" if value is None else f"{value:+.0f}%"
+
+
+# mode -> its columns after "set-up": (header, runs of one configuration -> cell)
+COLUMNS = {
+    "saturation": [("M", lambda runs: str(runs[0]["M"])), ("moves/s", count("moves_per_s")),
+                   ("ack p50", ms("ack_p50")), ("p95", ms("ack_p95")), ("p99", ms("ack_p99")),
+                   ("spectator p50", ms("spec_p50")), ("p95", ms("spec_p95")), ("p99", ms("spec_p99")),
+                   ("failed handshakes", count("failed_handshakes")), ("errors", count("errors")),
+                   ("stalls", count("stalls")), ("server cpu", share("server_cpu")),
+                   ("client cpu", share("client_cpu"))],
+    "offered": [("M", lambda runs: str(runs[0]["M"])), ("offered/s", lambda runs: f"{runs[0]['rate']:g}"),
+                ("achieved/s", count("moves_per_s")), ("ack p50", ms("ack_p50")), ("p99", ms("ack_p99")),
+                ("spectator p50", ms("spec_p50")), ("p99", ms("spec_p99")), ("errors", count("errors")),
+                ("server cpu", share("server_cpu"))],
+    "arrivals": [("sockets", lambda runs: str(4 * runs[0]["M"])),
+                 ("failed handshakes", count("failed_handshakes")), ("first state p50", ms("first_p50")),
+                 ("p99", ms("first_p99")), ("errors", count("errors")), ("server cpu", share("server_cpu"))],
+    "computer": [("M", lambda runs: str(runs[0]["M"])), ("alone moves/s", count("alone_moves_per_s")),
+                 ("ack p50", ms("alone_ack_p50")), ("p99", ms("alone_ack_p99")),
+                 ("beside moves/s", count("beside_moves_per_s")), ("ack p50", ms("beside_ack_p50")),
+                 ("p99", ms("beside_ack_p99")), ("p99 rise", rise),
+                 ("moves against the computer", count("beside_computer_side_moves")),
+                 ("errors", lambda runs: fmt((median(runs, "alone_errors") or 0) + (median(runs, "beside_errors") or 0), 0)),
+                 ("server cpu beside", share("beside_server_cpu"))],
+}
+
+
 def table(mode: str, results, args) -> str:
     repeat = f"medians of {args.repeat} runs" if args.repeat > 1 else "one run"
-    lines = []
-    if mode == "saturation":
-        lines.append(f"Saturation, {args.seconds:g} s per run, {repeat}; ms from the mover's send.\n")
-        lines.append("| set-up | M | moves/s | ack p50 | p95 | p99 | spectator p50 | p95 | p99 | failed handshakes "
-                     "| errors | server cpu | client cpu |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for setup, m, runs in results:
-            g = lambda k: median(runs, k)  # noqa: E731
-            lines.append(f"| {setup} | {m} | {fmt(g('moves_per_s'), 0)} | {fmt(g('ack_p50'))} | {fmt(g('ack_p95'))} "
-                         f"| {fmt(g('ack_p99'))} | {fmt(g('spec_p50'))} | {fmt(g('spec_p95'))} | {fmt(g('spec_p99'))} "
-                         f"| {fmt(g('failed_handshakes'), 0)} | {fmt(g('errors'), 0)} | {pct_fmt(g('server_cpu'))} "
-                         f"| {pct_fmt(g('client_cpu'))} |")
-    elif mode == "offered":
-        lines.append(f"Offered load {args.rate:g} moves/s ({args.think} think time), {args.seconds:g} s per run, "
-                     f"{repeat}; ms.\n")
-        lines.append("| set-up | M | offered/s | achieved/s | ack p50 | p99 | spectator p50 | p99 | errors |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for setup, m, runs in results:
-            g = lambda k: median(runs, k)  # noqa: E731
-            lines.append(f"| {setup} | {m} | {args.rate:g} | {fmt(g('moves_per_s'), 0)} | {fmt(g('ack_p50'))} "
-                         f"| {fmt(g('ack_p99'))} | {fmt(g('spec_p50'))} | {fmt(g('spec_p99'))} | {fmt(g('errors'), 0)} |")
-    elif mode == "arrivals":
-        lines.append(f"Arrivals: 4 sockets per match opening within {args.window:g} s, {repeat}; ms from "
-                     "opening a socket to its first state.\n")
-        lines.append("| set-up | sockets | failed handshakes | first state p50 | p99 | errors | server cpu |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for setup, m, runs in results:
-            g = lambda k: median(runs, k)  # noqa: E731
-            lines.append(f"| {setup} | {4 * m} | {fmt(g('failed_handshakes'), 0)} | {fmt(g('first_p50'))} "
-                         f"| {fmt(g('first_p99'))} | {fmt(g('errors'), 0)} | {pct_fmt(g('server_cpu'))} |")
-    else:
-        lines.append(f"People's moves with and without {args.computer_matches} matches against the strong computer "
-                     f"beside them, {args.seconds:g} s per phase, {repeat}; ms.\n")
-        lines.append("| set-up | M | alone moves/s | ack p50 | p99 | beside moves/s | ack p50 | p99 | p99 rise "
-                     "| moves against the computer | errors |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for setup, m, runs in results:
-            g = lambda k: median(runs, k)  # noqa: E731
-            rise = g("p99_rise_pct")
-            lines.append(f"| {setup} | {m} | {fmt(g('alone_moves_per_s'), 0)} | {fmt(g('alone_ack_p50'))} "
-                         f"| {fmt(g('alone_ack_p99'))} | {fmt(g('beside_moves_per_s'), 0)} | {fmt(g('beside_ack_p50'))} "
-                         f"| {fmt(g('beside_ack_p99'))} | {'-' if rise is None else f'{rise:+.0f}%'} "
-                         f"| {fmt(g('beside_computer_side_moves'), 0)} "
-                         f"| {fmt((g('alone_errors') or 0) + (g('beside_errors') or 0), 0)} |")
-    exhausted = sum(r.get("exhausted_slots", 0) or 0 for _, _, runs in results for r in runs)
+    title = {
+        "saturation": f"Saturation, {args.seconds:g} s per run, {repeat}; ms from the mover's send.",
+        "offered": f"Offered load {args.rate:g} moves/s ({args.think} think time), {args.seconds:g} s per run, "
+                   f"{repeat}; ms.",
+        "arrivals": f"Arrivals: 4 sockets per match opening within {args.window:g} s, {repeat}; ms from "
+                    "opening a socket to its first state.",
+        "computer": f"People's moves with and without {args.computer_matches} matches against the strong computer "
+                    f"beside them, {args.seconds:g} s per phase, {repeat}; ms.",
+    }[mode]
+    columns = COLUMNS[mode]
+    lines = [title, "", "| set-up | " + " | ".join(h for h, _ in columns) + " |",
+             "| --- |" + " ---: |" * len(columns)]
+    for setup, m, runs in results:
+        for run in runs:
+            run.update(M=m, rate=args.rate)
+        lines.append(f"| {setup} | " + " | ".join(cell(runs) for _, cell in columns) + " |")
+    exhausted = sum((r.get("exhausted_slots") or 0) + (r.get("alone_exhausted_slots") or 0)
+                    for _, _, runs in results for r in runs)
     if exhausted:
         lines.append(f"\nNote: {exhausted} slot(s) ran out of matches before the end; raise --games / --bgio-games.")
     return "\n".join(lines)

@@ -19,21 +19,19 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.support.live import LiveServer, free_port  # noqa: E402  (no Django settings needed)
 
 GAME = "nine-board-tictactoe"
 HERE = Path(__file__).resolve().parents[1] / "bgio"
 
 
 # -- the server (used by benchmarks/moves.py) -----------------------------------------------------
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 def node_version() -> str:
     try:
@@ -49,16 +47,22 @@ def ensure_installed() -> None:
                        stdout=subprocess.DEVNULL)
 
 
-class NodeServer:
-    def __init__(self, storage: str) -> None:
-        self.storage = storage  # "memory" or "flatfile"
-        self.port, self.api_port = _free_port(), _free_port()
-        self.dir = tempfile.mkdtemp(prefix="bgio-flatfile-")
-        self.process: subprocess.Popen | None = None
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), 0.2).close()
+        return True
+    except OSError:
+        return False
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+
+class NodeServer(LiveServer):
+    """boardgame.io's server in a node child process; stopped as the tests stop Daphne."""
+
+    def __init__(self, storage: str) -> None:
+        super().__init__()
+        self.storage = storage  # "memory" or "flatfile"
+        self.api_port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="bgio-flatfile-")
 
     @property
     def api_url(self) -> str:
@@ -70,27 +74,16 @@ class NodeServer:
         self.process = subprocess.Popen(
             ["node", "server.js", str(self.port), str(self.api_port), self.storage, self.dir],
             cwd=HERE, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        for _ in range(300):
             if self.process.poll() is not None:
                 raise RuntimeError(f"node exited early; see {self.log.name}")
-            try:
-                for port in (self.port, self.api_port):
-                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+            if _listening(self.port) and _listening(self.api_port):
                 return self
-            except OSError:
-                time.sleep(0.1)
+            time.sleep(0.1)
         raise RuntimeError("the boardgame.io server did not start within 30 s")
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+        super().stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     @property
@@ -143,7 +136,7 @@ async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.
 
 async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
     """``slot``: player_url, spectator_url, matches (``{"id", "credentials"}``)."""
-    from client import settle, think_time
+    from client import next_or_resync, settle, think_time
 
     namespace = f"/{GAME}"
     for match in slot["matches"]:
@@ -168,7 +161,8 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
             async def player(sio, inbox: asyncio.Queue, seat: str, credentials: str) -> None:
                 mine: set[int] = set()
                 while True:
-                    state = await inbox.get()
+                    state = await next_or_resync(inbox.get, lambda: sio.emit(
+                        "sync", (match_id, seat, credentials, 2), namespace=namespace), rec)
                     state_id, now = state["_stateID"], time.perf_counter()
                     if state_id in mine:
                         rec.ack(now - sent[state_id], now <= clock.deadline)

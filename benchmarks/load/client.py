@@ -38,6 +38,7 @@ class Recorder:
         self.exhausted_slots = 0
         self.error_samples: list[str] = []
         self.moves = 0
+        self.stalls = 0
 
     def ack(self, seconds: float, in_time: bool) -> None:
         """A mover's ack; ``in_time`` when it came before the deadline (those make moves/s)."""
@@ -67,6 +68,21 @@ def think_time(think, rng: random.Random) -> float:
         return 0.0
     distribution, mean = think
     return rng.expovariate(1 / mean) if distribution == "exp" else mean
+
+
+STALL_SECONDS = 5.0
+
+
+async def next_or_resync(receive, resync, rec: Recorder):
+    """The next state from ``receive()``; after STALL_SECONDS of silence the stall is counted
+    as an error and ``resync()`` asks the server for the current state (a lost move or state)."""
+    while True:
+        try:
+            return await asyncio.wait_for(receive(), STALL_SECONDS)
+        except asyncio.TimeoutError:
+            rec.stalls += 1
+            rec.error("no state for 5 s: resync")
+            await resync()
 
 
 async def settle(players: list, spectators: list, rec: Recorder) -> None:
@@ -128,9 +144,17 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
         spectators, players = sockets[:2], sockets[2:]
 
         async def player(ws) -> None:
+            sent_by_me: set[int] = set()
+            seen = None
             while True:
-                message = await _next_state(ws, rec)
+                stalls = rec.stalls
+                message = await next_or_resync(lambda: _next_state(ws, rec),
+                                               lambda: ws.send('{"type": "sync"}'), rec)
                 version, now = message["version"], time.perf_counter()
+                if rec.stalls != stalls:  # say what the resync found: a lost state or a lost move
+                    rec.error(f"stall in match {match_id} after v{seen}, resync gave v{version}"
+                              f"{' (my move at v%s was lost)' % seen if seen in sent_by_me else ''}")
+                seen = version
                 last = message["last_move"]
                 if version in sent and last and message["you"]["roles"] == [last["role"]]:
                     rec.ack(now - sent[version], now <= clock.deadline)
@@ -142,6 +166,7 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
                     if pause:
                         await asyncio.sleep(pause)
                     sent[version + 1] = time.perf_counter()
+                    sent_by_me.add(version)
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal), "version": version}))
 
         async def spectator(ws) -> None:
@@ -259,7 +284,7 @@ async def run(spec: dict) -> dict:
     cpu = time.process_time() - cpu0
     window = min(elapsed, spec["seconds"]) if spec["mode"] != "arrivals" else elapsed
     return {"moves": rec.moves, "window": window, "acks": rec.acks, "deliveries": rec.deliveries, "first_state": rec.first_state,
-            "errors": rec.errors, "failed_handshakes": rec.failed_handshakes, "elapsed": elapsed,
+            "errors": rec.errors, "stalls": rec.stalls, "failed_handshakes": rec.failed_handshakes, "elapsed": elapsed,
             "exhausted_slots": rec.exhausted_slots, "error_samples": rec.error_samples + side.error_samples,
             "computer_side_moves": len(side.acks), "computer_side_errors": side.errors,
             "client_cpu": cpu / elapsed}

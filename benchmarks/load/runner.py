@@ -76,7 +76,7 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
         outs.append(json.loads(out.strip().splitlines()[-1]))
     server_cpu = (cpu_seconds(server_pids) - cpu_before) / (time.perf_counter() - wall_before)
     merged = {key: [x for o in outs for x in o[key]] for key in ("acks", "deliveries", "first_state", "error_samples")}
-    for key in ("moves", "errors", "failed_handshakes", "exhausted_slots", "computer_side_moves",
+    for key in ("moves", "errors", "stalls", "failed_handshakes", "exhausted_slots", "computer_side_moves",
                 "computer_side_errors"):
         merged[key] = sum(o[key] for o in outs)
     window = max(o["window"] for o in outs)
@@ -94,7 +94,7 @@ def pct(samples: list[float], q: int) -> float | None:
 
 def figures(m: dict, window: float, server_cpu: float, client_cpu: float) -> dict:
     out = {"moves": m["moves"], "moves_per_s": m["moves"] / window if window else 0.0,
-           "failed_handshakes": m["failed_handshakes"], "errors": m["errors"],
+           "failed_handshakes": m["failed_handshakes"], "errors": m["errors"], "stalls": m["stalls"],
            "exhausted_slots": m["exhausted_slots"], "server_cpu": server_cpu, "client_cpu": client_cpu,
            "computer_side_moves": m["computer_side_moves"], "sockets_ok": len(m["first_state"]),
            "error_samples": m["error_samples"][:3]}
