@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -55,9 +56,11 @@ def main() -> None:
     parser.add_argument("--matches", default=None, help="M, comma-separated (default: 10,50,200 for "
                                                          "saturation, 50 for offered and computer, 200 for arrivals)")
     parser.add_argument("--seconds", type=float, default=20, help="how long players move, per run")
-    parser.add_argument("--games", type=int, default=12, help="Boardhall matches made per slot (a slot "
-                                                              "that runs out stops early: see 'exhausted')")
-    parser.add_argument("--bgio-games", type=int, default=40, help="boardgame.io matches made per slot")
+    parser.add_argument("--games", type=int, help="Boardhall matches made per slot (default: enough for "
+                                                  "1,000 moves/s; a slot that runs out stops early, noted under "
+                                                  "the table)")
+    parser.add_argument("--bgio-games", type=int, help="boardgame.io matches made per slot (default: enough "
+                                                       "for 3,000 moves/s)")
     parser.add_argument("--rate", type=float, default=200, help="offered: moves/s over all matches")
     parser.add_argument("--think", choices=("exp", "fixed"), default="exp", help="offered: think time")
     parser.add_argument("--window", type=float, default=5, help="arrivals: seconds over which sockets open")
@@ -85,7 +88,8 @@ def main() -> None:
             runs = []
             for r in range(args.repeat):
                 config = {"mode": args.mode, "setup": setup, "matches": m, "seconds": args.seconds,
-                          "games": args.games, "bgio_games": args.bgio_games, "rate": args.rate,
+                          "games": args.games or games_for(1000, args.seconds, m),
+                          "bgio_games": args.bgio_games or games_for(3000, args.seconds, m), "rate": args.rate,
                           "think": args.think, "window": args.window, "computer_matches": args.computer_matches,
                           "clients": args.clients, "seed": r}
                 load = os.getloadavg()[0]
@@ -105,6 +109,12 @@ def main() -> None:
     print(table(args.mode, results, args))
     if args.json:
         Path(args.json).write_text(json.dumps([{"setup": s, "matches": m, "runs": r} for s, m, r in results], indent=1))
+
+
+def games_for(moves_per_s: float, seconds: float, m: int) -> int:
+    """Matches per slot for ``seconds`` at ``moves_per_s`` over ``m`` slots (random games last
+    about 30 plies; 25 leaves a margin)."""
+    return max(4, math.ceil(moves_per_s * seconds / (m * 25)) + 2)
 
 
 def machine() -> str:

@@ -158,6 +158,13 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
                 rec.error(f"handshake: {exc!r}")
                 continue
 
+            # As for Boardhall: nobody moves before every client has its first state (here too
+            # the server sends it before it adds the client to the match's listeners).
+            for _ in range(3000):
+                if not any(inbox.empty() for inbox in inboxes):
+                    break
+                await asyncio.sleep(0.01)
+
             async def player(sio, inbox: asyncio.Queue, seat: str, credentials: str) -> None:
                 mine: set[int] = set()
                 while True:

@@ -142,13 +142,21 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
             rec.error(f"handshake: {exc!r}")
             return
         spectators, players = sockets[:2], sockets[2:]
+        # Nobody moves before all four sockets have their first state: a socket that opens while
+        # a move is made can miss that move's state (the server reads the state before joining
+        # the match's group), which would measure the connect race, not the move path.
+        firsts = await asyncio.wait_for(asyncio.gather(*(_next_state(ws, rec) for ws in sockets)), 30)
+        pending = {id(ws): [first] for ws, first in zip(sockets, firsts)}
+
+        async def receive(ws) -> dict:
+            return pending[id(ws)].pop() if pending[id(ws)] else await _next_state(ws, rec)
 
         async def player(ws) -> None:
             sent_by_me: set[int] = set()
             seen = None
             while True:
                 stalls = rec.stalls
-                message = await next_or_resync(lambda: _next_state(ws, rec),
+                message = await next_or_resync(lambda: receive(ws),
                                                lambda: ws.send('{"type": "sync"}'), rec)
                 version, now = message["version"], time.perf_counter()
                 if rec.stalls != stalls:  # say what the resync found: a lost state or a lost move
@@ -171,7 +179,7 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
 
         async def spectator(ws) -> None:
             while True:
-                message = await _next_state(ws, rec)
+                message = await receive(ws)
                 if message["version"] in sent:
                     rec.deliveries.append(time.perf_counter() - sent[message["version"]])
                 if message["match"]["status"] != "active" or clock.stopped:

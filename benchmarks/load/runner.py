@@ -141,7 +141,7 @@ def run_boardhall(config: dict) -> dict:
         games = 1 if mode == "arrivals" else config["games"]
         phases = 2 if mode == "computer" else 1
         slots = [make_slot(n, games * phases) for n in range(m)]
-        computer_slots = make_computer_slots(config["computer_matches"], config["games"]) if mode == "computer" else []
+        computer_slots = make_computer_slots(config["computer_matches"], min(config["games"], 6)) if mode == "computer" else []
 
         servers = [LiveServer(env=env).start() for _ in range(2 if setup == "pg2" else 1)]
         pids = [server.process.pid for server in servers]
