@@ -61,6 +61,8 @@ def main() -> None:
                                                   "the table)")
     parser.add_argument("--bgio-games", type=int, help="boardgame.io matches made per slot (default: enough "
                                                        "for 3,000 moves/s)")
+    parser.add_argument("--bgio-client", choices=("socketio", "raw"), default="socketio",
+                        help="boardgame.io driver: python-socketio, or the socket.io frames over plain websockets")
     parser.add_argument("--rate", type=float, default=200, help="offered: moves/s over all matches")
     parser.add_argument("--think", choices=("exp", "fixed"), default="exp", help="offered: think time")
     parser.add_argument("--window", type=float, default=5, help="arrivals: seconds over which sockets open")
@@ -91,7 +93,7 @@ def main() -> None:
                           "games": args.games or games_for(1000, args.seconds, m),
                           "bgio_games": args.bgio_games or games_for(3000, args.seconds, m), "rate": args.rate,
                           "think": args.think, "window": args.window, "computer_matches": args.computer_matches,
-                          "clients": args.clients, "seed": r}
+                          "clients": args.clients, "seed": r, "bgio_client": args.bgio_client}
                 load = os.getloadavg()[0]
                 started = time.monotonic()
                 out = subprocess.run([sys.executable, __file__, args.mode, "--child", json.dumps(config)],

@@ -15,6 +15,7 @@ move with credentials, as Boardhall's move with a session.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -122,10 +123,54 @@ def legal_cells(G: dict) -> list[int]:
     return [i for i, c in enumerate(cells) if c is None and (free or i // 9 == board)]
 
 
-async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.Queue):
+class RawSocketIO:
+    """The few parts of socket.io 4 (Engine.IO 4, socket.io protocol 5) the driver needs, over a
+    plain ``websockets`` connection: the same client library as Boardhall's driver, much lighter
+    than python-socketio. Text frames only: ``0{...}`` opens, ``2``/``3`` are the server's ping
+    and our pong, ``40/ns,`` joins a namespace, ``42/ns,[event, ...args]`` is an event."""
+
+    def __init__(self, namespace: str, inbox: asyncio.Queue) -> None:
+        self.namespace, self.inbox = namespace, inbox
+        self.prefix = f"42{namespace},"
+
+    async def connect(self, url: str) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(f"ws{url[4:]}/socket.io/?EIO=4&transport=websocket", open_timeout=30,
+                                max_queue=None, ping_interval=None)
+        if not (await self.ws.recv()).startswith("0"):
+            raise RuntimeError("no Engine.IO open packet")
+        await self.ws.send(f"40{self.namespace},")
+        while not (await self.ws.recv()).startswith(f"40{self.namespace},"):
+            pass
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        async for frame in self.ws:
+            if frame == "2":
+                await self.ws.send("3")
+            elif frame.startswith(self.prefix):
+                event, _match, payload, *_ = json.loads(frame[len(self.prefix):])
+                if event in ("sync", "update"):
+                    self.inbox.put_nowait(payload["state"] if event == "sync" else payload)
+
+    async def emit(self, event: str, args: tuple, namespace: str) -> None:
+        await self.ws.send(self.prefix + json.dumps([event, *args]))
+
+    async def disconnect(self) -> None:
+        self.reader.cancel()
+        await self.ws.close()
+
+
+async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.Queue, raw: bool):
+    namespace = f"/{GAME}"
+    if raw:
+        sio = RawSocketIO(namespace, inbox)
+        await sio.connect(url)
+        await sio.emit("sync", (match_id, player_id, credentials, 2), namespace=namespace)
+        return sio
     import socketio
 
-    namespace = f"/{GAME}"
     sio = socketio.AsyncClient(reconnection=False)
     sio.on("sync", lambda _match, info: inbox.put_nowait(info["state"]), namespace=namespace)
     sio.on("update", lambda _match, state, _log=None: inbox.put_nowait(state), namespace=namespace)
@@ -151,7 +196,7 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
                     inbox: asyncio.Queue = asyncio.Queue()
                     credentials = match["credentials"][int(seat)] if seat else None
                     url = slot["player_url"] if seat else slot["spectator_url"]
-                    clients.append(await _open(url, match_id, seat, credentials, inbox))
+                    clients.append(await _open(url, match_id, seat, credentials, inbox, slot.get("raw", False)))
                     inboxes.append(inbox)
             except Exception as exc:
                 rec.failed_handshakes += 1

@@ -259,7 +259,9 @@ def run_bgio(config: dict) -> dict:
     try:
         m, games = config["matches"], config["bgio_games"]
         made = asyncio.run(create_matches(server.api_url, m * games))
-        slots = [{"player_url": server.url, "spectator_url": server.url, "matches": made[n * games:(n + 1) * games]}
+        raw = config.get("bgio_client") == "raw"
+        slots = [{"player_url": server.url, "spectator_url": server.url, "raw": raw,
+                  "matches": made[n * games:(n + 1) * games]}
                  for n in range(m)]
         spec = {"kind": "bgio", "mode": "play", "seconds": config["seconds"], "think": think(config),
                 "seed": config["seed"], "slots": slots}
