@@ -41,10 +41,25 @@ def run(config: dict) -> dict:
 
 # -- shared: client processes, figures -------------------------------------------------------------
 
+def with_descendants(pids: list[int]) -> list[int]:
+    """These processes and their children, recursively (the embedded computer's process pool)."""
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        for children in Path(f"/proc/{pid}/task").glob("*/children"):
+            try:
+                todo.extend(int(child) for child in children.read_text().split())
+            except OSError:
+                pass
+    return found
+
+
 def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU seconds used so far by these processes (from /proc)."""
+    """User plus system CPU seconds used so far by these processes and their children (from /proc;
+    a child that ends between the two readings takes its seconds with it)."""
     total = 0.0
-    for pid in pids:
+    for pid in with_descendants(pids):
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
