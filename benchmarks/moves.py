@@ -6,8 +6,9 @@ Modes (issue 8), every one on nine-board tic-tac-toe, each match with 2 players 
 
   saturation  M matches at once, players answering the moment their state arrives: moves/s, mover
               ack and spectator delivery p50/p95/p99 (ms), failed handshakes, errors
-  offered     a fixed offered load (--rate moves/s over M matches: each player thinks M/rate s,
-              --think exp or fixed, before answering): ack and spectator p50/p99
+  offered     a fixed offered load (--rate moves/s over M matches: each match's moves are due at
+              Poisson times of mean interval M/rate s, --think fixed for regular ones): ack and
+              spectator p50/p99 and the rate achieved
   arrivals    the 4 sockets of each of M matches open at random moments of --window seconds:
               failed handshakes, time from opening a socket to its first state p50/p99
   computer    the M-match human load alone, then with --computer-matches matches against the
@@ -64,7 +65,8 @@ def main() -> None:
     parser.add_argument("--bgio-client", choices=("socketio", "raw"), default="socketio",
                         help="boardgame.io driver: python-socketio, or the socket.io frames over plain websockets")
     parser.add_argument("--rate", type=float, default=200, help="offered: moves/s over all matches")
-    parser.add_argument("--think", choices=("exp", "fixed"), default="exp", help="offered: think time")
+    parser.add_argument("--think", choices=("exp", "fixed"), default="exp",
+                        help="offered: Poisson (exp) or regular (fixed) move times")
     parser.add_argument("--window", type=float, default=5, help="arrivals: seconds over which sockets open")
     parser.add_argument("--computer-matches", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=1)

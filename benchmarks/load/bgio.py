@@ -181,9 +181,10 @@ async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.
 
 async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
     """``slot``: player_url, spectator_url, matches (``{"id", "credentials"}``)."""
-    from client import next_or_resync, settle, think_time
+    from client import Pace, next_or_resync, settle
 
     namespace = f"/{GAME}"
+    pace = Pace(think, rng)
     for match in slot["matches"]:
         if clock.stopped:
             return
@@ -221,9 +222,7 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
                     if state["ctx"].get("gameover") is not None or clock.stopped:
                         return
                     if state["ctx"]["currentPlayer"] == seat:
-                        pause = think_time(think, rng)
-                        if pause:
-                            await asyncio.sleep(pause)
+                        await pace.wait()
                         action = {"type": "MAKE_MOVE", "payload": {
                             "type": "play", "args": [rng.choice(legal_cells(state["G"]))],
                             "playerID": seat, "credentials": credentials}}

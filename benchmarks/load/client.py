@@ -12,7 +12,7 @@ clock second all client processes start at), ``seconds`` (how long players keep 
 matches it plays one after the other (see ``boardhall_slot`` and ``bgio.bgio_slot``).
 
 The load shape: each slot opens its two spectators and its two players, the players answer their
-state with a random legal action (after the think time, if any) until the game ends, then the
+state with a random legal action (when the slot's next move is due, see ``Pace``) until the game ends, then the
 slot moves on to its next match, until ``seconds`` have passed. For every move: **ack**, the
 time from the mover's send to the mover receiving the new state; **spectator**, the time from
 that send to each spectator receiving it.
@@ -63,11 +63,25 @@ class Clock:
         return time.perf_counter() >= self.deadline
 
 
-def think_time(think, rng: random.Random) -> float:
-    if not think:
-        return 0.0
-    distribution, mean = think
-    return rng.expovariate(1 / mean) if distribution == "exp" else mean
+class Pace:
+    """The offered load of one slot: its moves are due at the times of a Poisson (``exp``) or
+    regular (``fixed``) process of mean interval ``think[1]``, whoever moves and whatever game the
+    slot is in, so answer times, reconnects between games and the ack's own latency do not lower
+    the offered rate. A slot that falls behind moves at once, but never catches up on more than
+    a second of backlog. Without ``think``, moves are sent at once (saturation)."""
+
+    def __init__(self, think, rng: random.Random) -> None:
+        self.think, self.rng = think, rng
+        self.due = time.perf_counter()
+
+    async def wait(self) -> None:
+        if not self.think:
+            return
+        distribution, mean = self.think
+        now = time.perf_counter()
+        self.due = max(self.due, now - 1.0) + (self.rng.expovariate(1 / mean) if distribution == "exp" else mean)
+        if self.due > now:
+            await asyncio.sleep(self.due - now)
 
 
 STALL_SECONDS = 5.0
@@ -121,14 +135,15 @@ async def _next_state(ws, rec: Recorder) -> dict:
 
 async def boardhall_slot(slot: dict, clock: Clock, rec: Recorder, rng: random.Random, think) -> None:
     """``slot``: player_url, spectator_url, player_cookies (2), spectator_cookies (2), matches."""
+    pace = Pace(think, rng)
     for match_id in slot["matches"]:
         if clock.stopped:
             return
-        await boardhall_match(match_id, slot, clock, rec, rng, think)
+        await boardhall_match(match_id, slot, clock, rec, rng, pace)
     rec.exhausted_slots += 1
 
 
-async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder, rng, think) -> None:
+async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder, rng, pace: Pace) -> None:
     sent: dict[int, float] = {}  # version a move leads to -> when it was sent
     sockets = []
     try:
@@ -170,9 +185,7 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
                     return
                 legal = [a for actions in message["you"]["legal"].values() for a in actions]
                 if legal:
-                    pause = think_time(think, rng)
-                    if pause:
-                        await asyncio.sleep(pause)
+                    await pace.wait()
                     sent[version + 1] = time.perf_counter()
                     sent_by_me.add(version)
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal), "version": version}))
