@@ -12,10 +12,10 @@ clock second all client processes start at), ``seconds`` (how long players keep 
 matches it plays one after the other (see ``boardhall_slot`` and ``bgio.bgio_slot``).
 
 The load shape: each slot opens its two spectators and its two players, the players answer their
-state with a random legal action (when the slot's next move is due, see ``Pace``) until the game ends, then the
-slot moves on to its next match, until ``seconds`` have passed. For every move: **ack**, the
-time from the mover's send to the mover receiving the new state; **spectator**, the time from
-that send to each spectator receiving it.
+state with a random legal action (at once, or when the slot's next move is due: ``Pace``) until
+the game ends, then the slot moves on to its next match, until ``seconds`` have passed. For every
+move: **ack**, the time from the mover's send to the mover receiving the new state;
+**spectator**, the time from that send to each spectator receiving it.
 """
 
 from __future__ import annotations
