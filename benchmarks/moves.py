@@ -11,6 +11,8 @@ Modes (issue 8), every one on nine-board tic-tac-toe, each match with 2 players 
               spectator p50/p99 and the rate achieved
   arrivals    the 4 sockets of each of M matches open at random moments of --window seconds:
               failed handshakes, time from opening a socket to its first state p50/p99
+  cost        no sockets: --moves random moves through the move service in one process, the
+              SQL statements and the database-thread time of each (embedded and pg only)
   computer    the M-match human load alone, then with --computer-matches matches against the
               strong computer beside it (a person answering each computer move at once): the
               humans' ack p99 both ways
@@ -44,7 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "load"))
 
-MODES = ("saturation", "offered", "arrivals", "computer")
+MODES = ("saturation", "offered", "arrivals", "computer", "cost")
 DEFAULT_SETUPS = "embedded,pg,pg2,bgio-memory,bgio-flatfile"
 
 
@@ -69,6 +71,7 @@ def main() -> None:
                         help="offered: Poisson (exp) or regular (fixed) move times")
     parser.add_argument("--window", type=float, default=5, help="arrivals: seconds over which sockets open")
     parser.add_argument("--computer-matches", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=1000, help="cost: moves timed")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--clients", type=int, default=1, help="client processes")
     parser.add_argument("--json", help="also write every run's figures to this file")
@@ -80,9 +83,11 @@ def main() -> None:
         print(json.dumps(run(json.loads(args.child))))
         return
 
-    default_m = {"saturation": "10,50,200", "offered": "50", "arrivals": "200", "computer": "50"}[args.mode]
+    default_m = {"saturation": "10,50,200", "offered": "50", "arrivals": "200", "computer": "50",
+                 "cost": "1"}[args.mode]
     matches = [int(m) for m in (args.matches or default_m).split(",")]
-    setups = (args.setups or (DEFAULT_SETUPS if args.mode in ("saturation", "offered") else "embedded,pg,pg2")).split(",")
+    setups = (args.setups or (DEFAULT_SETUPS if args.mode in ("saturation", "offered")
+                              else "embedded,pg" if args.mode == "cost" else "embedded,pg,pg2")).split(",")
     print(machine(), flush=True)
     print(f"Command: `{' '.join(['.venv/bin/python', 'benchmarks/moves.py', *sys.argv[1:]])}`\n", flush=True)
 
@@ -94,7 +99,7 @@ def main() -> None:
                 config = {"mode": args.mode, "setup": setup, "matches": m, "seconds": args.seconds,
                           "games": args.games or games_for(1000, args.seconds, m),
                           "bgio_games": args.bgio_games or games_for(3000, args.seconds, m), "rate": args.rate,
-                          "think": args.think, "window": args.window, "computer_matches": args.computer_matches,
+                          "think": args.think, "window": args.window, "computer_matches": args.computer_matches, "moves": args.moves,
                           "clients": args.clients, "seed": r, "bgio_client": args.bgio_client}
                 load = os.getloadavg()[0]
                 started = time.monotonic()
@@ -135,6 +140,8 @@ def summary(mode: str, f: dict) -> str:
     if mode == "computer":
         return (f"ack p99 alone {fmt(f.get('alone_ack_p99'))} ms, beside {fmt(f.get('beside_ack_p99'))} ms, "
                 f"computer-side moves {f.get('beside_computer_side_moves')}")
+    if mode == "cost":
+        return f"{f['queries_mean']:.1f} queries, {f['ms_p50']:.2f} ms a move at the median"
     if mode == "arrivals":
         return (f"{f['sockets_ok']} first states, {f['failed_handshakes']} failed handshakes, "
                 f"p99 {fmt(f['first_p99'])} ms")
@@ -192,6 +199,9 @@ COLUMNS = {
     "arrivals": [("sockets", lambda runs: str(4 * runs[0]["M"])),
                  ("failed handshakes", count("failed_handshakes")), ("first state p50", ms("first_p50")),
                  ("p99", ms("first_p99")), ("errors", count("errors")), ("server cpu", share("server_cpu"))],
+    "cost": [("moves", count("moves")), ("queries per move", ms("queries_mean")), ("max", count("queries_max")),
+             ("ms per move p50", lambda runs: fmt(median(runs, "ms_p50"), 2)),
+             ("p95", lambda runs: fmt(median(runs, "ms_p95"), 2)), ("mean", lambda runs: fmt(median(runs, "ms_mean"), 2))],
     "computer": [("M", lambda runs: str(runs[0]["M"])), ("alone moves/s", count("alone_moves_per_s")),
                  ("ack p50", ms("alone_ack_p50")), ("p99", ms("alone_ack_p99")),
                  ("beside moves/s", count("beside_moves_per_s")), ("ack p50", ms("beside_ack_p50")),
@@ -210,6 +220,8 @@ def table(mode: str, results, args) -> str:
                    f"{repeat}; ms.",
         "arrivals": f"Arrivals: 4 sockets per match opening within {args.window:g} s, {repeat}; ms from "
                     "opening a socket to its first state.",
+        "cost": f"What a move costs the database threads (move_submit with its commit and after-commit hooks, "
+                f"no sockets), {repeat}.",
         "computer": f"People's moves with and without {args.computer_matches} matches against the strong computer "
                     f"beside them, {args.seconds:g} s per phase, {repeat}; ms.",
     }[mode]

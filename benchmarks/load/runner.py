@@ -152,6 +152,8 @@ def run_boardhall(config: dict) -> dict:
     servers, worker = [], None
     try:
         call_command("migrate", verbosity=0)
+        if mode == "cost":
+            return move_cost(config)
         m = config["matches"]
         games = 1 if mode == "arrivals" else config["games"]
         phases = 2 if mode == "computer" else 1
@@ -194,6 +196,41 @@ def run_boardhall(config: dict) -> dict:
         if setup in ("pg", "pg2"):
             drop_postgres_database()
             forget_redis_keys(prefix)
+
+
+def move_cost(config: dict) -> dict:
+    """What one move costs the server's database threads, with no sockets: ``move_submit`` as the
+    consumer calls it (the service's transaction, its commit and its after-commit hooks), timed
+    and with its SQL statements counted, over random games played one after the other in this
+    process (so the service's per-process memory of active matches is warm, as in a server)."""
+    import random
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.models import Match
+    from games.rules import get_game
+    from tests.support.players import make_players, start_match
+
+    game, rng = get_game(GAME), random.Random(config["seed"])
+    players = make_players(2, prefix="cost")
+    by_role = dict(zip(game.roles, players))
+    times, queries = [], []
+    while len(times) < config["moves"]:
+        match = start_match(GAME, players)
+        while match.status == Match.Status.ACTIVE and len(times) < config["moves"]:
+            state = game.state_from_json(match.state)
+            role = game.to_move(state)
+            with CaptureQueriesContext(connection) as captured:
+                began = time.perf_counter()
+                services.move_submit(match_id=match.pk, user=by_role[role],
+                                     action=rng.choice(game.legal_actions(state)), version=match.version)
+                times.append(time.perf_counter() - began)
+            queries.append(len(captured.captured_queries))
+            match.refresh_from_db()
+    return {"moves": len(times), "ms_p50": pct(times, 50), "ms_p95": pct(times, 95), "ms_mean": statistics.mean(times) * 1000,
+            "queries_mean": statistics.mean(queries), "queries_max": max(queries)}
 
 
 def think(config: dict):
