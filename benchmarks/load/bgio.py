@@ -202,6 +202,7 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
             except Exception as exc:
                 rec.failed_handshakes += 1
                 rec.error(f"handshake: {exc!r}")
+                await asyncio.sleep(1)
                 continue
 
             # As for Boardhall: nobody moves before every client has its first state (here too

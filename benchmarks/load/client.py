@@ -155,6 +155,7 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
         except Exception as exc:  # refused, timed out, reset: the handshake failed
             rec.failed_handshakes += 1
             rec.error(f"handshake: {exc!r}")
+            await asyncio.sleep(1)  # then the slot's next match, without hammering the server
             return
         spectators, players = sockets[:2], sockets[2:]
         # Nobody moves before all four sockets have their first state: a socket that opens while
