@@ -232,6 +232,10 @@ def table(mode: str, results, args) -> str:
         for run in runs:
             run.update(M=m, rate=args.rate)
         lines.append(f"| {setup} | " + " | ".join(cell(runs) for _, cell in columns) + " |")
+    busy = sorted({setup for setup, _, runs in results if (median(runs, "client_cpu") or 0) > 0.85})
+    if busy:
+        lines.append(f"\nNote: the client was near a full core on {', '.join(busy)}: those figures may be the "
+                     "client's limit; try --clients 2.")
     exhausted = sum((r.get("exhausted_slots") or 0) + (r.get("alone_exhausted_slots") or 0)
                     for _, _, runs in results for r in runs)
     if exhausted:
