@@ -221,11 +221,14 @@ if BEHIND_TLS_PROXY:
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
-# Websocket limits: Daphne refuses frames over its own limit; consumers refuse longer texts
-# and more than WS_RATE_BURST messages at once, refilled at WS_RATE_PER_SECOND.
+# Websocket limits (games/throttle.py): Daphne refuses frames over its own limit; consumers
+# refuse longer texts and, per client across its sockets, more than WS_RATE_BURST messages at
+# once, refilled at WS_RATE_PER_SECOND.
 WS_MAX_MESSAGE_BYTES = 4096
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
+# Match and lobby sockets one client (a player, or an anonymous visitor's address) may have open.
+WS_MAX_SOCKETS = int(os.environ.get("WS_MAX_SOCKETS", "30"))
 PRESENCE_TIMEOUT_SECONDS = 60
 # The other players may claim a match from a player whose turn it is once that player has had
 # no page open on the match for this long (their seat then counts as resigned).

@@ -12,6 +12,9 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
+from django.db import InterfaceError, OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import broadcast, presence, protocol, selectors, services, snapshots, throttle
 from games.dbthreads import db
@@ -20,6 +23,9 @@ from games.services import ServiceError
 from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
+TRY_AGAIN_LATER = 1013
+# What a failing service raises: builtin socket errors, redis-py's and the database's own.
+SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
 
 
 class MatchConsumer(Socket):
@@ -30,16 +36,17 @@ class MatchConsumer(Socket):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
         self.user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
-        self.bucket = throttle.bucket(self.user_id)
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         await self.accept()
         try:
+            if not await self.admit():
+                return
             await self._join(invite)
         except Exception:  # the database or the channel layer is down: say so, let the page retry
             logger.exception("match %s: could not open a page", self.match_id)
             self.group = None
             await self._error("unavailable", "The server cannot reach its services right now; retrying shortly.")
-            await self.close(code=1013)  # "try again later"
+            await self.close(code=TRY_AGAIN_LATER)
 
     async def _join(self, invite: str | None) -> None:
         # Listen before reading: a move committed between the read and joining the group
@@ -75,13 +82,14 @@ class MatchConsumer(Socket):
                 presence.match_presence(match_id=self.match_id, seats=seats))
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            try:
+        try:
+            await self.release()
+            if self.group:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
                 present = await db(self._close)()
                 await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
-            except Exception:  # the page is gone either way; its presence entry expires
-                logger.exception("match %s: could not record a page closing", self.match_id)
+        except Exception:  # the page is gone either way; its presence entry expires
+            logger.exception("match %s: could not record a page closing", self.match_id)
 
     def _close(self) -> dict[str, Any]:
         seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
@@ -90,16 +98,21 @@ class MatchConsumer(Socket):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.group:
             return
-        if not self.bucket.take():
-            await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
-            return
+        kind = "message"
         try:
-            kind, fields = protocol.parse(text_data, bytes_data)
-        except protocol.Malformed as err:
-            await self._error("malformed", str(err))
-            return
-        try:
+            if not await self.within_budget():
+                await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
+                return
+            try:
+                kind, fields = protocol.parse(text_data, bytes_data)
+            except protocol.Malformed as err:
+                await self._error("malformed", str(err))
+                return
             await getattr(self, f"_on_{kind}")(**fields)
+        except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
+            logger.exception("match %s: %s failed, a service is down", self.match_id, kind)
+            await self._error("unavailable", "The server cannot reach its services right now; reconnecting.")
+            await self.close(code=TRY_AGAIN_LATER)
         except Exception:
             logger.exception("match %s: %s failed", self.match_id, kind)
             await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
@@ -128,6 +141,7 @@ class MatchConsumer(Socket):
 
     async def _on_ping(self) -> None:
         presence.store().touch(self.match_id, self.channel_name)
+        await throttle.limits().touch(self.client, self.channel_name)
         await self._send_json({"type": "pong"})
 
     async def _call(self, service, **kwargs) -> None:
@@ -146,7 +160,7 @@ class MatchConsumer(Socket):
         await self._send_json({"type": "error", "code": code, "message": message, **extra})
 
     async def _send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send_json_text(content)
 
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""The base of the app's websocket consumers.
+"""The base of the app's websocket consumers: counted against their client's limits
+(``games.throttle``), and no thread hop per message.
 
 Channels' consumers hop to a thread before every message they handle, group messages included,
 to close stale database connections (``aclose_old_connections``). Ours never touch the
@@ -9,11 +10,44 @@ four thread round trips per move.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games import throttle
+
+TOO_MANY = 4429
+
 
 class Socket(AsyncWebsocketConsumer):
+    client: str | None = None  # the client this socket is counted against, once admitted
+
+    async def admit(self) -> bool:
+        """Count this (accepted) socket against its client's open sockets. Over the cap it is
+        told so and closed, and False is returned."""
+        client = throttle.client_key(self.scope)
+        if not await throttle.limits().open(client, self.channel_name):
+            await self.send_json_text({"type": "error", "code": "too_many_sockets",
+                                       "message": "Too many pages open at once: close some and reload this one."})
+            await self.close(code=TOO_MANY)
+            return False
+        self.client = client
+        return True
+
+    async def release(self) -> None:
+        if self.client is not None:
+            await throttle.limits().close(self.client, self.channel_name)
+            self.client = None
+
+    async def within_budget(self) -> bool:
+        """Take one message from the client's budget; False if it is spent."""
+        return self.client is not None and await throttle.limits().take(self.client)
+
+    async def send_json_text(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -1,18 +1,40 @@
-"""Message rate limits of the match sockets.
+"""Limits that hold across a client's sockets (and, with Redis, across server processes).
 
-A signed-in player (guests included) has one token bucket per server process, shared by all
-their sockets, so opening more sockets buys no more messages: at most ``WS_RATE_BURST`` at
-once, refilled at ``WS_RATE_PER_SECOND``. An anonymous spectator's socket has a bucket of its
-own (spectators can only ask for the state and ping; behind a proxy they share an address).
+A client is a signed-in player (guests included) or, for anonymous visitors, an address. Per
+client:
+
+- **open sockets**: at most ``WS_MAX_SOCKETS`` match and lobby sockets at once; one more is told
+  ``too_many_sockets`` and closed (close code 4429);
+- **messages**: a token bucket of ``WS_RATE_BURST`` refilled at ``WS_RATE_PER_SECOND``, shared by
+  the client's sockets on this process, and with Redis also a budget per ``WINDOW_SECONDS``
+  (``WS_RATE_BURST + WS_RATE_PER_SECOND * WINDOW_SECONDS``) counted across every process. Over
+  either, the message is refused with ``rate_limited`` and changes nothing.
+
+So one person cannot slow everyone else's matches by opening sockets. Embedded, the counts live
+in this process; with ``REDIS_URL``, open sockets are a sorted set per client (a socket is
+counted while it pings; a crashed process's sockets age out) and the window a counter.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+import weakref
+from functools import cache
 
 from django.conf import settings
 
+WINDOW_SECONDS = 10
+SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longer counts
 MAX_REMEMBERED = 50_000  # buckets kept per process; full ones are forgotten first
+
+
+def client_key(scope) -> str:
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return f"u{user.pk}"
+    client = scope.get("client") or ("unknown", 0)
+    return f"a{client[0]}"
 
 
 class TokenBucket:
@@ -38,22 +60,99 @@ class TokenBucket:
         return self.tokens >= self.burst
 
 
-_players: dict[int, TokenBucket] = {}
+class MemoryLimits:
+    """The embedded set-up's limits: this process sees every socket."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[str, TokenBucket] = {}
+        self.sockets: dict[str, set[str]] = {}
+
+    async def open(self, client: str, channel: str) -> bool:
+        mine = self.sockets.setdefault(client, set())
+        if len(mine) >= settings.WS_MAX_SOCKETS:
+            return False
+        mine.add(channel)
+        return True
+
+    async def touch(self, client: str, channel: str) -> None:
+        return None
+
+    async def close(self, client: str, channel: str) -> None:
+        mine = self.sockets.get(client)
+        if mine is not None:
+            mine.discard(channel)
+            if not mine:
+                del self.sockets[client]
+
+    async def take(self, client: str) -> bool:
+        return self._bucket(client).take()
+
+    def _bucket(self, client: str) -> TokenBucket:
+        found = self.buckets.get(client)
+        if found is None:
+            if len(self.buckets) >= MAX_REMEMBERED:
+                now = time.monotonic()
+                for key in [k for k, b in self.buckets.items() if b.full(now)]:
+                    del self.buckets[key]
+            found = self.buckets[client] = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
+        return found
 
 
-def bucket(user_id: int | None) -> TokenBucket:
-    """The bucket for a player's sockets (shared), or a new one for an anonymous socket."""
-    if user_id is None:
-        return TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
-    found = _players.get(user_id)
-    if found is None:
-        if len(_players) >= MAX_REMEMBERED:
-            now = time.monotonic()
-            for key in [k for k, b in _players.items() if b.full(now)]:
-                del _players[key]
-        found = _players[user_id] = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
-    return found
+class RedisLimits(MemoryLimits):
+    """The scaled set-up's limits: this process's bucket first (cheap, catches a flood), then
+    the counts every process shares in Redis."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        super().__init__()
+        self.url, self.prefix = url, prefix
+        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
+
+    def _redis(self):
+        import redis.asyncio  # noqa: PLC0415 (only the scaled set-up needs it)
+
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._clients[loop] = redis.asyncio.Redis.from_url(
+                self.url, socket_connect_timeout=5, socket_timeout=5)
+        return client
+
+    def _key(self, kind: str, client: str) -> str:
+        return f"{self.prefix}:limit:{kind}:{client}"
+
+    async def open(self, client: str, channel: str) -> bool:
+        key, now = self._key("sockets", client), time.time()
+        pipe = self._redis().pipeline()
+        pipe.zremrangebyscore(key, 0, now - SOCKET_FRESH_SECONDS).zcard(key)
+        _, count = await pipe.execute()
+        if count >= settings.WS_MAX_SOCKETS:
+            return False
+        await self._redis().pipeline().zadd(key, {channel: now}).expire(key, SOCKET_FRESH_SECONDS).execute()
+        return True
+
+    async def touch(self, client: str, channel: str) -> None:
+        key = self._key("sockets", client)
+        await self._redis().pipeline().zadd(key, {channel: time.time()}, xx=True).expire(
+            key, SOCKET_FRESH_SECONDS).execute()
+
+    async def close(self, client: str, channel: str) -> None:
+        await self._redis().zrem(self._key("sockets", client), channel)
+
+    async def take(self, client: str) -> bool:
+        if not self._bucket(client).take():
+            return False
+        key = self._key(f"window{int(time.time() // WINDOW_SECONDS)}", client)
+        count, _ = await self._redis().pipeline().incr(key).expire(key, 2 * WINDOW_SECONDS).execute()
+        return count <= settings.WS_RATE_BURST + settings.WS_RATE_PER_SECOND * WINDOW_SECONDS
+
+    async def forget_all(self) -> None:
+        keys = [k async for k in self._redis().scan_iter(match=f"{self.prefix}:limit:*", count=1000)]
+        if keys:
+            await self._redis().delete(*keys)
 
 
-def forget_all() -> None:
-    _players.clear()
+@cache
+def limits() -> MemoryLimits:
+    if settings.REDIS_URL:
+        return RedisLimits(settings.REDIS_URL, settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
+    return MemoryLimits()

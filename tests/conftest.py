@@ -40,7 +40,15 @@ def fresh_process_memory():
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
-    throttle.forget_all()
+    limits = throttle.limits()
+    if isinstance(limits, throttle.RedisLimits):
+        import redis
+
+        client = redis.Redis.from_url(limits.url)
+        keys = list(client.scan_iter(match=f"{limits.prefix}:limit:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    throttle.limits.cache_clear()
 
 
 @pytest.fixture(scope="session")

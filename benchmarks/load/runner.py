@@ -126,7 +126,7 @@ def run_boardhall(config: dict) -> dict:
     workdir = tempfile.mkdtemp(prefix="boardhall-load-")
     env = {"DEBUG": "0", "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "ERROR",
            # Players here answer as fast as the server does; lift the per-connection limit.
-           "WS_RATE_PER_SECOND": "100000", "WS_RATE_BURST": "100000",
+           "WS_RATE_PER_SECOND": "100000", "WS_RATE_BURST": "100000", "WS_MAX_SOCKETS": "100000",
            "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdef0123456789abcdef",
            "SECURE_SSL_REDIRECT": "0"}
     prefix = f"wt-bench-{os.getpid()}"

@@ -401,7 +401,7 @@ class BrokenStore:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_service_down_gives_an_answer_not_a_crash(monkeypatch):
+async def test_a_service_down_closes_pages_to_retry_and_they_come_back(monkeypatch):
     from games import presence
 
     x, o = await database_sync_to_async(make_players)(2)
@@ -409,11 +409,42 @@ async def test_a_service_down_gives_an_answer_not_a_crash(monkeypatch):
     sx, _ = await join_match(match.pk, x)
     with monkeypatch.context() as patch:
         patch.setattr(presence, "store", lambda: BrokenStore())
-        await sx.send_json_to({"type": "ping"})  # touches the store
-        assert (await receive(sx, "error"))["code"] == "server_error"
-        await sx.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
-        assert (await receive(sx, "state"))["version"] == 1  # moves need no presence: play goes on
         late = await open_socket(f"/ws/matches/{match.pk}/", o)  # a page needs it to open: told, then closed
         assert (await receive(late, "error"))["code"] == "unavailable"
-        assert (await late.receive_output(timeout=3))["code"] == 1013
-    await sx.disconnect()
+        assert (await late.receive_output(timeout=3))["code"] == 1013  # "try again later": the page retries
+        await sx.send_json_to({"type": "ping"})  # an open page finds it gone at its next ping: the same
+        assert (await receive(sx, "error"))["code"] == "unavailable"
+        assert (await sx.receive_output(timeout=3))["code"] == 1013
+    again, first = await join_match(match.pk, o)  # back: the first try works
+    assert first["version"] == 0
+    await again.disconnect()
+
+
+@override_settings(WS_MAX_SOCKETS=3)
+@pytest.mark.django_db(transaction=True)
+async def test_a_client_may_have_only_so_many_sockets_open():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    mine = [(await join_match(match.pk, x))[0], (await join_match(match.pk, x))[0], await open_socket("/ws/lobby/", x)]
+    one_more = await open_socket(f"/ws/matches/{match.pk}/", x)
+    refused = await receive(one_more, "error")
+    assert refused["code"] == "too_many_sockets"
+    assert (await one_more.receive_output(timeout=3))["code"] == 4429
+    other, _ = await join_match(match.pk, o)  # someone else is not counted against x
+    await mine[0].disconnect()  # closing one frees a place
+    again, first = await join_match(match.pk, x)
+    assert first["version"] == 0
+    for sock in [*mine[1:], other, again]:
+        await sock.disconnect()
+
+
+@override_settings(WS_MAX_SOCKETS=2)
+@pytest.mark.django_db(transaction=True)
+async def test_anonymous_visitors_are_counted_by_address():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    watchers = [(await join_match(match.pk))[0] for _ in range(2)]
+    refused = await open_socket(f"/ws/matches/{match.pk}/")
+    assert (await receive(refused, "error"))["code"] == "too_many_sockets"
+    for sock in watchers:
+        await sock.disconnect()

@@ -1,0 +1,40 @@
+"""Client limits (games/throttle.py): open sockets and a message budget per client, held across
+the client's sockets, and with Redis across server processes."""
+
+import pytest
+from django.conf import settings as live
+
+from games import throttle
+
+
+async def test_a_clients_sockets_share_one_cap_and_one_bucket(settings):
+    settings.WS_MAX_SOCKETS, settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 2, 3, 0.001
+    limits = throttle.MemoryLimits()
+    assert await limits.open("u1", "a") and await limits.open("u1", "b")
+    assert not await limits.open("u1", "c") and await limits.open("u2", "c")
+    await limits.close("u1", "a")
+    assert await limits.open("u1", "c")
+    assert [await limits.take("u1") for _ in range(4)] == [True, True, True, False]
+    assert await limits.take("u2")
+
+
+@pytest.mark.services
+async def test_two_processes_share_the_counts_in_redis(settings):
+    if not live.REDIS_URL:
+        pytest.skip("needs REDIS_URL")
+    settings.WS_MAX_SOCKETS, settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 2, 3, 0.1
+    prefix = f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-throttle-test"
+    one, two = throttle.RedisLimits(live.REDIS_URL, prefix), throttle.RedisLimits(live.REDIS_URL, prefix)
+    try:
+        assert await one.open("u1", "a") and await two.open("u1", "b")
+        assert not await one.open("u1", "c")  # the other process's socket counts
+        await two.close("u1", "b")
+        assert await one.open("u1", "c")
+        budget = settings.WS_RATE_BURST + int(settings.WS_RATE_PER_SECOND * throttle.WINDOW_SECONDS)  # 4
+        takes = [await one.take("u9") for _ in range(3)] + [await two.take("u9") for _ in range(3)]
+        assert takes.count(True) <= budget and takes[-1] is False  # each process's bucket allows 3
+    finally:
+        client = one._redis()
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
+        if keys:
+            await client.delete(*keys)
