@@ -137,7 +137,7 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
     # processes whose sockets listen. (The list-based layer lost state messages under load.)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.layers.RedisPubSubLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5}],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),

@@ -20,10 +20,9 @@ from games import broadcast, presence, protocol, selectors, services, snapshots,
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
-from games.sockets import Socket
+from games.sockets import TRY_AGAIN_LATER, Socket
 
 logger = logging.getLogger(__name__)
-TRY_AGAIN_LATER = 1013
 # What a failing service raises: builtin socket errors, redis-py's and the database's own.
 SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
 
@@ -140,7 +139,7 @@ class MatchConsumer(Socket):
         return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
     async def _on_ping(self) -> None:
-        presence.store().touch(self.match_id, self.channel_name)
+        await db(presence.store().touch)(self.match_id, self.channel_name)  # Redis when scaled: off the loop
         await throttle.limits().touch(self.client, self.channel_name)
         await self._send_json({"type": "pong"})
 

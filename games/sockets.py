@@ -10,7 +10,9 @@ four thread round trips per move.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -19,10 +21,41 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games import throttle
 
 TOO_MANY = 4429
+TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
+logger = logging.getLogger(__name__)
 
 
 class Socket(AsyncWebsocketConsumer):
     client: str | None = None  # the client this socket is counted against, once admitted
+    layer_down = False
+
+    # Channels assigns ``channel_receive`` (the channel layer's receive) and lets its failure
+    # end the consumer, which Daphne reports as close 1011. Here it becomes a message instead:
+    # the page is told and closed with 4503, and its retry finds the layer back.
+    @property
+    def channel_receive(self):
+        return self._receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, receive) -> None:
+        self._layer_receive = receive
+
+    async def _receive_from_layer(self) -> dict:
+        if self.layer_down:
+            await asyncio.sleep(1)  # closing; do not spin on a layer that keeps failing
+            return {"type": "socket.layer_down"}
+        try:
+            return await self._layer_receive()
+        except Exception:
+            logger.warning("the channel layer failed under a socket; asking the page to retry", exc_info=True)
+            return {"type": "socket.layer_down"}
+
+    async def socket_layer_down(self, message: dict) -> None:
+        if not self.layer_down:
+            self.layer_down = True
+            await self.send_json_text({"type": "error", "code": "unavailable",
+                                       "message": "The server cannot reach its services right now; reconnecting."})
+            await self.close(code=TRY_AGAIN_LATER)
 
     async def admit(self) -> bool:
         """Count this (accepted) socket against its client's open sockets. Over the cap it is

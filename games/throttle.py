@@ -109,12 +109,14 @@ class RedisLimits(MemoryLimits):
 
     def _redis(self):
         import redis.asyncio  # noqa: PLC0415 (only the scaled set-up needs it)
+        from redis.asyncio.retry import Retry  # noqa: PLC0415
+        from redis.backoff import NoBackoff  # noqa: PLC0415
 
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
-            client = self._clients[loop] = redis.asyncio.Redis.from_url(
-                self.url, socket_connect_timeout=5, socket_timeout=5)
+            client = self._clients[loop] = redis.asyncio.Redis.from_url(  # fail fast, as presence does
+                self.url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
         return client
 
     def _key(self, kind: str, client: str) -> str:

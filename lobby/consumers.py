@@ -5,7 +5,7 @@ import logging
 from games import selectors
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
-from games.sockets import Socket
+from games.sockets import TRY_AGAIN_LATER, Socket
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ class LobbyConsumer(Socket):
             logger.exception("could not open a lobby page")
             await self.send_json_text({"type": "error", "code": "unavailable",
                                        "message": "The server cannot reach its services right now; retrying shortly."})
-            await self.close(code=1013)
+            await self.close(code=TRY_AGAIN_LATER)
 
     async def disconnect(self, code: int) -> None:
         try:

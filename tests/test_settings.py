@@ -50,7 +50,7 @@ def test_environment_selects_postgresql_and_redis():
     assert default.stdout.split() == ["django.db.backends.sqlite3", "games.layers.InMemoryLayer"]
     scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
-    assert scaled.stdout.split() == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]
+    assert scaled.stdout.split() == ["django.db.backends.postgresql", "games.layers.RedisPubSubLayer"]
 
 
 @pytest.mark.django_db

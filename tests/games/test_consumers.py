@@ -411,10 +411,10 @@ async def test_a_service_down_closes_pages_to_retry_and_they_come_back(monkeypat
         patch.setattr(presence, "store", lambda: BrokenStore())
         late = await open_socket(f"/ws/matches/{match.pk}/", o)  # a page needs it to open: told, then closed
         assert (await receive(late, "error"))["code"] == "unavailable"
-        assert (await late.receive_output(timeout=3))["code"] == 1013  # "try again later": the page retries
+        assert (await late.receive_output(timeout=3))["code"] == 4503  # "try again later": the page retries
         await sx.send_json_to({"type": "ping"})  # an open page finds it gone at its next ping: the same
         assert (await receive(sx, "error"))["code"] == "unavailable"
-        assert (await sx.receive_output(timeout=3))["code"] == 1013
+        assert (await sx.receive_output(timeout=3))["code"] == 4503
     again, first = await join_match(match.pk, o)  # back: the first try works
     assert first["version"] == 0
     await again.disconnect()

@@ -3,6 +3,10 @@
 import asyncio
 import json
 import random
+import shutil
+import socket
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +14,7 @@ from django.conf import settings
 
 from games.models import Match, Move
 from games.rules import get_game
-from tests.support.live import LiveServer, live_server
+from tests.support.live import LiveServer, free_port, live_server
 from tests.support.players import make_players, session_cookie, start_match
 from tests.support.wsclient import Socket
 
@@ -61,7 +65,7 @@ def test_acknowledged_moves_survive_a_server_restart():
 @pytest.mark.services
 def test_two_processes_share_a_match_through_postgresql_and_redis():
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or \
-            not settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+            not settings.REDIS_URL:
         pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
     game = get_game("tictactoe-3player")
     players = make_players(3)
@@ -165,7 +169,7 @@ def test_a_match_through_nginx_in_front_of_two_processes():
     """The deployment of bin/scaled: nginx spreads the sockets over two Daphne processes; the
     players and the spectator play a whole game through it."""
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or \
-            not settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+            not settings.REDIS_URL:
         pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
     from tests.support.nginx import nginx_in_front
 
@@ -186,3 +190,54 @@ def test_a_match_through_nginx_in_front_of_two_processes():
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.version == version
     assert game.state_from_json(match.state) == state
+
+
+@pytest.mark.services
+def test_pages_come_back_on_their_own_after_a_redis_outage(tmp_path):
+    """A redis-server of the test's own is stopped under a live Daphne and started again: pages
+    are told to retry (4503), nothing committed is lost, and the first socket opened once Redis is
+    back gets the state."""
+    from websockets.exceptions import ConnectionClosed
+
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+
+    def redis_up() -> subprocess.Popen:
+        process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                    "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                return process
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    game = get_game("nine-board-tictactoe")
+    players = make_players(2)
+    match = start_match(game.slug, players)
+    redis = redis_up()
+    env = {"REDIS_URL": f"redis://127.0.0.1:{port}/0", "CHANNEL_LAYER_PREFIX": "outage"}
+    try:
+        with live_server(env=env) as server:
+            x = Socket(server, f"/ws/matches/{match.pk}/", players[0])
+            assert x.receive("state")["version"] == 0
+            redis.kill()
+            redis.wait()
+            x.send({"type": "ping"})
+            assert x.receive("error")["code"] == "unavailable"
+            with pytest.raises(ConnectionClosed) as closed:
+                x.receive("state")
+            assert closed.value.rcvd.code == 4503
+            redis = redis_up()
+            again = Socket(server, f"/ws/matches/{match.pk}/", players[0])  # the first try
+            assert again.receive("state")["version"] == 0
+            again.send({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
+            assert again.receive("state")["version"] == 1
+            again.close()
+    finally:
+        redis.kill()
+        redis.wait()
+    assert Move.objects.filter(match=match).count() == 1

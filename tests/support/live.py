@@ -59,7 +59,8 @@ class LiveServer:
         env = {**os.environ, "DATABASE_URL": test_database_url(), "DEBUG": "1",
                "DJANGO_SETTINGS_MODULE": "config.settings", **self.extra_env}
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        if settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"):
+        if settings.REDIS_URL and \
+                "REDIS_URL" not in self.extra_env:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
         self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
