@@ -42,6 +42,8 @@ def _refusal(char: str) -> str | None:
     point = ord(char)
     if 0xD800 <= point <= 0xDFFF:
         return "an unpaired surrogate (broken text encoding)"
+    if point == 0xFFFD:  # what bytes that were not UTF-8 were decoded to
+        return "a replacement character (U+FFFD: broken text encoding)"
     category = unicodedata.category(char)
     if category == "Cc" and char not in "\t\n\r":  # whitespace, collapsed to a space below
         return f"a control character (U+{point:04X})"
@@ -50,6 +52,11 @@ def _refusal(char: str) -> str | None:
     if category in {"Co", "Cn"}:
         return f"a private or unassigned character (U+{point:04X})"
     return None
+
+
+def without_refused(text: str) -> str:
+    """``text`` with every character the policy refuses taken out (for rows stored before it)."""
+    return "".join(char for char in text if _refusal(char) is None)
 
 
 def text_clean(text: object, *, max_length: int, what: str = "The text") -> str:

@@ -173,3 +173,20 @@ def test_the_migration_respells_moves_stored_before_and_leaves_unreadable_ones()
     Move.objects.filter(match=match, ply=2).update(action="(play ٢ 2 1 1 o)")  # no reading of it
     migration.canonical(apps, None)
     assert [a for _, a in moves_of(match)] == ["(play 2 2 2 2 x)", "(play ٢ 2 1 1 o)"]
+
+
+def test_the_migration_cleans_chat_lines_stored_before_the_text_policy():
+    import importlib
+
+    from django.apps import apps
+
+    from games.models import ChatMessage
+
+    migration = importlib.import_module("games.migrations.0007_chat_text_policy")
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    lines = [ChatMessage.objects.create(match=match, author=x, text=t)
+             for t in ["good game", "\u202eevil\u202c text", "\u200b\u200b", "tab\there"]]
+    migration.clean(apps, None)
+    assert [ChatMessage.objects.get(pk=line.pk).text for line in lines] == [
+        "good game", "evil text", migration.UNREADABLE, "tab here"]

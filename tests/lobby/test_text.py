@@ -53,3 +53,9 @@ def test_text_clean_limits_length_after_normalising():
     assert text_clean("e\u0301" * 3, max_length=3) == "\u00e9" * 3
     with pytest.raises(TextRefused):
         text_clean("abcd", max_length=3, what="A chat line")
+
+
+def test_the_replacement_character_of_broken_encoding_is_refused():
+    with pytest.raises(TextRefused) as refused:
+        text_clean("\ufffd\ufffdx", max_length=30)
+    assert refused.value.code == "bad_character"

@@ -1,0 +1,57 @@
+"""Every POST endpoint against junk, as an anonymous visitor, a spectator and an outsider: a
+page or a redirect (a 4xx at worst), never a 500, and nothing made or changed by junk."""
+
+from urllib.parse import urlencode
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from games.models import ChatMessage, Match, Move, Seat
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db
+
+JUNK = [
+    {}, {"display_name": ""}, {"display_name": "\x00"}, {"display_name": "\ud800x"}, {"display_name": "\u202e" * 3},
+    {"display_name": "x" * 100_000}, {"display_name": ["\x00", "\u202e"]}, {"game": "chess", "role": "king"},
+    {"game": "\x00", "opponent": "\ud800"}, {"game": "quarto-misere", "role": "x" * 5000, "opponent": "🙂"},
+    {"username": "\x00", "password": "\ud800"}, {"username": "a" * 10_000, "password1": "", "password2": "x"},
+    {"next": "//evil.example/", "display_name": "\t"}, {"computer_level": "-1", "game": "tictactoe-3player"},
+]
+FILES = [b"", b"\xff\xfe", b"[" * 50_000, b'{"matchId": "\\ud800"}', b"null", b'{"players": [' + b"1," * 1000 + b"1]}"]
+
+
+def post_urls(match_id: int) -> list[str]:
+    return ["/guest/", "/signup/", "/login/", "/logout/", "/matches/new/", "/history/import/",
+            f"/matches/{match_id}/join/", f"/matches/{match_id}/abort/", f"/matches/{match_id}/rematch/"]
+
+
+def counts():
+    return (get_user_model().objects.count(), Match.objects.count(), Seat.objects.count(), Move.objects.count(),
+            ChatMessage.objects.count())
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "spectator", "outsider"])
+def test_junk_posts_answer_without_a_500_and_change_nothing(visitor):
+    x, o, watcher, outsider = make_players(4, "fuzz")
+    match = start_match("nine-board-tictactoe", [x, o])
+    finished = start_match("quarto-misere", [x, o])
+    client = Client(raise_request_exception=False)
+    if visitor != "anonymous":
+        client.force_login({"spectator": watcher, "outsider": outsider}[visitor])
+    before = counts()
+    for url in post_urls(match.pk) + post_urls(finished.pk)[-3:]:
+        for data in JUNK:
+            # Encoded as a browser would send the bytes: a lone surrogate as %ED%A0%80.
+            body = urlencode(data, doseq=True, encoding="utf-8", errors="surrogatepass")
+            response = client.post(url, body, content_type="application/x-www-form-urlencoded")
+            assert response.status_code < 500, (url, data, response.status_code)
+            assert response.status_code in {200, 302, 400, 403, 404, 405, 413}, (url, response.status_code)
+        for content in FILES:
+            response = client.post("/history/import/", {"file": SimpleUploadedFile("m.json", content)})
+            assert response.status_code < 500, (content[:40], response.status_code)
+        if visitor != "anonymous":  # logout is the one junk post that does something
+            client.force_login({"spectator": watcher, "outsider": outsider}[visitor])
+    assert counts() == before
