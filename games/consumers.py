@@ -20,7 +20,7 @@ from games import broadcast, presence, protocol, selectors, services, snapshots,
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
-from games.sockets import TRY_AGAIN_LATER, Socket
+from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
 # What a failing service raises: builtin socket errors, redis-py's and the database's own.
@@ -44,8 +44,7 @@ class MatchConsumer(Socket):
         except Exception:  # the database or the channel layer is down: say so, let the page retry
             logger.exception("match %s: could not open a page", self.match_id)
             self.group = None
-            await self._error("unavailable", "The server cannot reach its services right now; retrying shortly.")
-            await self.close(code=TRY_AGAIN_LATER)
+            await self.ask_to_retry()
 
     async def _join(self, invite: str | None) -> None:
         # Listen before reading: a move committed between the read and joining the group
@@ -62,7 +61,7 @@ class MatchConsumer(Socket):
         event, chat, present = opened
         self.group = group
         await self._send_state(event)
-        await self._send_json({"type": "chat", "lines": chat, "replace": True})
+        await self.send_json_text({"type": "chat", "lines": chat, "replace": True})
         await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
 
     def _open(self, invite: str | None):
@@ -110,8 +109,7 @@ class MatchConsumer(Socket):
             await getattr(self, f"_on_{kind}")(**fields)
         except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
             logger.exception("match %s: %s failed, a service is down", self.match_id, kind)
-            await self._error("unavailable", "The server cannot reach its services right now; reconnecting.")
-            await self.close(code=TRY_AGAIN_LATER)
+            await self.ask_to_retry()
         except Exception:
             logger.exception("match %s: %s failed", self.match_id, kind)
             await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
@@ -132,16 +130,20 @@ class MatchConsumer(Socket):
         event, chat = await db(self._read_state)()
         if event["version"] >= self.version:  # else a newer state already reached the page
             await self._send_state(event)
-        await self._send_json({"type": "chat", "lines": chat, "replace": True})
+        await self.send_json_text({"type": "chat", "lines": chat, "replace": True})
 
     def _read_state(self):
         snapshot = selectors.match_snapshot_by_id(match_id=self.match_id)
         return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
     async def _on_ping(self) -> None:
-        await db(presence.store().touch)(self.match_id, self.channel_name)  # Redis when scaled: off the loop
+        store = presence.store()
+        if store.blocking:
+            await db(store.touch)(self.match_id, self.channel_name)
+        else:
+            store.touch(self.match_id, self.channel_name)
         await throttle.limits().touch(self.client, self.channel_name)
-        await self._send_json({"type": "pong"})
+        await self.send_json_text({"type": "pong"})
 
     async def _call(self, service, **kwargs) -> None:
         """Run one service; its refusal becomes one error message to this socket alone (and a
@@ -156,10 +158,7 @@ class MatchConsumer(Socket):
             await self._error(err.code, err.message, **extra)
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
-        await self._send_json({"type": "error", "code": code, "message": message, **extra})
-
-    async def _send_json(self, content: dict[str, Any]) -> None:
-        await self.send_json_text(content)
+        await self.send_json_text({"type": "error", "code": code, "message": message, **extra})
 
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:
@@ -171,7 +170,7 @@ class MatchConsumer(Socket):
         await self.send(text_data=snapshots.viewer_message(event, self.user_id))
 
     async def match_chat(self, event: dict[str, Any]) -> None:
-        await self._send_json({"type": "chat", "lines": [event["line"]], "replace": False})
+        await self.send_json_text({"type": "chat", "lines": [event["line"]], "replace": False})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
-        await self._send_json({"type": "presence", **event["presence"]})
+        await self.send_json_text({"type": "presence", **event["presence"]})

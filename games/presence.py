@@ -26,6 +26,8 @@ KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
 class MemoryPages:
     """The pages of this process (the embedded set-up has only one)."""
 
+    blocking = False  # its calls never wait on I/O: fine on the event loop
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pages: dict[int, dict[str, tuple[int | None, float]]] = {}
@@ -58,6 +60,8 @@ class MemoryPages:
 
 class RedisPages:
     """The pages of every process, in one Redis hash per match: channel -> "user id|last seen"."""
+
+    blocking = True  # a round trip to Redis: call it off the event loop
 
     def __init__(self, url: str, prefix: str) -> None:
         import redis  # noqa: PLC0415 (only the scaled set-up needs it)

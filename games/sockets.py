@@ -53,9 +53,14 @@ class Socket(AsyncWebsocketConsumer):
     async def socket_layer_down(self, message: dict) -> None:
         if not self.layer_down:
             self.layer_down = True
-            await self.send_json_text({"type": "error", "code": "unavailable",
-                                       "message": "The server cannot reach its services right now; reconnecting."})
-            await self.close(code=TRY_AGAIN_LATER)
+            await self.ask_to_retry()
+
+    async def ask_to_retry(self) -> None:
+        """Redis or the database cannot be reached: tell the page, and close it so that it shows
+        "reconnecting" and comes back on its own."""
+        await self.send_json_text({"type": "error", "code": "unavailable",
+                                   "message": "The server cannot reach its services right now; reconnecting."})
+        await self.close(code=TRY_AGAIN_LATER)
 
     async def admit(self) -> bool:
         """Count this (accepted) socket against its client's open sockets. Over the cap it is

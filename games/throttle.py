@@ -147,11 +147,6 @@ class RedisLimits(MemoryLimits):
         count, _ = await self._redis().pipeline().incr(key).expire(key, 2 * WINDOW_SECONDS).execute()
         return count <= settings.WS_RATE_BURST + settings.WS_RATE_PER_SECOND * WINDOW_SECONDS
 
-    async def forget_all(self) -> None:
-        keys = [k async for k in self._redis().scan_iter(match=f"{self.prefix}:limit:*", count=1000)]
-        if keys:
-            await self._redis().delete(*keys)
-
 
 @cache
 def limits() -> MemoryLimits:

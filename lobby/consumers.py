@@ -5,7 +5,7 @@ import logging
 from games import selectors
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
-from games.sockets import TRY_AGAIN_LATER, Socket
+from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
 
@@ -20,9 +20,7 @@ class LobbyConsumer(Socket):
             await self.send_json_text({"type": "lobby", **await db(selectors.lobby_lists)()})
         except Exception:  # Redis or the database is down: say so, let the page retry
             logger.exception("could not open a lobby page")
-            await self.send_json_text({"type": "error", "code": "unavailable",
-                                       "message": "The server cannot reach its services right now; retrying shortly."})
-            await self.close(code=TRY_AGAIN_LATER)
+            await self.ask_to_retry()
 
     async def disconnect(self, code: int) -> None:
         try:

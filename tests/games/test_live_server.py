@@ -21,6 +21,11 @@ from tests.support.wsclient import Socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def needs_the_scaled_path() -> None:
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or not settings.REDIS_URL:
+        pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
+
+
 def play(sockets: dict, game, state, version: int, rng: random.Random, count: int | None = None):
     """Play ``count`` random moves (or to the end), each acknowledged by the broadcast state."""
     played = 0
@@ -64,9 +69,7 @@ def test_acknowledged_moves_survive_a_server_restart():
 
 @pytest.mark.services
 def test_two_processes_share_a_match_through_postgresql_and_redis():
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or \
-            not settings.REDIS_URL:
-        pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
+    needs_the_scaled_path()
     game = get_game("tictactoe-3player")
     players = make_players(3)
     match = start_match(game.slug, players)
@@ -168,9 +171,7 @@ async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> 
 def test_a_match_through_nginx_in_front_of_two_processes():
     """The deployment of bin/scaled: nginx spreads the sockets over two Daphne processes; the
     players and the spectator play a whole game through it."""
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or \
-            not settings.REDIS_URL:
-        pytest.skip("the scaled path needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
+    needs_the_scaled_path()
     from tests.support.nginx import nginx_in_front
 
     game = get_game("tictactoe-3player")

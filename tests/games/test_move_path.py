@@ -3,7 +3,6 @@ played in two statements, and whatever another process (or another service) did 
 never overwritten: the conditional update refuses, and the careful path decides."""
 
 import contextlib
-import threading
 
 import pytest
 from django.db import connection
@@ -13,7 +12,7 @@ from games import services
 from games.models import Match, Move
 from games.rules import get_game
 from games.services import ServiceError, moves
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, race_moves, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the memory is written when a move commits
 
@@ -109,24 +108,7 @@ def test_racing_submissions_on_a_remembered_match_give_exactly_one_move():
         x, o = make_players(2, f"racer{round_}")
         match = start_match("nine-board-tictactoe", [x, o])
         services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
-        barrier = threading.Barrier(2)
-        outcomes: list[str] = []
-
-        def submit(action: str) -> None:
-            barrier.wait()
-            try:
-                services.move_submit(match_id=match.pk, user=o, action=action, version=1)
-                outcomes.append("ok")
-            except ServiceError as err:
-                outcomes.append(err.code)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=submit, args=(a,)) for a in ("(play 2 2 1 1 o)", "(play 2 2 3 3 o)")]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcomes = race_moves(match, o, ["(play 2 2 1 1 o)", "(play 2 2 3 3 o)"], version=1)
         assert sorted(outcomes) == ["ok", "stale_version"]
         match.refresh_from_db()
         assert match.version == 2 and len(moves_of(match)) == 2

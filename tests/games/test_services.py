@@ -1,12 +1,10 @@
 """games.services against the database: seats, moves, resignation, rematch, concurrency."""
 
-import threading
 import time
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
@@ -14,7 +12,7 @@ from games import presence, selectors, services
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError
-from tests.support.players import make_players, play_out, start_match
+from tests.support.players import make_players, play_out, race_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -311,24 +309,7 @@ def test_simultaneous_submissions_at_one_version_exactly_one_wins():
         x, o = make_players(2, f"racer{round_}")
         match = start_match("nine-board-tictactoe", [x, o])
         # Both submissions come from the mover's seat (two tabs of one player): same version, different cells.
-        barrier = threading.Barrier(2)
-        outcomes: list[str] = []
-
-        def submit(action: str) -> None:
-            barrier.wait()
-            try:
-                services.move_submit(match_id=match.pk, user=x, action=action, version=0)
-                outcomes.append("ok")
-            except ServiceError as err:
-                outcomes.append(err.code)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=submit, args=(a,)) for a in ("(play 1 1 1 1 x)", "(play 3 3 3 3 x)")]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcomes = race_moves(match, x, ["(play 1 1 1 1 x)", "(play 3 3 3 3 x)"], version=0)
         assert sorted(outcomes) == ["ok", "stale_version"]
         match.refresh_from_db()
         assert match.version == 1

@@ -48,3 +48,31 @@ def play_out(match: Match, players: list, seed: int = 0, max_moves: int | None =
         match.refresh_from_db()
         played += 1
     return match
+
+
+def race_moves(match: Match, user, actions: list[str], version: int) -> list[str]:
+    """Submit ``actions`` for ``user`` at ``version`` from one thread each, released together
+    (two tabs of one player); each thread's outcome: "ok" or the refusal's code."""
+    import threading
+
+    from django.db import connection
+
+    barrier = threading.Barrier(len(actions))
+    outcomes: list[str] = []
+
+    def submit(action: str) -> None:
+        barrier.wait()
+        try:
+            services.move_submit(match_id=match.pk, user=user, action=action, version=version)
+            outcomes.append("ok")
+        except services.ServiceError as err:
+            outcomes.append(err.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(action,)) for action in actions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
