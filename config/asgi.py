@@ -14,9 +14,12 @@ from django.conf import settings  # noqa: E402
 
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.flagfall import SweepWhenServing  # noqa: E402
 from games.workers import ComputerWorker  # noqa: E402
 
-application = ProtocolTypeRouter(
+# A process sweeps for clocks that ran out while no process was watching (games/flagfall.py)
+# from its first connection on.
+application = SweepWhenServing(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
@@ -25,4 +28,4 @@ application = ProtocolTypeRouter(
         # Worker processes (manage.py runworker computer): the computer's turns when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
     }
-)
+))

@@ -189,6 +189,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Security: strict when the site is served over HTTPS (`manage.py check --deploy` is clean with
 # DEBUG=0 HTTPS_ONLY=1), relaxed for plain HTTP on a home network.
 SESSION_COOKIE_HTTPONLY = True
+if not REDIS_URL:
+    # One process serves the site: it reads sessions from its own memory (written through to the
+    # database), which saves a query on every page and socket. Several processes keep reading
+    # the database: a logout on one must end the session on all.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
@@ -233,6 +238,14 @@ PRESENCE_TIMEOUT_SECONDS = 60
 # The other players may claim a match from a player whose turn it is once that player has had
 # no page open on the match for this long (their seat then counts as resigned).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
+# Timed matches end on time by themselves (games/flagfall.py): besides a timer per match, each
+# server process sweeps for missed deadlines when it starts serving and then this often (0: never).
+CLOCK_SWEEP_SECONDS = int(os.environ.get("CLOCK_SWEEP_SECONDS", "30"))
+# A match waiting for players is called off once all its players have left its page this long
+# (the lobby stops listing it at once).
+WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
+# A direct challenge nobody answered expires after this many seconds.
+CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 
 # The computer player: a cap on the search rounds per move of every level (games.computer.LEVELS;
 # the strong level uses 3000), and on its thinking time in seconds.

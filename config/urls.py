@@ -1,8 +1,12 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Browsers that ignore the pages' <link rel="icon"> still ask for this address.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("games.history.urls")),

@@ -28,11 +28,22 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
+def player_group(user_id: int) -> str:
+    """Every site page a player has open (``lobby.consumers.SiteConsumer``) listens here."""
+    return f"player.{user_id}"
+
+
+def player_notify_on_commit(user_id: int, message: dict) -> None:
+    """After commit, send ``message`` to every site page of the player ``user_id``."""
+    transaction.on_commit(lambda: send(player_group(user_id), message), robust=True)
+
+
 def match_moved_on_commit(*, match, game, state, seats, previous_version: int, moves) -> None:
     """After commit, send the new state of ``match`` built from what the transaction holds:
     the move list remembered at ``previous_version`` plus ``moves``, and ``seats`` with players.
     Call inside the transaction that recorded ``moves``."""
-    prior = snapshots.move_list(match_id=match.pk, version=previous_version, game=game)
+    prior = snapshots.move_list(match_id=match.pk, version=previous_version, plies=match.plies - len(moves),
+                                game=game)
     moves_now = prior + tuple(snapshots.move_json(game, m.ply, m.role, m.action) for m in moves)
     snapshot = snapshots.build(match=match, game=game, state=state, seats=seats, moves=moves_now)
     event = snapshots.state_event(snapshot, moves_now[-1] if moves else None)
@@ -93,6 +104,12 @@ def chat_posted_on_commit(message) -> None:
     line = selectors.chat_json(message)
     transaction.on_commit(lambda: send(match_group(message.match_id), {"type": "match.chat", "line": line}),
                           robust=True)
+
+
+def match_notice_on_commit(match_id: int, text: str) -> None:
+    """After commit, tell everyone on the match's page something the state does not show
+    (an offer declined)."""
+    transaction.on_commit(lambda: send(match_group(match_id), {"type": "match.notice", "text": text}), robust=True)
 
 
 def presence_changed(match_id: int, presence: dict) -> None:

@@ -12,19 +12,24 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from django.db import InterfaceError, OperationalError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
-from games import broadcast, presence, protocol, selectors, services, snapshots, throttle
+from games import broadcast, presence, rows, selectors, services, snapshots
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
 from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
-# What a failing service raises: builtin socket errors, redis-py's and the database's own.
-SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
+# Messages with no fields that a player sends about their own seat, and the service each calls.
+SEAT_ACTIONS = {
+    "resign": services.match_resign,
+    "claim": services.match_claim,
+    "draw_offer": services.draw_offer,
+    "draw_accept": services.draw_accept,
+    "draw_decline": services.draw_decline,
+    "takeback_offer": services.takeback_offer,
+    "takeback_accept": services.takeback_accept,
+    "takeback_decline": services.takeback_decline,
+}
 
 
 class MatchConsumer(Socket):
@@ -68,7 +73,7 @@ class MatchConsumer(Socket):
         """One call: the match if this viewer may see it, its state, chat and presence; the
         page counts as open from here. After a restart a computer turn may be pending: the
         first visitor wakes it."""
-        match = Match.objects.filter(pk=self.match_id).first()
+        match = rows.match_by_id(self.match_id)
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
             return None
         seats = selectors.match_seats(self.match_id)
@@ -93,35 +98,23 @@ class MatchConsumer(Socket):
         seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
         return presence.match_presence(match_id=self.match_id, seats=seats)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.group:
-            return
-        kind = "message"
-        try:
-            if not await self.within_budget():
-                await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
-                return
-            try:
-                kind, fields = protocol.parse(text_data, bytes_data)
-            except protocol.Malformed as err:
-                await self._error("malformed", str(err))
-                return
-            await getattr(self, f"_on_{kind}")(**fields)
-        except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
-            logger.exception("match %s: %s failed, a service is down", self.match_id, kind)
-            await self.ask_to_retry()
-        except Exception:
-            logger.exception("match %s: %s failed", self.match_id, kind)
-            await self._error("server_error", "Something went wrong on our side; the match is unchanged. Try again.")
+    def receiving(self) -> bool:
+        return bool(self.group)
+
+    def presence_key(self) -> int:
+        return self.match_id
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}"
+
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind in SEAT_ACTIONS:
+            await self._call(SEAT_ACTIONS[kind], match_id=self.match_id, user=self.user)
+        else:
+            await super().handle(kind, fields)
 
     async def _on_action(self, *, action: str, version: int) -> None:
         await self._call(services.move_submit, match_id=self.match_id, user=self.user, action=action, version=version)
-
-    async def _on_resign(self) -> None:
-        await self._call(services.match_resign, match_id=self.match_id, user=self.user)
-
-    async def _on_claim(self) -> None:
-        await self._call(services.match_claim, match_id=self.match_id, user=self.user)
 
     async def _on_chat(self, *, text: str) -> None:
         await self._call(services.chat_post, match_id=self.match_id, user=self.user, text=text)
@@ -136,15 +129,6 @@ class MatchConsumer(Socket):
         snapshot = selectors.match_snapshot_by_id(match_id=self.match_id)
         return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
-    async def _on_ping(self) -> None:
-        store = presence.store()
-        if store.blocking:
-            await db(store.touch)(self.match_id, self.channel_name)
-        else:
-            store.touch(self.match_id, self.channel_name)
-        await throttle.limits().touch(self.client, self.channel_name)
-        await self.send_json_text({"type": "pong"})
-
     async def _call(self, service, **kwargs) -> None:
         """Run one service; its refusal becomes one error message to this socket alone (and a
         failure a ``server_error``, in ``receive``)."""
@@ -157,9 +141,6 @@ class MatchConsumer(Socket):
                 extra["state"] = json.loads(snapshots.viewer_message(event, self.user_id))
             await self._error(err.code, err.message, **extra)
 
-    async def _error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json_text({"type": "error", "code": code, "message": message, **extra})
-
     # -- group events ------------------------------------------------------------------------
     async def match_state(self, event: dict[str, Any]) -> None:
         if self.group is not None and event["version"] >= self.version:
@@ -171,6 +152,9 @@ class MatchConsumer(Socket):
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         await self.send_json_text({"type": "chat", "lines": [event["line"]], "replace": False})
+
+    async def match_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json_text({"type": "notice", "text": event["text"]})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
         await self.send_json_text({"type": "presence", **event["presence"]})

@@ -20,6 +20,7 @@ class Match(models.Model):
     game = models.CharField(max_length=40)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     is_private = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False, help_text="the result changes the players' ratings")
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)
     random_token = models.CharField(max_length=32, default=new_token)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
@@ -32,12 +33,25 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
+    # The number of stored moves. ``version`` counts every change pages must see and only
+    # grows; a takeback lowers ``plies`` and still raises ``version``.
+    plies = models.PositiveIntegerField(default=0)
+    # The time control (games.clocks.TimeControl): none, base + increment seconds, or days a move.
+    clock_base = models.PositiveIntegerField(null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(default=0)
+    clock_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The clock of a timed match once it started (games.clocks), and when the mover's time runs out.
+    clock = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # Pending draw offers and takeback requests (games.conduct); empty when there are none.
+    offers = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "is_private", "-created_at"]),
             models.Index(fields=["status", "game", "-finished_at"]),
             models.Index(fields=["status", "-finished_at"]),
+            models.Index(fields=["status", "deadline"]),
         ]
 
     def __str__(self) -> str:
@@ -66,6 +80,11 @@ class Seat(models.Model):
                                       help_text="when the player's last page on this match closed")
     score = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True)
+    # The player's rating for this game (shown scale) when seated, overwritten by the rating
+    # just before the update in a rated match; ``rating_after`` once a rated match finished.
+    rating_before = models.SmallIntegerField(null=True, blank=True)
+    rating_provisional = models.BooleanField(default=False)
+    rating_after = models.SmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["order"]
@@ -110,3 +129,64 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author} on match {self.match_id}: {self.text[:40]}"
+
+
+class Rating(models.Model):
+    """A player's rating in one rule set: openskill's Plackett-Luce mean and deviation."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0, help_text="rated matches finished")
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_one_per_game")]
+        indexes = [models.Index(fields=["game", "-mu"]), models.Index(fields=["game", "-last_played"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game}: {self.mu:.2f} +- {self.sigma:.2f}"
+
+
+class PoolEntry(models.Model):
+    """A player waiting for a quick game: one entry per player, held by one page (socket)."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=100, help_text="MatchSettings.pool_key(): who may be paired together")
+    settings = models.JSONField(help_text="MatchSettings.to_json()")
+    rating = models.SmallIntegerField()
+    channel_name = models.CharField(max_length=200)
+    created_at = models.DateTimeField()
+    seen_at = models.DateTimeField(help_text="the page last asked for partners: older entries are skipped")
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "rating"]), models.Index(fields=["key", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.key}"
+
+
+class Challenge(models.Model):
+    """One player's proposal of a match to another, with its settings."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+        EXPIRED = "expired"
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    settings = models.JSONField(help_text="MatchSettings.to_json()")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["challenged", "status"]), models.Index(fields=["challenger", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.challenged} ({self.status})"

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
+SITE = 0  # no match has this id: the key of the site pages (one per page a signed-in player has open)
 
 
 class MemoryPages:
@@ -109,6 +110,12 @@ def store() -> MemoryPages | RedisPages:
     if settings.REDIS_URL:
         return RedisPages(settings.REDIS_URL, settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
     return MemoryPages()
+
+
+def online_player_ids() -> set[int]:
+    """The players with a site page open now (pinged within ``PRESENCE_TIMEOUT_SECONDS``)."""
+    fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
+    return {user_id for user_id, seen in store().pages(SITE) if user_id is not None and seen >= fresh_after}
 
 
 def match_presence(*, match_id: int, seats) -> dict[str, Any]:

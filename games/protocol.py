@@ -1,4 +1,5 @@
-"""The shape of every message a client may send on a match socket, decided once.
+"""The shape of every message a client may send on a match socket (``SHAPES``) or on the site
+socket every page of a signed-in player opens (``SITE_SHAPES``), decided once.
 
 ``parse`` turns a websocket frame into ``(kind, fields)`` or raises ``Malformed``: anything
 that is not JSON text of a known kind with fields of the right types, whatever its size,
@@ -15,10 +16,12 @@ MAX_FRAME_CHARS = 4096
 MAX_VERSION = 2**31 - 1
 MAX_ACTION_CHARS = 40  # games.models.Move.action
 MAX_CHAT_CHARS = 1000  # the chat service has its own, lower limit and says so
+MAX_GAME_CHARS = 40  # games.models.Match.game
+MAX_CLOCK_CHARS = 10  # a games.clocks.TimeControl code: "untimed", "5+3", "d2"
 
 
 class Field(NamedTuple):
-    kind: type  # str or int; bool is not an int here
+    kind: type  # str, int or bool; bool is not an int here
     max_chars: int = 0
     required: bool = True
 
@@ -27,18 +30,35 @@ SHAPES: dict[str, dict[str, Field]] = {
     "action": {"action": Field(str, MAX_ACTION_CHARS), "version": Field(int)},
     "resign": {},
     "claim": {},
+    "draw_offer": {},
+    "draw_accept": {},
+    "draw_decline": {},
+    "takeback_offer": {},
+    "takeback_accept": {},
+    "takeback_decline": {},
     "chat": {"text": Field(str, MAX_CHAT_CHARS)},
     "sync": {"version": Field(int, required=False)},  # the version the page has, for the log
     "ping": {},
 }
-KINDS = ", ".join(SHAPES)
+# Quick pairing and challenges: the match settings travel as flat fields (``MatchSettings``).
+SETTINGS = {"game": Field(str, MAX_GAME_CHARS), "rated": Field(bool), "clock": Field(str, MAX_CLOCK_CHARS)}
+SITE_SHAPES: dict[str, dict[str, Field]] = {
+    "pool_enter": SETTINGS,
+    "pool_leave": {},
+    "challenge": {"to": Field(int), **SETTINGS},
+    "challenge_accept": {"id": Field(int)},
+    "challenge_decline": {"id": Field(int)},
+    "challenge_cancel": {"id": Field(int)},
+    "ping": {},
+}
 
 
 class Malformed(Exception):
     """The frame is not a message of the protocol; ``str()`` says what was expected."""
 
 
-def parse(text_data: str | None, bytes_data: bytes | None = None) -> tuple[str, dict[str, Any]]:
+def parse(text_data: str | None, bytes_data: bytes | None = None,
+          shapes: dict[str, dict[str, Field]] = SHAPES) -> tuple[str, dict[str, Any]]:
     if text_data is None:
         raise Malformed("Messages are JSON text, not binary frames.")
     if len(text_data) > MAX_FRAME_CHARS:
@@ -48,9 +68,9 @@ def parse(text_data: str | None, bytes_data: bytes | None = None) -> tuple[str, 
     except (ValueError, RecursionError):
         raise Malformed("That message is not valid JSON (or repeats a field).") from None
     kind = content.get("type") if isinstance(content, dict) else None
-    if not isinstance(kind, str) or kind not in SHAPES:
-        raise Malformed(f'Expected a JSON object with "type": one of {KINDS}.')
-    shape = SHAPES[kind]
+    if not isinstance(kind, str) or kind not in shapes:
+        raise Malformed(f'Expected a JSON object with "type": one of {", ".join(shapes)}.')
+    shape = shapes[kind]
     unknown = sorted(set(content) - set(shape) - {"type"})
     if unknown:
         raise Malformed(f"A {kind} message has no field {unknown[0]!r}.")
@@ -62,6 +82,9 @@ def parse(text_data: str | None, bytes_data: bytes | None = None) -> tuple[str, 
         if field.kind is int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VERSION:
                 raise Malformed(f'A {kind} message needs "{name}", a whole number from 0 to {MAX_VERSION}.')
+        elif field.kind is bool:
+            if not isinstance(value, bool):
+                raise Malformed(f'A {kind} message needs "{name}": true or false.')
         elif not _is_clean_text(value, field.max_chars):
             raise Malformed(f'A {kind} message needs "{name}": text of at most {field.max_chars} characters, '
                             "with no NUL or unpaired surrogate characters.")

@@ -5,12 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import snapshots
-from games.models import ChatMessage, Match, Seat
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from games import presence, rows, snapshots
+from games.clocks import TimeControl
+from games.models import Challenge, ChatMessage, Match, Seat
 from games.rules import Game, get_game
-from games.snapshots import player_json
+from games.snapshots import player_json, seat_rating_json
 
 LOBBY_LIMIT = 50
+ONLINE_LIMIT = 100  # players listed as online in the lobby
 CHAT_HISTORY = 100  # lines sent to a page when it connects
 
 
@@ -21,13 +27,12 @@ def chat_json(message: ChatMessage) -> dict[str, Any]:
 
 def match_chat(*, match_id: int) -> list[dict[str, Any]]:
     """The last lines of the match's chat, oldest first (one query)."""
-    lines = ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("-pk")[:CHAT_HISTORY]
-    return [chat_json(line) for line in reversed(lines)]
+    return [chat_json(line) for line in reversed(rows.last_chat_lines(match_id, CHAT_HISTORY))]
 
 
 def match_seats(match_id: int) -> list[Seat]:
     """Every seat of the match with its player (and the player a rematch seat is kept for): one query."""
-    return list(Seat.objects.filter(match_id=match_id).select_related("player", "reserved_for"))
+    return rows.seats_with_players(match_id)
 
 
 def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -40,7 +45,8 @@ def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str
     rematch = next((m for m in match.rematches.select_related("created_by") if m.status != Match.Status.ABORTED),
                    None) if match.status == Match.Status.FINISHED else None
     return snapshots.build(match=match, game=game, state=game.state_from_json(match.state), seats=seats,
-                           moves=snapshots.move_list(match_id=match.pk, version=match.version, game=game),
+                           moves=snapshots.move_list(match_id=match.pk, version=match.version, plies=match.plies,
+                                                     game=game),
                            rematch=rematch)
 
 
@@ -93,9 +99,14 @@ def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
 
 
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:
-    """Public matches waiting for players, and public matches being played (two queries each)."""
-    def rows(status: str, order: str) -> list[dict[str, Any]]:
-        matches = Match.objects.filter(status=status, is_private=False)
+    """Public matches waiting for players, and public matches being played (two queries each):
+    only those with a person still at the table (a page open, ``Seat.away_since`` unset), so
+    the lobby never offers a match nobody will play."""
+    _someone_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False, player__is_computer=False,
+                                        resigned=False, away_since__isnull=True)
+
+    def listed(status: str, order: str) -> list[dict[str, Any]]:
+        matches = Match.objects.filter(status=status, is_private=False).filter(Exists(_someone_here))
         if status == Match.Status.WAITING:
             matches = matches.filter(rematch_of__isnull=True)  # their seats are kept for the old players
         matches = (matches.order_by(order).prefetch_related("seats__player")[:LOBBY_LIMIT])
@@ -104,18 +115,44 @@ def lobby_lists() -> dict[str, list[dict[str, Any]]]:
             game = get_game(m.game)
             seats = list(m.seats.all())
             out.append({
-                "id": m.pk, "game": m.game, "game_name": game.name,
-                "seats": [{"role": s.role, "player": player_json(s.player)} for s in seats],
+                "id": m.pk, "game": m.game, "game_name": game.name, "rated": m.rated,
+                "seats": [{"role": s.role, "player": player_json(s.player), **seat_rating_json(s)} for s in seats],
                 "free": [s.role for s in seats if s.player_id is None],
                 "created_at": m.created_at.isoformat(),
+                "clock": TimeControl.of(m).label,
             })
         return out
 
-    return {"open": rows(Match.Status.WAITING, "-created_at"), "live": rows(Match.Status.ACTIVE, "-started_at")}
+    return {"open": listed(Match.Status.WAITING, "-created_at"), "live": listed(Match.Status.ACTIVE, "-started_at"),
+            "online": online_players()}
+
+
+def online_players() -> list[dict[str, Any]]:
+    """Signed-in players with a page of the site open, by name (one query)."""
+    ids = presence.online_player_ids()
+    users = get_user_model().objects.filter(pk__in=ids).order_by("display_name", "pk")[:ONLINE_LIMIT]
+    return [player_json(u) for u in users]
+
+
+def challenge_json(challenge: Challenge) -> dict[str, Any]:
+    """A challenge as both players' pages show it (its players loaded)."""
+    game = get_game(challenge.settings["game"])
+    return {"id": challenge.pk, "from": player_json(challenge.challenger), "to": player_json(challenge.challenged),
+            "settings": challenge.settings, "game_name": game.name,
+            "clock": TimeControl.parse(challenge.settings["clock"]).label, "status": challenge.status,
+            "expires_at": challenge.expires_at.isoformat(), "match": challenge.match_id}
+
+
+def challenges_open(*, user) -> list[dict[str, Any]]:
+    """The challenges ``user`` made or received that still wait for an answer, oldest first."""
+    pending = (Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+               .filter(Q(challenger=user) | Q(challenged=user)).select_related("challenger", "challenged").order_by("pk"))
+    return [challenge_json(c) for c in pending]
 
 
 def matches_of_player(*, user, statuses: tuple[str, ...] = (Match.Status.WAITING, Match.Status.ACTIVE)) -> list[dict[str, Any]]:
-    """A player's own matches in the given states, newest first, for the lobby."""
+    """A player's own matches in the given states, newest first, for the lobby: with the time
+    control, whether it is the player's turn, and until when the mover's clock runs."""
     if user is None or not user.is_authenticated:
         return []
     matches = (Match.objects.filter(status__in=statuses)
@@ -123,5 +160,13 @@ def matches_of_player(*, user, statuses: tuple[str, ...] = (Match.Status.WAITING
     matches = matches.distinct().order_by("-created_at").prefetch_related("seats__player")[:LOBBY_LIMIT]
     return [{
         "id": m.pk, "game": m.game, "game_name": get_game(m.game).name, "status": m.status,
-        "seats": [{"role": s.role, "player": player_json(s.player)} for s in m.seats.all()],
+        "seats": [{"role": s.role, "player": player_json(s.player), **seat_rating_json(s)} for s in m.seats.all()],
+        "clock": TimeControl.of(m).label, "deadline": m.deadline,
+        "your_turn": m.status == Match.Status.ACTIVE and _to_move(m) in
+        {s.role for s in m.seats.all() if s.player_id == user.pk},
     } for m in matches]
+
+
+def _to_move(match: Match) -> str | None:
+    game = get_game(match.game)
+    return game.to_move(game.state_from_json(match.state))

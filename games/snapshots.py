@@ -14,6 +14,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from games import clocks, conduct
+from games.clocks import TimeControl
 from games.models import Match, Move
 
 REMEMBERED_MATCHES = 5000
@@ -24,6 +26,12 @@ def player_json(user) -> dict[str, Any] | None:
         return None
     return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
             "computer": user.is_computer}
+
+
+def seat_rating_json(seat) -> dict[str, Any]:
+    """The rating shown beside a seat's player: when seated (``rating``, with "?" while
+    ``provisional``), and after a rated match (``rating_after``); None for guests and the computer."""
+    return {"rating": seat.rating_before, "provisional": seat.rating_provisional, "rating_after": seat.rating_after}
 
 
 def move_json(game, ply: int, role: str, action: str) -> dict[str, Any]:
@@ -61,11 +69,11 @@ class _MoveLists:
 move_lists = _MoveLists(REMEMBERED_MATCHES)
 
 
-def move_list(*, match_id: int, version: int, game) -> tuple[dict[str, Any], ...]:
-    """The match's moves up to ``version`` (remembered, or one query)."""
+def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[str, Any], ...]:
+    """The match's ``plies`` moves at ``version`` (remembered, or one query)."""
     moves = move_lists.get(match_id, version)
     if moves is None:
-        rows = Move.objects.filter(match_id=match_id, ply__lte=version).values_list("ply", "role", "action")
+        rows = Move.objects.filter(match_id=match_id, ply__lte=plies).values_list("ply", "role", "action")
         moves = tuple(move_json(game, *row) for row in rows)
         move_lists.put(match_id, version, moves)
     return moves
@@ -81,13 +89,16 @@ def build(*, match: Match, game, state, seats, moves, rematch: Match | None = No
         "family": game.info.family,
         "status": match.status,
         "private": match.is_private,
+        "rated": match.rated,
         "version": match.version,
         "seats": [
             {"role": s.role, "player": player_json(s.player), "reserved_for": player_json(s.reserved_for),
-             "resigned": s.resigned, "score": s.score}
+             "resigned": s.resigned, "score": s.score, **seat_rating_json(s)}
             for s in seats
         ],
         "view": game.view(state),
+        "clock": clocks.public(TimeControl.of(match), match.clock, clocks.now()),
+        "offers": conduct.parse(match.offers),
         "moves": list(moves),
         "result": match.result,
         "rematch_of": match.rematch_of_id,

@@ -17,17 +17,72 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games import throttle
+from games import presence, protocol, throttle
+from games.dbthreads import db
 
 TOO_MANY = 4429
 TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
 logger = logging.getLogger(__name__)
+# What a failing service raises: builtin socket errors, redis-py's and the database's own.
+SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
 
 
 class Socket(AsyncWebsocketConsumer):
     client: str | None = None  # the client this socket is counted against, once admitted
     layer_down = False
+    shapes = protocol.SHAPES  # the messages a client may send on this socket
+
+    def receiving(self) -> bool:
+        """Whether the socket takes messages now (a match page: once it may watch the match)."""
+        return self.client is not None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Check the frame's shape once (``games.protocol``) and hand it to ``_on_<kind>``; every
+        refusal or failure is one error message to this socket, which stays open."""
+        if not self.receiving():
+            return
+        kind = "message"
+        try:
+            if not await self.within_budget():
+                await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
+                return
+            try:
+                kind, fields = protocol.parse(text_data, bytes_data, self.shapes)
+            except protocol.Malformed as err:
+                await self._error("malformed", str(err))
+                return
+            await self.handle(kind, fields)
+        except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
+            logger.exception("%s: %s failed, a service is down", self, kind)
+            await self.ask_to_retry()
+        except Exception:
+            logger.exception("%s: %s failed", self, kind)
+            await self._error("server_error", "Something went wrong on our side; nothing was changed. Try again.")
+
+    def presence_key(self) -> int:
+        """The key of this socket's page in ``games.presence`` (a match id, or ``presence.SITE``)."""
+        raise NotImplementedError
+
+    async def _on_ping(self) -> None:
+        """Keep-alive: the page's presence and its place in the client's socket count stay fresh."""
+        store = presence.store()
+        if store.blocking:
+            await db(store.touch)(self.presence_key(), self.channel_name)
+        else:
+            store.touch(self.presence_key(), self.channel_name)
+        await throttle.limits().touch(self.client, self.channel_name)
+        await self.send_json_text({"type": "pong"})
+
+    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
+        """Act on a well-formed message: ``_on_<kind>(**fields)``."""
+        await getattr(self, f"_on_{kind}")(**fields)
+
+    async def _error(self, code: str, message: str, **extra: Any) -> None:
+        await self.send_json_text({"type": "error", "code": code, "message": message, **extra})
 
     # Channels assigns ``channel_receive`` (the channel layer's receive) and lets its failure
     # end the consumer, which Daphne reports as close 1011. Here it becomes a message instead:

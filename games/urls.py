@@ -5,7 +5,10 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/positions/", views.match_positions, name="positions"),
     path("matches/<int:match_id>/join/", views.match_join, name="join"),
     path("matches/<int:match_id>/abort/", views.match_abort, name="abort"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="rematch"),
+    path("rules/", views.rules_index, name="rules_index"),
+    path("rules/<slug:slug>/", views.rules_page, name="rules"),
 ]

@@ -1,12 +1,13 @@
 """Match pages: parse, call one service or selector, render or redirect."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import guide, selectors, services
+from games.history.selectors import match_replay
 from games.models import Match
 from games.services import ServiceError
 
@@ -25,6 +26,15 @@ def match_page(request, match_id: int):
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
     })
+
+
+def match_positions(request, match_id: int):
+    """Every position of the match so far (``views[n]``: after n moves), for looking back on
+    the match page while the game goes on. The same visibility as the page (invite links too)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not selectors.match_can_view(match=match, user=request.user, invite_token=request.GET.get("invite")):
+        raise Http404("No such match, or it is private.")
+    return JsonResponse({"views": match_replay(match=match)["views"]})
 
 
 def _visible_match(request, match_id: int) -> Match:
@@ -65,3 +75,17 @@ def _act(request, match: Match, service, **kwargs):
     url = f"/matches/{match.pk}/"
     invite = request.POST.get("invite")
     return redirect(f"{url}?{urlencode({'invite': invite})}" if invite else url)
+
+
+def rules_index(request):
+    return render(request, "rules/index.html", {"games": guide.guide_games()})
+
+
+def rules_page(request, slug: str):
+    """How to play one game, for everyone; a variant's rules are on its game's page."""
+    page = guide.guide_slug(slug)
+    if page is None:
+        raise Http404("There is no such game.")
+    if page != slug:
+        return redirect(f"/rules/{page}/#variants")
+    return render(request, f"rules/{slug}.html", {"guide": guide.game_guide(slug=slug)})

@@ -1,13 +1,21 @@
-"""The lobby socket: the lists of open and live public matches, pushed on every change."""
+"""The lobby socket (the lists of open and live public matches and who is online, pushed on
+every change) and the site socket every page of a signed-in player opens."""
 
+import asyncio
 import logging
 
-from games import selectors
+from django.utils import timezone
+
+from games import broadcast, presence, protocol, selectors, services
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
+from games.match_settings import MatchSettings
+from games.services import ServiceError
 from games.sockets import Socket
 
 logger = logging.getLogger(__name__)
+SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
+POOL_RETRY_SECONDS = 2.0
 
 
 class LobbyConsumer(Socket):
@@ -35,3 +43,141 @@ class LobbyConsumer(Socket):
 
     async def lobby_update(self, event) -> None:
         await self.send_json_text({"type": "lobby", **event["lists"]})
+
+
+class SiteConsumer(Socket):
+    """The socket every page of a signed-in player opens (``/ws/site/``): it makes the player
+    count as online, waits in the quick-game pool, and carries challenges both ways. The pages
+    of one player share the group ``player.<id>``; a pairing is told to the page that waited."""
+
+    shapes = protocol.SITE_SHAPES
+    user = None
+    waiting: asyncio.Task | None = None  # asks the pool again while this page waits
+
+    def __str__(self) -> str:
+        return f"site page of player {self.user.pk if self.user else None}"
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self._error("not_signed_in", "Choose a name (play as a guest) or log in first.")
+            await self.close(code=SIGNED_OUT)
+            self.user = None
+            return
+        try:
+            if not await self.admit():
+                return
+            await self.channel_layer.group_add(broadcast.player_group(self.user.pk), self.channel_name)
+            challenges = await db(self._open)()
+            await self.send_json_text({"type": "challenges", "challenges": challenges})
+        except Exception:
+            logger.exception("could not open a site page")
+            await self.ask_to_retry()
+
+    def _open(self) -> list[dict]:
+        services.online_enter(user=self.user, channel_name=self.channel_name)
+        return selectors.challenges_open(user=self.user)
+
+    async def disconnect(self, code: int) -> None:
+        if self.user is None:
+            return
+        self._stop_waiting()
+        try:
+            admitted = self.client is not None
+            await self.release()
+            await self.channel_layer.group_discard(broadcast.player_group(self.user.pk), self.channel_name)
+            if admitted:
+                await db(self._close)()
+        except Exception:  # the page is gone either way; its pool entry and presence expire
+            logger.exception("could not record a site page closing")
+
+    def _close(self) -> None:
+        services.pool_leave(user=self.user, channel_name=self.channel_name)
+        services.online_leave(channel_name=self.channel_name)
+
+    # -- quick pairing -------------------------------------------------------------------------
+    async def _on_pool_enter(self, **fields) -> None:
+        try:
+            settings = MatchSettings.from_json(fields)
+            match = await db(services.pool_enter)(user=self.user, settings=settings, channel_name=self.channel_name)
+        except ServiceError as err:
+            await self._error(err.code, err.message)
+            return
+        if match is None:
+            await self.send_json_text({"type": "pool", "waiting": True, "settings": settings.to_json()})
+            self._stop_waiting()
+            self.waiting = asyncio.ensure_future(self._wait_in_pool())
+
+    async def _wait_in_pool(self) -> None:
+        """Ask again every ``POOL_RETRY_SECONDS``: the range of ratings this player accepts grows."""
+        while True:
+            await asyncio.sleep(POOL_RETRY_SECONDS)
+            try:
+                if await db(services.pool_pair)(user=self.user, channel_name=self.channel_name) is not None:
+                    return
+            except ServiceError:  # paired by another page's search, or left: nothing to wait for
+                return
+            except Exception:
+                logger.exception("%s: could not look for partners; trying again", self)
+
+    async def _on_pool_leave(self) -> None:
+        self._stop_waiting()
+        await db(services.pool_leave)(user=self.user, channel_name=self.channel_name)
+        await self.send_json_text({"type": "pool", "waiting": False})
+
+    def _stop_waiting(self) -> None:
+        if self.waiting is not None:
+            self.waiting.cancel()
+            self.waiting = None
+
+    # -- challenges ----------------------------------------------------------------------------
+    async def _on_challenge(self, *, to: int, **fields) -> None:
+        try:
+            challenge = await db(services.challenge_create)(user=self.user, to_id=to,
+                                                            settings=MatchSettings.from_json(fields))
+        except ServiceError as err:
+            await self._error(err.code, err.message)
+            return
+        expire_later(challenge.pk, challenge.expires_at)
+
+    async def _on_challenge_accept(self, *, id: int) -> None:  # noqa: A002 (the protocol's field)
+        await self._call(services.challenge_accept, challenge_id=id)
+
+    async def _on_challenge_decline(self, *, id: int) -> None:  # noqa: A002
+        await self._call(services.challenge_decline, challenge_id=id)
+
+    async def _on_challenge_cancel(self, *, id: int) -> None:  # noqa: A002
+        await self._call(services.challenge_cancel, challenge_id=id)
+
+    async def _call(self, service, **kwargs) -> None:
+        try:
+            await db(service)(user=self.user, **kwargs)
+        except ServiceError as err:
+            await self._error(err.code, err.message)
+
+    def presence_key(self) -> int:
+        return presence.SITE
+
+    # -- group events --------------------------------------------------------------------------
+    async def site_paired(self, event) -> None:
+        if event["channel"] == self.channel_name:
+            self._stop_waiting()
+            await self.send_json_text({"type": "paired", "match": event["match"]})
+
+    async def site_challenge(self, event) -> None:
+        await self.send_json_text({"type": "challenge", "challenge": event["challenge"]})
+
+
+def expire_later(challenge_id: int, expires_at) -> None:
+    """Expire the challenge when its time comes, unless answered by then (this process does it;
+    if it stops first, the challenge is still treated as expired wherever it is read)."""
+    delay = max(0.0, (expires_at - timezone.now()).total_seconds())
+
+    async def expire() -> None:
+        try:
+            await db(services.challenge_expire)(challenge_id=challenge_id)
+        except Exception:
+            logger.exception("could not expire challenge %s", challenge_id)
+
+    asyncio.get_running_loop().call_later(delay + 0.05, lambda: asyncio.ensure_future(expire()))

@@ -1,6 +1,9 @@
 from django import forms
 
+from games import clocks
+from games.clocks import TimeControl
 from games.computer import LEVELS
+from games.match_settings import MatchSettings
 from games.rules import GAMES
 
 
@@ -30,10 +33,28 @@ class MatchCreateForm(forms.Form):
         required=False, coerce=int, empty_value=2, initial=2, label="Its strength",
         choices=[(level, name) for level, (name, _) in enumerate(LEVELS, start=1)])
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
+    rated = forms.BooleanField(required=False, label="Rated (signed-up players only; the result changes ratings)")
+    clock = forms.ChoiceField(required=False, initial="untimed", label="Time control",
+                              choices=clocks.choices() + [("custom", "Real time: custom")])
+    clock_minutes = forms.IntegerField(required=False, initial=5, label="Minutes each",
+                                       min_value=clocks.MIN_BASE_MINUTES, max_value=clocks.MAX_BASE_MINUTES)
+    clock_increment = forms.IntegerField(required=False, initial=3, label="Seconds added per move",
+                                         min_value=0, max_value=clocks.MAX_INCREMENT_SECONDS)
+
+    def match_settings(self) -> MatchSettings:
+        return MatchSettings(game=self.cleaned_data["game"], rated=self.cleaned_data["rated"],
+                             time_control=self.cleaned_data["time_control"])
 
     def clean(self):
         data = super().clean()
         game, role = data.get("game"), data.get("role")
         if game and role and role not in roles_by_game()[game]:
             self.add_error("role", f"That game has no seat {role}.")
+        code = data.get("clock") or "untimed"
+        if code == "custom":
+            code = f"{data.get('clock_minutes') or 0}+{data.get('clock_increment') or 0}"
+        try:
+            data["time_control"] = TimeControl.parse(code)
+        except ValueError as err:
+            self.add_error("clock", str(err))
         return data

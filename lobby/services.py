@@ -8,6 +8,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from games import services as match_services
 from games.services import ServiceError
 from lobby import text
 from lobby.models import User
@@ -81,3 +82,12 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
             raise _name_taken(user.display_name) from None
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
     return user
+
+
+def guest_leave(*, user: User) -> dict[str, int]:
+    """A guest logs out, which ends it for good (a guest has no password to come back with):
+    its unfinished matches are settled (``games.services.player_depart``) and its name is free
+    for anyone again; finished matches keep showing it. Returns what ``player_depart`` did."""
+    settled = match_services.player_depart(user=user)
+    User.objects.filter(pk=user.pk, is_guest=True).update(name_key="", is_active=False)
+    return settled

@@ -9,6 +9,6 @@ urlpatterns = [
     path("guest/", views.guest, name="guest"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.logout_page, name="logout"),
     path("matches/new/", views.match_create, name="match_create"),
 ]

@@ -1,13 +1,13 @@
 """Lobby and account pages: parse the form, call one service, redirect or render."""
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import clocks, guide, selectors, services
 from games.rules import GAMES
 from games.services import ServiceError
 from lobby import forms
@@ -15,13 +15,16 @@ from lobby import services as accounts
 
 
 def home(request):
+    services.waiting_matches_expire()
     return render(request, "lobby/home.html", {
         "games": GAMES,
+        "guide_games": guide.guide_games(),
         "lists": selectors.lobby_lists(),
         "mine": selectors.matches_of_player(user=request.user),
         "guest_form": forms.GuestForm(),
         "create_form": forms.MatchCreateForm(),
         "roles_by_game": forms.roles_by_game(),
+        "clock_choices": clocks.choices(),
     })
 
 
@@ -62,7 +65,7 @@ def match_create(request):
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect("lobby:home")
     try:
-        match = services.match_create(user=request.user, game_slug=form.cleaned_data["game"],
+        match = services.match_create(user=request.user, settings=form.match_settings(),
                                       is_private=form.cleaned_data["private"],
                                       role=form.cleaned_data["role"] or None,
                                       against_computer=form.cleaned_data["opponents"] == "computer",
@@ -77,3 +80,21 @@ def _next_url(request) -> str:
     target = request.POST.get("next") or ""
     safe = url_has_allowed_host_and_scheme(target, allowed_hosts=None, require_https=request.is_secure())
     return target if safe and target.startswith("/") else reverse("lobby:home")
+
+
+def logout_page(request):
+    """Log out. A guest is warned first (a page with a sign-up offer) and logs out by
+    confirming: the name and every unfinished match are given up then, not stranded."""
+    user = request.user
+    if not user.is_authenticated:
+        return redirect("lobby:home")
+    guest_user = user.is_guest
+    if request.method == "POST" and (not guest_user or request.POST.get("confirm") == "1"):
+        if guest_user:
+            accounts.guest_leave(user=user)
+        logout(request)
+        if guest_user:
+            messages.info(request, f"You have logged out; the name {user.display_name} is free again.")
+        return redirect("lobby:home")
+    return render(request, "registration/logout.html", {
+        "guest": guest_user, "unfinished": selectors.matches_of_player(user=user)})

@@ -33,13 +33,18 @@ def fresh_process_memory():
     matches it moved in):
     the database is emptied after each test, and its ids may come back."""
     yield
-    from games import presence, snapshots, throttle
+    from games import clocks, flagfall, presence, snapshots, throttle
     from games.services import moves
 
     presence.store().forget_all()
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
+    flagfall.reset()
+    clocks.use_time(None)
+    from django.core.cache import cache
+
+    cache.clear()
     limits = throttle.limits()
     if isinstance(limits, throttle.RedisLimits):
         import redis
@@ -49,6 +54,40 @@ def fresh_process_memory():
         if keys:
             client.delete(*keys)
     throttle.limits.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def no_clock_sweep(settings):
+    """Server processes sweep for missed deadlines on a timer; tests sweep when they mean to."""
+    settings.CLOCK_SWEEP_SECONDS = 0
+
+
+class FakeTime:
+    """The clocks' time, moved on by hand: ``fake_time.advance(seconds)``."""
+
+    def __init__(self) -> None:
+        from django.utils import timezone
+
+        self.now = timezone.now().replace(microsecond=0)  # clocks keep milliseconds
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        from datetime import timedelta
+
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def fake_time():
+    """Clocks read this time instead of the real one (never sleep in a test)."""
+    from games import clocks
+
+    fake = FakeTime()
+    clocks.use_time(fake)
+    yield fake
+    clocks.use_time(None)
 
 
 @pytest.fixture(scope="session")

@@ -252,6 +252,7 @@ def make_slot(n: int, games: int) -> dict:
 
 def make_computer_slots(count: int, games: int) -> list[dict]:
     from games import services
+    from games.match_settings import MatchSettings
     from games.rules import get_game
     from tests.support.players import make_players, session_cookie
 
@@ -259,7 +260,8 @@ def make_computer_slots(count: int, games: int) -> list[dict]:
     slots = []
     for n in range(count):
         person, = make_players(1, prefix=f"against the computer {n}")
-        matches = [services.match_create(user=person, game_slug=GAME, role=first_role, against_computer=True).pk
+        matches = [services.match_create(user=person, settings=MatchSettings(GAME), role=first_role,
+                                         against_computer=True).pk
                    for _ in range(games)]
         slots.append({"player_cookie": session_cookie(person), "matches": matches})
     return slots

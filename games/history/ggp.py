@@ -19,8 +19,12 @@ The keys written, as in ggp-base's ``Match.toJSON``:
 Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``gameSlug``
 (the game, as in ``games.rules.get_game``), ``gameName``, ``matchRoles`` (the roles in
 order; the older ggp-base key ``gameRoleNames`` is written too and accepted on reading),
-and ``resigned`` (roles that resigned, only when someone did: their goal is 0).
-There are no clocks, so ``startClock``/``playClock`` are not written.
+and ``resigned`` (roles that resigned, only when someone did: their goal is 0),
+``timeControl`` (``games.clocks.TimeControl.code``: "untimed", "5+3", "d2") and
+``endReason`` (how the match ended, in words, when it did). GGP's ``startClock`` and
+``playClock`` (seconds before the first move and per move) fit only correspondence, whose
+days per move are written as both; a Fischer clock (base plus increment) has no GGP
+equivalent and is written in ``timeControl`` alone. Reading ignores these three keys.
 
 Example::
 
@@ -69,6 +73,8 @@ class MatchRecord:
     aborted: bool = False
     goals: tuple[int, ...] | None = None  # role order, when completed
     resigned: tuple[str, ...] = ()
+    time_control: str = "untimed"  # games.clocks.TimeControl.code
+    reason: str = ""
 
 
 # -- states as GDL facts ----------------------------------------------------------------------
@@ -176,6 +182,12 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         data["goalValues"] = list(record.goals)
     if record.resigned:
         data["resigned"] = list(record.resigned)
+    data["timeControl"] = record.time_control
+    days = re.fullmatch(r"d(\d+)", record.time_control)
+    if days:
+        data["startClock"] = data["playClock"] = int(days[1]) * 86_400
+    if record.reason:
+        data["endReason"] = record.reason
     return data
 
 

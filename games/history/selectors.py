@@ -10,17 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
+from games import ratings
+from games.clocks import TimeControl
+from games.history.charts import rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.models import Match, Outcome, Seat
+from games.labels import result_sentence, role_label, with_names
+from games.models import Match, Outcome, Rating, Seat
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from lobby.text import TextRefused, text_clean
 
 PAGE_SIZE = 25
+LEADERBOARD_PAGE_SIZE = 50
+LEADERBOARD_ACTIVE_DAYS = 30  # a player who played no rated match for this long drops off the leaderboard
 
 
 def _ms(moment) -> int:
@@ -88,8 +97,7 @@ def _seat_name(seat: Seat, imported: dict[str, str]) -> str | None:
 def history_row(*, match: Match) -> dict[str, Any]:
     """A list row: players (and their results), result in words, length in moves, date.
 
-    ``Match.version`` is the number of stored moves (``_record`` keeps them equal), so the
-    length needs no count over ``Move``.
+    ``Match.plies`` is the number of stored moves, so the length needs no count over ``Move``.
     """
     game = get_game(match.game)
     result = match.result or {}
@@ -97,13 +105,16 @@ def history_row(*, match: Match) -> dict[str, Any]:
     players = []
     for seat in match.seats.all():
         name = _seat_name(seat, imported)
-        players.append({"role": seat.role, "id": seat.player_id, "name": name or "nobody",
-                        "outcome": seat.outcome, "score": seat.score})
+        players.append({"role": seat.role, "label": role_label(seat.role), "id": seat.player_id, "name": name or "nobody",
+                        "outcome": seat.outcome, "score": seat.score, "rating": seat.rating_before,
+                        "provisional": seat.rating_provisional,
+                        "change": None if seat.rating_after is None else seat.rating_after - seat.rating_before})
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
     summary = f"{' and '.join(winners)} won" if winners else "Draw"
     return {"id": match.pk, "game": match.game, "game_name": game.name, "players": players,
-            "result": summary, "reason": result.get("reason", ""), "length": match.version,
-            "date": match.finished_at, "private": match.is_private, "imported": bool(imported)}
+            "result": summary, "reason": with_names(result.get("reason", ""), {p["role"]: p["name"] for p in players}),
+            "length": match.plies, "clock": TimeControl.of(match).label,
+            "date": match.finished_at, "private": match.is_private, "imported": bool(imported), "rated": match.rated}
 
 
 def player_get(*, user_id: int):
@@ -129,10 +140,45 @@ def player_record(*, player, viewer) -> list[dict[str, Any]]:
             for slug in order if slug in by_game]
 
 
+def player_ratings(*, player) -> list[dict[str, Any]]:
+    """Per rule set the player has a rating in, in lobby order: the rating shown, whether it is
+    provisional, rated games, and the history chart (two queries)."""
+    rows = {r.game: r for r in Rating.objects.filter(player=player)}
+    history: dict[str, list] = {}
+    for game, at, before, after in (Seat.objects.filter(player=player, match__rated=True, rating_after__isnull=False)
+                                    .order_by("match__finished_at", "match_id")
+                                    .values_list("match__game", "match__finished_at", "rating_before", "rating_after")):
+        history.setdefault(game, []).append((at, before, after))
+    out = []
+    for info in GAMES:
+        row = rows.get(info.slug)
+        if row is None:
+            continue
+        points = history.get(info.slug, [])
+        start = points[0][1] if points else ratings.shown(row.mu)
+        out.append({"game": info.slug, "game_name": info.name, "rating": ratings.shown(row.mu),
+                    "provisional": ratings.provisional(row.games), "games": row.games,
+                    "chart": rating_chart([(at, after) for at, _, after in points], start)})
+    return out
+
+
+def leaderboard_page(*, game: str, page: Any = 1, days: int = LEADERBOARD_ACTIVE_DAYS) -> tuple[Page, list[dict]]:
+    """The top players of one rule set by rating, among those whose rating is established (no
+    longer provisional) and who played a rated match in the last ``days`` days: one page of
+    ``LEADERBOARD_PAGE_SIZE`` (a count and one query)."""
+    rows = (Rating.objects.filter(game=game, games__gte=ratings.PROVISIONAL_GAMES,
+                                  last_played__gte=timezone.now() - timedelta(days=days))
+            .select_related("player").order_by("-mu", "pk"))
+    page_obj = Paginator(rows, LEADERBOARD_PAGE_SIZE).get_page(page)
+    first = page_obj.start_index()
+    return page_obj, [{"rank": first + i, "id": r.player_id, "name": str(r.player), "rating": ratings.shown(r.mu),
+                       "games": r.games, "last_played": r.last_played} for i, r in enumerate(page_obj.object_list)]
+
+
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Every position of ``match`` rebuilt by the rules from its stored moves.
 
-    ``views[n]`` is ``game.view`` after ``n`` moves (0..version); ``moves[n-1]`` is the move
+    ``views[n]`` is ``game.view`` after ``n`` moves (0..plies); ``moves[n-1]`` is the move
     that led to it, with its label. Two queries. A stored move the rules refuse (a row from
     before they were strict) ends the replay there, with ``damaged`` true.
     """
@@ -146,12 +192,16 @@ def match_replay(*, match: Match) -> dict[str, Any]:
             damaged = True
             break
         views.append(game.view(state))
-        moves.append({"ply": ply, "role": role, "action": action, "label": game.action_label(action)})
+        moves.append({"ply": ply, "role": role, "role_label": role_label(role), "action": action,
+                      "label": game.action_label(action)})
     imported = (match.result or {}).get("imported_names", {})
-    seats = [{"role": s.role, "name": _seat_name(s, imported)} for s in match.seats.select_related("player")]
+    seats = [{"role": s.role, "label": role_label(s.role), "name": _seat_name(s, imported)}
+             for s in match.seats.select_related("player")]
+    names = {s["role"]: s["name"] for s in seats}
     return {"id": match.pk, "game": game.slug, "game_name": game.name, "family": game.info.family,
             "status": match.status, "seats": seats, "views": views, "moves": moves,
-            "result": match.result, "damaged": damaged}
+            "result": match.result, "damaged": damaged,
+            "result_text": result_sentence(match.result, names) if match.status == Match.Status.FINISHED else ""}
 
 
 def match_record(*, match: Match) -> MatchRecord:
@@ -171,6 +221,7 @@ def match_record(*, match: Match) -> MatchRecord:
         completed=completed, aborted=match.status == Match.Status.ABORTED,
         goals=tuple(result["scores"][role] for role in game.roles) if completed else None,
         resigned=tuple(result.get("resigned", ())),
+        time_control=TimeControl.of(match).code, reason=result.get("reason", "") if completed else "",
     )
 
 

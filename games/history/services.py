@@ -63,7 +63,8 @@ def match_import(*, user, content: bytes) -> Match:
         match = Match.objects.create(
             game=game.slug, status=Match.Status.FINISHED, is_private=False, created_by=user,
             random_token=token, started_at=_moment(times[0]), finished_at=_moment(times[-1]),
-            state=game.state_to_json(state), version=len(record.steps), result=outcome)
+            state=game.state_to_json(state), version=len(record.steps), plies=len(record.steps),
+            result=outcome)
         winners = outcome["winners"]
         Seat.objects.bulk_create([
             Seat(match=match, role=role, order=i, score=outcome["scores"][role], resigned=role in record.resigned,

@@ -8,6 +8,7 @@ urlpatterns = [
     path("history/", views.history_list, name="list"),
     path("history/import/", views.history_import, name="import"),
     path("players/<int:user_id>/", views.player_page, name="player"),
+    path("leaderboards/", views.leaderboard, name="leaderboard"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="replay"),
     path("matches/<int:match_id>/export.json", views.match_export, name="export"),
 ]

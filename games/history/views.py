@@ -5,9 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from games import clocks
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match
+from games.ratings import PROVISIONAL_GAMES
+from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.services import ServiceError
 
@@ -43,7 +46,21 @@ def player_page(request, user_id: int):
     page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
     return render(request, "history/player.html", {
         "player": player, "record": selectors.player_record(player=player, viewer=request.user),
-        "page": page, "rows": rows,
+        "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": GAMES,
+        "clock_choices": clocks.choices(),
+        "can_challenge": (request.user.is_authenticated and request.user.pk != player.pk
+                          and not player.is_computer),
+    })
+
+
+def leaderboard(request):
+    slugs = [info.slug for info in GAMES]
+    game = request.GET.get("game") if request.GET.get("game") in slugs else slugs[0]
+    page, rows = selectors.leaderboard_page(game=game, page=request.GET.get("page"))
+    return render(request, "history/leaderboard.html", {
+        "games": GAMES, "game": game, "game_name": get_game(game).name, "page": page, "rows": rows,
+        "query": f"game={game}", "days": selectors.LEADERBOARD_ACTIVE_DAYS,
+        "provisional_games": PROVISIONAL_GAMES,
     })
 
 

@@ -1,16 +1,35 @@
 """Every write to a match happens here, each in one transaction, broadcast only after commit.
 
 One module per entity: ``moves`` (the hot path), ``matches`` (create, join, resign, claim,
-abort, rematch), ``presence`` (pages opening and closing), ``chat``; ``common`` holds the
-steps they share. Callers import from the package: ``services.move_submit(...)``.
+rematch), ``conduct`` (abort, draw offers, takebacks), ``clocks`` (flag fall, the sweep),
+``presence`` (pages opening and closing), ``chat``, ``ratings`` (updated where a match
+finishes), ``pairing`` (the quick-game pool), ``challenges``; ``common`` holds the steps they
+share. Callers import from the package: ``services.move_submit(...)``.
 """
 
-from games import bots
+from games import bots, flagfall
 from games.errors import ServiceError
+from games.services.challenges import (
+                                       challenge_accept,
+                                       challenge_cancel,
+                                       challenge_create,
+                                       challenge_decline,
+                                       challenge_expire,
+)
 from games.services.chat import chat_post
+from games.services.clocks import clock_flag, clock_sweep
+from games.services.conduct import (
+    draw_accept,
+    draw_decline,
+    draw_offer,
+    match_abort,
+    takeback_accept,
+    takeback_decline,
+    takeback_offer,
+)
+from games.services.departures import player_depart, waiting_matches_expire
 from games.services.matches import (
                                     computer_user,
-                                    match_abort,
                                     match_claim,
                                     match_create,
                                     match_resign,
@@ -18,12 +37,21 @@ from games.services.matches import (
                                     seat_join,
 )
 from games.services.moves import computer_turn_resume, move_submit
-from games.services.presence import presence_enter, presence_leave, presence_touch
+from games.services.pairing import pool_enter, pool_leave, pool_pair
+from games.services.presence import online_enter, online_leave, presence_enter, presence_leave, presence_touch
+from games.services.ratings import ratings_recompute
 
 # The computer's turns end like anyone's, through move_submit: bots receives it here, so it
 # never imports the services that schedule it.
 bots.use_submit(move_submit)
+# Likewise the flag-fall timers receive the clock services they call.
+flagfall.use(flag=clock_flag, sweep=clock_sweep)
 
-__all__ = ["ServiceError", "chat_post", "computer_turn_resume", "computer_user", "match_abort", "match_claim",
-           "match_create", "match_resign", "move_submit", "presence_enter", "presence_leave", "presence_touch",
-           "rematch_offer", "seat_join"]
+__all__ = [
+    "ServiceError", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
+    "challenge_expire", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
+    "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_create", "match_resign",
+    "move_submit", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave", "pool_pair",
+    "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_offer", "seat_join",
+    "takeback_accept", "takeback_decline", "takeback_offer", "waiting_matches_expire",
+]

@@ -8,10 +8,16 @@ from typing import Any
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from games import bots, broadcast
+from games import bots, broadcast, clocks, conduct, flagfall
+from games.clocks import TimeControl
 from games.errors import ServiceError
 from games.models import Match, Move, Outcome, Seat
+from games.rules import get_game
+from games.selectors import match_seats
 from games.services import statements
+from games.services.ratings import SEAT_RATING_FIELDS, ratings_update
+
+SEAT_RESULT_FIELDS = ["score", "outcome", *SEAT_RATING_FIELDS]
 
 
 def lock_match(match_id: int) -> Match:
@@ -45,6 +51,18 @@ def seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
+def lock_playing_seat(match_id: int, user):
+    """The locked match, its seats, and ``user``'s seat, which must still be playing in an
+    active match. Call inside ``transaction.atomic()``."""
+    match = lock_match(match_id)
+    seats = match_seats(match.pk)
+    seat = seat_of(match, user, seats)
+    require_active(match)
+    if seat.resigned:
+        raise ServiceError("already_resigned", "You have already resigned this match.")
+    return match, seats, seat
+
+
 def require_active(match: Match) -> None:
     if match.status == Match.Status.WAITING:
         raise ServiceError("match_not_started", "The match starts when every seat is taken.")
@@ -54,7 +72,7 @@ def require_active(match: Match) -> None:
 
 def play_for_resigned(match: Match, game, state, moves: list[Move], resigned: set[str]):
     """Give each turn of a ``resigned`` seat a random legal action, reproducible from the match's token."""
-    ply = match.version + len(moves)
+    ply = match.plies + len(moves)
     while not game.is_terminal(state) and game.to_move(state) in resigned:
         role = game.to_move(state)
         action = random.Random(f"{match.random_token}:{ply}").choice(game.legal_actions(state))
@@ -69,10 +87,12 @@ class Overtaken(Exception):
 
 
 def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
-           unchanged_since: int | None = None) -> None:
+           unchanged_since: int | None = None, at=None) -> None:
     """Append ``moves`` (none when only a seat changed), store ``state`` and the result if the
-    game ended (resigned seats score 0); broadcast the new state after commit, built from what
-    the transaction already holds, and let the computer play if its seat is to move.
+    game ended (resigned seats score 0); run the clock to the next mover (the change happened
+    ``at``, by default now) and let another player's draw offer lapse; broadcast the new state
+    after commit, built from what the transaction already holds, and let the computer play if
+    its seat is to move.
 
     ``unchanged_since``: the caller read ``match`` and ``seats`` without a lock, at that version
     (the move path's memory of the match). The update then applies only if the row is still
@@ -82,17 +102,28 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
     insert are then one statement that commits on its own."""
     previous, inserted = match.version, False
     match.version += len(moves)
+    match.plies += len(moves)
     match.state = game.state_to_json(state)
-    fields = ["version", "state"]
+    fields = ["version", "plies", "state"]
+    if moves and match.offers:
+        match.offers = conduct.after_move(match.offers, moves[0].role)
+        fields.append("offers")
     resigned = {s.role for s in seats if s.resigned}
+    at = at or clocks.now()
     if game.is_terminal(state):
         outcome = game.outcome(state).to_json()
         if resigned:
             outcome["scores"].update({role: 0 for role in resigned})
             outcome["resigned"] = sorted(resigned)
             set_winners(outcome)
-        finish(match, outcome, seats, save_seats=unchanged_since is None)
-        fields += ["status", "finished_at", "result"]
+        finish(match, outcome, seats, save_seats=unchanged_since is None, at=at)
+        fields += FINISH_FIELDS
+    elif match.clock is not None:
+        match.clock, match.deadline = clocks.advance(TimeControl.of(match), match.clock,
+                                                     after=game.to_move(state), at=at)
+        fields += ["clock", "deadline"]
+        flagfall.arm_on_commit(match.pk, match.deadline)
+    fields = list(dict.fromkeys(fields))
     if unchanged_since is None:
         match.save(update_fields=fields)
     elif one_statement(match, moves):
@@ -103,7 +134,7 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
         if not statements.update_if_unchanged(match, fields, unchanged_since, resigned):
             raise Overtaken
         if match.status == Match.Status.FINISHED:
-            Seat.objects.bulk_update(seats, ["score", "outcome"])
+            Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     if moves and not inserted:
         try:
             statements.insert_moves(moves)
@@ -133,6 +164,17 @@ def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> 
         bots.computer_turn_on_commit(match.pk, match.version)
 
 
+def call_off(match: Match) -> None:
+    """End a match that never really began (``aborted``: no result): its clock stops, offers
+    go; the lobby and its pages hear after commit. Call holding the row lock."""
+    match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
+    match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
+    match.deadline, match.offers = None, ""
+    match.save(update_fields=["status", "finished_at", "clock", "deadline", "offers"])
+    broadcast.match_changed_on_commit(match.pk)
+    broadcast.lobby_changed_on_commit()
+
+
 def set_winners(outcome: dict[str, Any]) -> None:
     scores = outcome["scores"]
     top = max(scores.values())
@@ -140,13 +182,46 @@ def set_winners(outcome: dict[str, Any]) -> None:
     outcome["winners"], outcome["draw"] = winners, not winners
 
 
-def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_seats: bool = True) -> None:
-    """End ``match`` with ``outcome``; the seats' scores are saved in one statement (unless
-    ``save_seats`` is false: the caller saves them once its own update has applied)."""
-    match.status, match.finished_at, match.result = Match.Status.FINISHED, timezone.now(), outcome
+FINISH_FIELDS = ["status", "finished_at", "result", "clock", "deadline", "offers"]
+
+
+def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_seats: bool = True,
+           at=None) -> None:
+    """End ``match`` with ``outcome`` ``at`` (by default now): the clock stops, pending offers
+    go, and if the match is rated its players' ratings are updated. Every way a match finishes
+    (the last move, a resignation, a claim, a flag fall, an agreed draw) comes through here,
+    inside the transaction that finishes it. The caller saves ``FINISH_FIELDS``; the seats'
+    results are saved here in one statement (unless ``save_seats`` is false: the caller saves
+    ``SEAT_RESULT_FIELDS`` once its own update has applied)."""
+    match.status, match.result = Match.Status.FINISHED, outcome
+    match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=at or clocks.now())
+    match.deadline, match.offers = None, ""
     for seat in seats:
         seat.score = outcome["scores"][seat.role]
         seat.outcome = (Outcome.DRAWN if outcome["draw"] else
                         Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
+    ratings_update(match=match, seats=seats)
     if save_seats:
-        Seat.objects.bulk_update(seats, ["score", "outcome"])
+        Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
+
+
+def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None) -> None:
+    """``seat`` scores 0 from now on; finish the match (``reason``, by default "... resigned")
+    if at most one seat plays on, else play the seat's turns at random. Call holding the row lock."""
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    game = get_game(match.game)
+    resigned = {s.role for s in seats if s.resigned}
+    if len(game.roles) - len(resigned) <= 1:
+        scores = {role: (0 if role in resigned else 100) for role in game.roles}
+        outcome = {"scores": scores, "reason": reason or f"{' and '.join(sorted(resigned))} resigned", "line": [],
+                   "resigned": sorted(resigned)}
+        set_winners(outcome)
+        finish(match, outcome, seats, at=at)
+        match.save(update_fields=FINISH_FIELDS)
+        broadcast.match_changed_on_commit(match.pk)
+        broadcast.lobby_changed_on_commit()
+    else:
+        moves: list[Move] = []
+        state = play_for_resigned(match, game, game.state_from_json(match.state), moves, resigned)
+        record(match, game, state, moves, seats, at=at)

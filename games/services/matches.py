@@ -3,64 +3,73 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, computer, presence
+from games import broadcast, clocks, computer, flagfall, presence
+from games.clocks import TimeControl
 from games.errors import ServiceError
-from games.models import Match, Move, Seat
+from games.labels import role_label
+from games.match_settings import MatchSettings
+from games.models import Match, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import (
     computer_turn_after_commit,
-    finish,
     lock_match,
-    play_for_resigned,
-    record,
-    require_active,
+    lock_playing_seat,
     require_player,
+    resign_seat,
     seat_of,
-    set_winners,
 )
+from games.services.ratings import is_ratable, seat_rating
 
 
-def match_create(*, user, game_slug: str, is_private: bool = False, role: str | None = None,
-                 against_computer: bool = False, computer_level: int = computer.STRONGEST,
-                 rng: random.Random | None = None) -> Match:
-    """Create a match and seat its creator (``role=None`` picks a random seat).
+def match_create(*, user, settings: MatchSettings, is_private: bool = False, role: str | None = None,
+                 opponents: Sequence = (), against_computer: bool = False,
+                 computer_level: int = computer.STRONGEST, rng: random.Random | None = None) -> Match:
+    """Create a match with ``settings`` (rule set, rated or casual, time control) and seat its
+    creator (``role=None`` picks a random seat).
 
-    It waits for players, unless ``against_computer``: then the computer, at ``computer_level``
-    (1 to 3, ``games.computer.LEVELS``), takes every other seat and the match starts at once.
+    It waits for players, unless every other seat is taken at once: by ``opponents`` (quick
+    pairing, an accepted challenge; they take the other seats in random order) or, if
+    ``against_computer``, by the computer at ``computer_level`` (1 to 3,
+    ``games.computer.LEVELS``); then it starts. A rated match is for signed-up accounts only.
     """
     require_player(user)
     if against_computer and computer_level not in range(1, computer.STRONGEST + 1):
         raise ServiceError("unknown_level", f"The computer's level runs from 1 to {computer.STRONGEST}.")
-    try:
-        game = get_game(game_slug)
-    except KeyError:
-        raise ServiceError("unknown_game", f"There is no game called {game_slug!r}.") from None
+    if settings.rated and (against_computer or not all(is_ratable(p) for p in (user, *opponents))):
+        raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: guests and the "
+                                                   "computer play casual matches. Sign up, or choose casual.")
+    game = get_game(settings.game)
+    rng = rng or random
     if role is None:
-        role = (rng or random).choice(game.roles)
+        role = rng.choice(game.roles)
     elif role not in game.roles:
         raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
+    others = [r for r in game.roles if r != role]
+    if against_computer:
+        seated = {r: computer_user(n, computer_level) for n, r in enumerate(others, start=1)}
+    else:
+        shuffled = rng.sample(others, len(others))
+        seated = dict(zip(shuffled, opponents))
+    seated[role] = user
     with transaction.atomic():
         now = timezone.now()
-        match = Match.objects.create(game=game.slug, is_private=is_private, created_by=user,
-                                     state=game.state_to_json(game.initial_state()))
-        others = [r for r in game.roles if r != role]
-        computers = ({r: computer_user(n, computer_level) for n, r in enumerate(others, start=1)}
-                     if against_computer else {})
-        seats = [Seat(match=match, role=r, order=i, player=user if r == role else computers.get(r),
-                      joined_at=now if r == role or r in computers else None)
+        match = Match.objects.create(game=game.slug, rated=settings.rated, is_private=is_private, created_by=user,
+                                     state=game.state_to_json(game.initial_state()), **settings.time_control.fields())
+        seats = [Seat(match=match, role=r, order=i, player=seated.get(r), joined_at=now if r in seated else None)
                  for i, r in enumerate(game.roles)]
+        for seat in seats:
+            seat.rating_before, seat.rating_provisional = seat_rating(user=seat.player, game=game.slug)
         Seat.objects.bulk_create(seats)
-        if against_computer:
-            match.status, match.started_at = Match.Status.ACTIVE, now
-            match.save(update_fields=["status", "started_at"])
-            computer_turn_after_commit(match, game, game.initial_state(), seats)
+        if len(seated) == len(game.roles):
+            _start(match, game, seats, now)
         broadcast.lobby_changed_on_commit()
     return match
 
@@ -100,15 +109,18 @@ def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
         if role is not None:
             free = [s for s in free if s.role == role]
             if not free:
-                raise ServiceError("seat_taken", f"The seat {role} is not free.")
+                raise ServiceError("seat_taken", f"The seat {role_label(role)} is not free.")
         if not free:
             raise ServiceError("seat_taken", "There is no free seat in this match.")
+        if match.rated and not is_ratable(user):
+            raise ServiceError("rated_needs_accounts", "This match is rated: only signed-up players can join it. "
+                                                       "Sign up to keep your name, or join a casual match.")
         seat = free[0]
         seat.player, seat.joined_at = user, timezone.now()
-        seat.save(update_fields=["player", "joined_at"])
+        seat.rating_before, seat.rating_provisional = seat_rating(user=user, game=match.game)
+        seat.save(update_fields=["player", "joined_at", "rating_before", "rating_provisional"])
         if all(s.player_id is not None for s in seats):
-            match.status, match.started_at = Match.Status.ACTIVE, timezone.now()
-            match.save(update_fields=["status", "started_at"])
+            _start(match, get_game(match.game), match_seats(match.pk), seat.joined_at)
         broadcast.match_changed_on_commit(match.pk)
         broadcast.lobby_changed_on_commit()
     return match
@@ -118,8 +130,8 @@ def match_resign(*, match_id: int, user) -> Match:
     """Resign ``user``'s seat: it scores 0. With two players the other wins at once; with
     three, the game goes on and the resigned seat's turns get random legal actions."""
     with transaction.atomic():
-        match, seats, seat = _lock_playing_seat(match_id, user)
-        _resign_seat(match, seats, seat)
+        match, seats, seat = lock_playing_seat(match_id, user)
+        resign_seat(match, seats, seat)
     return match
 
 
@@ -128,33 +140,21 @@ def match_claim(*, match_id: int, user) -> Match:
     whose turn it is has had no page open on the match for ``ABANDON_SECONDS``. The absent
     seat then counts as resigned (two players: the claimant wins; three: the game goes on)."""
     with transaction.atomic():
-        match, seats, seat = _lock_playing_seat(match_id, user)
+        match, seats, seat = lock_playing_seat(match_id, user)
         game = get_game(match.game)
+        if TimeControl.of(match).timed:
+            raise ServiceError("timed_match", "This match has a clock: when a player's time runs out, "
+                                              "the match ends by itself.")
         mover = game.to_move(game.state_from_json(match.state))
         if mover == seat.role:
             raise ServiceError("not_abandoned", "It is your own turn: play, or resign.")
         wait = settings.ABANDON_SECONDS
         away = presence.match_presence(match_id=match.pk, seats=seats)["away"].get(mover)
         if away is None or away < wait:
-            raise ServiceError("not_abandoned", f"{mover} is still here, or left less than {wait} seconds ago: "
+            raise ServiceError("not_abandoned", f"{role_label(mover)} is still here, or left less than {wait} seconds ago: "
                                                 "you can claim the match once they have been gone that long.")
-        _resign_seat(match, seats, next(s for s in seats if s.role == mover), left=True)
-    return match
-
-
-def match_abort(*, match_id: int, user) -> Match:
-    """Call off a match that is still waiting for players (its creator, or any seated player)."""
-    with transaction.atomic():
-        match = lock_match(match_id)
-        if match.status != Match.Status.WAITING:
-            raise ServiceError("match_started", "Only a match still waiting for players can be aborted.")
-        if not user.is_authenticated or (match.created_by_id != user.pk
-                                         and not match.seats.filter(player=user).exists()):
-            raise ServiceError("not_seated", "Only a player of this match can abort it.")
-        match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
-        match.save(update_fields=["status", "finished_at"])
-        broadcast.match_changed_on_commit(match.pk)
-        broadcast.lobby_changed_on_commit()
+        resign_seat(match, seats, next(s for s in seats if s.role == mover),
+                    reason=f"{mover} left the match and the win was claimed")
     return match
 
 
@@ -175,8 +175,10 @@ def rematch_offer(*, match_id: int, user) -> Match:
         if pending is not None:
             return pending
         game = get_game(old.game)
-        new = Match.objects.create(game=old.game, is_private=old.is_private, created_by=user, rematch_of=old,
-                                   state=game.state_to_json(game.initial_state()))
+        kept = MatchSettings.of_match(old)
+        new = Match.objects.create(game=old.game, rated=kept.rated, is_private=old.is_private, created_by=user,
+                                   rematch_of=old, state=game.state_to_json(game.initial_state()),
+                                   **kept.time_control.fields())
         now = timezone.now()
         seated = {s.player_id for s in old_seats if s.player_id == user.pk or (s.player and s.player.is_computer)}
         players = [s.player for s in old_seats]
@@ -185,45 +187,21 @@ def rematch_offer(*, match_id: int, user) -> Match:
                       player=p if p.pk in seated else None, joined_at=now if p.pk in seated else None,
                       reserved_for=None if p.pk in seated else p)
                  for i, (r, p) in enumerate(zip(game.roles, rotated))]
+        for seat in seats:
+            seat.rating_before, seat.rating_provisional = seat_rating(user=seat.player, game=game.slug)
         Seat.objects.bulk_create(seats)
         if all(p.pk in seated for p in rotated):
-            new.status, new.started_at = Match.Status.ACTIVE, now
-            new.save(update_fields=["status", "started_at"])
-            computer_turn_after_commit(new, game, game.initial_state(), seats)
+            _start(new, game, seats, now)
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
     return new
 
 
-def _lock_playing_seat(match_id: int, user):
-    """The locked match, its seats, and ``user``'s seat, which must still be playing in an active match."""
-    match = lock_match(match_id)
-    seats = match_seats(match.pk)
-    seat = seat_of(match, user, seats)
-    require_active(match)
-    if seat.resigned:
-        raise ServiceError("already_resigned", "You have already resigned this match.")
-    return match, seats, seat
-
-
-def _resign_seat(match: Match, seats: list[Seat], seat: Seat, *, left: bool = False) -> None:
-    """``seat`` scores 0 from now on; finish the match if at most one seat plays on, else play
-    the seat's turns at random. ``left``: the player did not resign but left and was claimed."""
-    seat.resigned = True
-    seat.save(update_fields=["resigned"])
-    game = get_game(match.game)
-    resigned = {s.role for s in seats if s.resigned}
-    if len(game.roles) - len(resigned) <= 1:
-        scores = {role: (0 if role in resigned else 100) for role in game.roles}
-        names = " and ".join(sorted(resigned))
-        reason = f"{seat.role} left the match and the win was claimed" if left else f"{names} resigned"
-        outcome = {"scores": scores, "reason": reason, "line": [], "resigned": sorted(resigned)}
-        set_winners(outcome)
-        finish(match, outcome, seats)
-        match.save(update_fields=["status", "finished_at", "result"])
-        broadcast.match_changed_on_commit(match.pk)
-        broadcast.lobby_changed_on_commit()
-    else:
-        moves: list[Move] = []
-        state = play_for_resigned(match, game, game.state_from_json(match.state), moves, resigned)
-        record(match, game, state, moves, seats)
+def _start(match: Match, game, seats: list[Seat], at) -> None:
+    """Every seat is taken: the match starts ``at``, and so does the clock of the first mover."""
+    state = game.initial_state()
+    match.status, match.started_at = Match.Status.ACTIVE, at
+    match.clock, match.deadline = clocks.start(TimeControl.of(match), game.roles, game.to_move(state), clocks.now())
+    match.save(update_fields=["status", "started_at", "clock", "deadline"])
+    flagfall.arm_on_commit(match.pk, match.deadline)
+    computer_turn_after_commit(match, game, state, seats)

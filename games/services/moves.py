@@ -3,7 +3,8 @@
 This process remembers each active match it has played a move in (the match row, its seats
 with players, the parsed state) at the version it last wrote. A move at that version is
 checked against the memory, with no read, and written by an update that applies only if the
-row is still at that version, still active and no other seat resigned meanwhile (it takes the
+row is still at that version, still active, with no offers pending and no other seat resigned
+meanwhile (it takes the
 row lock, so concurrent submissions at one version give exactly one move) and the insert of
 the move: one transaction of two statements, or on PostgreSQL one statement on its own
 (``statements``). Anything else (no memory, another version, the
@@ -11,7 +12,8 @@ conditional update refused because another process or service changed the match)
 careful path: lock the row, read the seats, check, write; it refreshes the memory.
 
 A refusal from memory is always right: at the version the client names, the position is
-fixed, a finished match stays finished and a seat's player does not change once it started.
+fixed, a finished match stays finished and a seat's player does not change once it started;
+and the mover's clock ran from the moment the turn began, which that version fixes too.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from games import clocks
 from games.errors import ServiceError
+from games.labels import role_label
 from games.models import Match, Move, Seat
 from games.rules import RulesError, get_game
 from games.selectors import match_seats
@@ -36,6 +40,7 @@ from games.services.common import (
     require_active,
     seat_of,
 )
+from games.services.clocks import clock_flag
 
 MEMORY_SIZE = 10_000  # active matches remembered per process (least recently moved forgotten)
 
@@ -53,9 +58,20 @@ known: OrderedDict[int, Known] = OrderedDict()
 
 
 def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
-    """Play ``action`` for the seat ``user`` holds, if the match is still at ``version``."""
+    """Play ``action`` for the seat ``user`` holds, if the match is still at ``version`` and
+    the mover's time has not run out (else the match ends on time, and the move is refused)."""
+    try:
+        return _submit(match_id, user, action, version)
+    except clocks.OutOfTime:
+        known.pop(match_id, None)
+        clock_flag(match_id=match_id)
+        raise ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
+                           {"version": version}) from None
+
+
+def _submit(match_id: int, user, action: str, version: int) -> Match:
     memory = known.get(match_id)
-    if memory is not None and memory.match.version == version:
+    if memory is not None and memory.match.version == version and not memory.match.offers:
         try:
             return _play(memory, user, action, version, unchanged_since=version)
         except Overtaken:
@@ -88,20 +104,22 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
     state = memory.state if memory.state is not None else game.state_from_json(match.state)
     mover = game.to_move(state)
     if seat.role != mover:
-        raise ServiceError("not_your_turn", f"It is {mover}'s turn, not yours.")
+        raise ServiceError("not_your_turn", f"It is {role_label(mover)}'s turn, not yours.")
+    at = clocks.now()
+    clocks.check(match.clock, at)
     try:
         action = game.canonical_action(action)  # stored and shown in its one spelling
         state = game.play(state, seat.role, action)
     except RulesError as err:
         raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
-    moves = [Move(match=match, ply=match.version + 1, role=seat.role, action=action)]
+    moves = [Move(match=match, ply=match.plies + 1, role=seat.role, action=action)]
     state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
     if unchanged_since is not None and not game.is_terminal(state) and one_statement(match, moves):
-        record(match, game, state, moves, seats, unchanged_since=unchanged_since)  # commits on its own
+        record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)  # commits on its own
         _remember(match, seats, state)
         return match
     with transaction.atomic():
-        record(match, game, state, moves, seats, unchanged_since=unchanged_since)
+        record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)
         transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
     return match
 

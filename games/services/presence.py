@@ -8,7 +8,7 @@ import time
 from django.conf import settings
 from django.utils import timezone
 
-from games import presence
+from games import broadcast, presence
 from games.models import Seat
 from games.selectors import match_seats
 
@@ -25,6 +25,7 @@ def presence_enter(*, match_id: int, channel_name: str, user, seats: list[Seat] 
         if seat.player_id == user.pk and seat.away_since is not None:
             Seat.objects.filter(pk=seat.pk).update(away_since=None)
             seat.away_since = None
+            broadcast.lobby_changed_on_commit()  # the match may be listed again
 
 
 def presence_touch(*, match_id: int, channel_name: str) -> None:
@@ -42,7 +43,19 @@ def presence_leave(*, match_id: int, channel_name: str, user) -> list[Seat]:
         if not any(uid == user.pk and seen >= fresh_after for uid, seen in store.pages(match_id)):
             now = timezone.now()
             Seat.objects.filter(match_id=match_id, player=user).update(away_since=now)
+            broadcast.lobby_changed_on_commit()  # the lobby lists only matches someone is at
             for seat in seats:
                 if seat.player_id == user.pk:
                     seat.away_since = now
     return seats
+
+
+def online_enter(*, user, channel_name: str) -> None:
+    """A signed-in player opened a page of the site: they count as online (the lobby hears it)."""
+    presence.store().enter(presence.SITE, channel_name, user.pk)
+    broadcast.lobby_changed_on_commit()
+
+
+def online_leave(*, channel_name: str) -> None:
+    presence.store().leave(presence.SITE, channel_name)
+    broadcast.lobby_changed_on_commit()

@@ -32,7 +32,7 @@ def _update_sql(fields: tuple[str, ...], resigned_known: int, vendor: str) -> st
                       + (f" AND {_column(Seat, 'role')} NOT IN ({roles})" if resigned_known else ""))
     return (f"UPDATE {_table(Match)} SET {sets} WHERE {_column(Match, 'id')} = %s "
             f"AND {_column(Match, 'version')} = %s AND {_column(Match, 'status')} = %s "
-            f"AND NOT EXISTS ({other_resigned})")
+            f"AND {_column(Match, 'offers')} = '' AND NOT EXISTS ({other_resigned})")
 
 
 def _update_params(match: Match, fields: list[str], since: int, resigned: set[str]) -> list:
@@ -41,8 +41,8 @@ def _update_params(match: Match, fields: list[str], since: int, resigned: set[st
 
 
 def update_if_unchanged(match: Match, fields: list[str], since: int, resigned: set[str]) -> bool:
-    """Write ``fields`` of ``match`` if its row is still at version ``since``, still active, and
-    no seat outside ``resigned`` has resigned. True if it did (the row is then locked)."""
+    """Write ``fields`` of ``match`` if its row is still at version ``since``, still active, with
+    no pending offers, and no seat outside ``resigned`` has resigned. True if it did (the row is then locked)."""
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(tuple(fields), len(resigned), connection.vendor),
                        _update_params(match, fields, since, resigned))

@@ -7,6 +7,8 @@
 // is read-only (spectators, replays). Marks are shapes as well as colours, the sub-board to
 // play in has a thick outline and a text hint, and the line that ended the game is marked.
 
+import { coordinates, rovingFocus } from "./board-a11y.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLUMNS = "abcde";
 
@@ -25,10 +27,11 @@ export function renderBoard(container, view, { onAction = null, lastAction = nul
   board.classList.add("board", `board--${view.family}`);
   if (view.to_move === null) board.classList.add("board--over");
   container.replaceChildren(board);
+  rovingFocus(board, container);
   if (focused) {
-    // Keep keyboard players where they were: on the same cell, or on the board once that
-    // cell can no longer be played.
-    const again = container.querySelector(`[data-key="${focused}"]:not([disabled])`);
+    // Keep keyboard players where they were: on the same cell (every cell can hold the focus),
+    // or on the board once that cell is gone.
+    const again = container.querySelector(`[data-key="${focused}"]`);
     if (!again) container.tabIndex = -1;
     (again || container).focus();
   }
@@ -81,7 +84,7 @@ function drawNineBoard(view, { onAction, last }) {
       const l = (inner % 3) + 1;
       const index = sub * 9 + inner;
       box.append(cellButton({
-        index, view, onAction, last, line, highlight,
+        index, view, onAction, last, line, highlight, at: [(i - 1) * 3 + k - 1, (j - 1) * 3 + l - 1],
         label: `sub-board ${subName}, cell ${cellName(k, l)}`,
         describe: markWord,
         draw: markSvg,
@@ -89,7 +92,7 @@ function drawNineBoard(view, { onAction, last }) {
     }
     grid.append(box);
   }
-  root.append(grid);
+  root.append(coordinates(grid, "nine-board"));
   root.append(hint(nineBoardHint(view, forced)));
   const buttons = otherActions(view, onAction);
   if (buttons) root.append(buttons);
@@ -115,13 +118,13 @@ function drawThreePlayer(view, { onAction, last }) {
     const m = Math.floor(index / 5) + 1;
     const n = (index % 5) + 1;
     grid.append(cellButton({
-      index, view, onAction, last, line, highlight,
+      index, view, onAction, last, line, highlight, at: [m - 1, n - 1],
       label: `cell ${cellName(m, n)}`,
       describe: markWord,
       draw: markSvg,
     }));
   }
-  root.append(grid);
+  root.append(coordinates(grid, "three-player"));
   if (view.wraps) root.append(hint("The edges wrap around: lines continue from one side to the other."));
   if (view.to_move === null && view.line.length) root.append(hint("The marked line ended the game."));
   return root;
@@ -138,7 +141,7 @@ function drawQuarto(view, { onAction, last }) {
     const y = Math.floor(index / 4) + 1;
     const x = (index % 4) + 1;
     grid.append(cellButton({
-      index, view, onAction, last, line, highlight,
+      index, view, onAction, last, line, highlight, at: [y - 1, x - 1],
       label: `cell ${cellName(y, x)}`,
       describe: (piece) => (piece ? `${pieceWords(piece)} piece` : "empty"),
       draw: pieceSvg,
@@ -164,6 +167,7 @@ function drawQuarto(view, { onAction, last }) {
   const pieces = el("div", "pool-grid");
   pieces.setAttribute("role", "group");
   pieces.setAttribute("aria-label", "pieces in the pool");
+  pieces.dataset.roving = "pool";
   const pieceActions = view.piece_actions || {};
   for (const piece of view.pool) {
     const button = el("button", "piece-button");
@@ -177,14 +181,14 @@ function drawQuarto(view, { onAction, last }) {
       button.setAttribute("aria-label", `${pieceWords(piece)}, choose`);
       button.addEventListener("click", () => onAction(action));
     } else {
-      button.disabled = true;
+      button.setAttribute("aria-disabled", "true");
       button.setAttribute("aria-label", pieceWords(piece));
     }
     pieces.append(button);
   }
   pool.append(pieces);
   side.append(held, pool);
-  root.append(grid, side, hint(quartoHint(view)));
+  root.append(coordinates(grid, "quarto"), side, hint(quartoHint(view)));
   return root;
 }
 
@@ -220,13 +224,14 @@ function pieceSvg(piece) {
 
 // -- shared pieces ------------------------------------------------------------------------
 
-function cellButton({ index, view, onAction, last, line, highlight, label, describe, draw }) {
+function cellButton({ index, view, onAction, last, line, highlight, at, label, describe, draw }) {
   const content = view.cells[index];
   const action = view.cell_actions[String(index)];
   const button = el("button", "cell");
   button.type = "button";
   button.dataset.cell = String(index);
   button.dataset.key = `cell-${index}`;
+  [button.dataset.row, button.dataset.col] = at.map(String);
   const words = [label, describe(content)];
   if (content) {
     button.dataset.content = content;
@@ -237,7 +242,8 @@ function cellButton({ index, view, onAction, last, line, highlight, label, descr
     words.push("playable");
     button.addEventListener("click", () => onAction(action));
   } else {
-    button.disabled = true;
+    // Not `disabled`: the arrow keys move over every cell, so every cell takes the focus.
+    button.setAttribute("aria-disabled", "true");
   }
   if (highlight.has(index) && view.to_move !== null) button.classList.add("cell--hint");
   if (index === last) {

@@ -1,6 +1,9 @@
 // The lobby: the seat list follows the chosen game, and the open and live match lists follow
 // the server (/ws/lobby/ pushes both lists on every change).
 
+import { roleLabel } from "./names.js";
+import { nameWithRating } from "./ratings.js";
+import { site } from "./site.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
 const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
@@ -12,6 +15,7 @@ const status = document.getElementById("lobby-status");
 let listsDrawn = null; // what the lists show, to rebuild them only on a change
 
 setupCreateForm();
+setupQuickGame();
 renderLists(JSON.parse(document.getElementById("lobby-lists").textContent));
 
 const socket = new ReconnectingSocket(socketUrl("/ws/lobby/"));
@@ -43,10 +47,11 @@ function setupCreateForm() {
     const chosen = role.value;
     const roles = rolesByGame[game.value] || [];
     const options = [new Option("Random seat", "")];
-    roles.forEach((r, index) => options.push(new Option(`${r} (${ordinal(index + 1)} to move)`, r)));
+    roles.forEach((r, index) => options.push(new Option(`${roleLabel(r)} (${ordinal(index + 1)} to move)`, r)));
     role.replaceChildren(...options);
     role.value = roles.includes(chosen) ? chosen : "";
     summary.textContent = game.selectedOptions[0].dataset.summary || "";
+    document.getElementById("rules-link").href = `/rules/${base.value}/`;
   };
   const fitRules = () => {
     const chosen = game.value;
@@ -68,17 +73,80 @@ function setupCreateForm() {
   const opponents = () => { level.disabled = form.elements.opponents.value !== "computer"; };
   for (const radio of form.elements.opponents) radio.addEventListener("change", opponents);
   opponents();
+  // Minutes and seconds are asked for only for a custom time control.
+  const clock = form.elements.clock;
+  const custom = document.getElementById("custom-clock");
+  const fitClock = () => { custom.hidden = clock.value !== "custom"; };
+  clock.addEventListener("change", fitClock);
+  fitClock();
 }
 
 function ordinal(n) {
   return ["first", "second", "third"][n - 1] || `${n}th`;
 }
 
-function renderLists({ open, live }) {
+function quickSettings() {
+  const form = document.getElementById("quick-form");
+  return { game: form.elements.game.value, rated: form.elements.rated.checked, clock: form.elements.clock.value };
+}
+
+function setupQuickGame() {
+  const form = document.getElementById("quick-form");
+  if (!form) return;
+  const status = document.getElementById("quick-status");
+  const start = document.getElementById("quick-start");
+  const cancel = document.getElementById("quick-cancel");
+  let since = null;
+  const waiting = (on) => {
+    start.hidden = on;
+    cancel.hidden = !on;
+    since = on ? Date.now() : null;
+    if (!on) status.textContent = "";
+  };
+  setInterval(() => {
+    if (since !== null) status.textContent = `Waiting for an opponent… ${Math.round((Date.now() - since) / 1000)} s`;
+  }, 1000);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (site.poolEnter(quickSettings())) status.textContent = "Looking for an opponent…";
+  });
+  cancel.addEventListener("click", () => site.poolLeave());
+  site.addEventListener("pool", ({ detail }) => waiting(detail.waiting));
+  site.addEventListener("error", ({ detail }) => {
+    waiting(false);
+    status.textContent = detail.message;
+  });
+}
+
+function renderOnline(online) {
+  const list = document.getElementById("online-players");
+  if (!list) return;
+  const others = online.filter((p) => p.id !== userId);
+  list.replaceChildren(...others.map((player) => {
+    const item = document.createElement("li");
+    item.className = "match-row";
+    item.dataset.playerId = String(player.id);
+    const link = document.createElement("a");
+    link.href = `/players/${player.id}/`;
+    link.textContent = player.name + (player.guest ? " (guest)" : "");
+    const challenge = document.createElement("button");
+    challenge.type = "button";
+    challenge.className = "button button--secondary";
+    challenge.textContent = "Challenge";
+    challenge.setAttribute("aria-label", `Challenge ${player.name} (the game and rating chosen under Quick game)`);
+    challenge.addEventListener("click", () => site.challenge(player.id, quickSettings()));
+    item.append(link, challenge);
+    return item;
+  }));
+  document.getElementById("online-empty").hidden = others.length > 0;
+}
+
+function renderLists({ open, live, online }) {
   // Rebuild only on a change, so that a join button is never swapped out under a click.
-  const drawn = JSON.stringify([open, live]);
+  const drawn = JSON.stringify([open, live, online]);
   if (drawn === listsDrawn) return;
   listsDrawn = drawn;
+  renderOnline(online || []);
   openList.replaceChildren(...open.map((match) => row(match, true)));
   liveList.replaceChildren(...live.map((match) => row(match, false)));
   document.getElementById("open-empty").hidden = open.length > 0;
@@ -94,8 +162,13 @@ function row(match, joinable) {
   link.textContent = `${match.game_name} #${match.id}`;
   const players = document.createElement("span");
   players.className = "match-row__players";
-  players.textContent = match.seats.map((s) => (s.player ? s.player.name : "free seat")).join(" · ");
-  item.append(link, players);
+  players.textContent = match.seats.map((s) => nameWithRating(s)).join(" · ");
+  if (match.rated) link.textContent += " · rated";
+  const clock = document.createElement("span");
+  clock.className = "tag tag--clock";
+  clock.title = "time control";
+  clock.textContent = match.clock;
+  item.append(link, players, clock);
   const seated = match.seats.some((s) => s.player && s.player.id === userId);
   if (joinable && signedIn && !seated) {
     item.append(joinForm(match));
@@ -123,7 +196,7 @@ function joinForm(match) {
   submit.type = "submit";
   submit.className = "button button--primary";
   submit.textContent = "Join";
-  submit.setAttribute("aria-label", `Join ${match.game_name} #${match.id} (free: ${match.free.join(", ")})`);
+  submit.setAttribute("aria-label", `Join ${match.game_name} #${match.id} (free: ${match.free.map(roleLabel).join(", ")})`);
   form.append(token, submit);
   return form;
 }

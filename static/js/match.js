@@ -1,7 +1,12 @@
 // The match page: it only reflects the server. A click sends the action with the version we
 // drew; the board changes when the next state arrives, never before.
 
+import { alertControls, yourTurn } from "./alerts.js";
 import { markSvg, renderBoard } from "./boards.js";
+import { Clocks } from "./clock.js";
+import { setupLookback } from "./lookback.js";
+import { playerName, resultSentence, roleLabel } from "./names.js";
+import { ratingText } from "./ratings.js";
 import { MatchSocket, socketUrl } from "./socket.js";
 
 const root = document.getElementById("match");
@@ -20,8 +25,10 @@ const ui = {
   scores: $("scores"), controls: $("controls"), moves: $("moves"), movesEmpty: $("moves-empty"),
   links: $("match-links"), lastMove: $("last-move"), claim: $("claim"),
   chatLines: $("chat-lines"), chatEmpty: $("chat-empty"), chatForm: $("chat-form"), chatText: $("chat-text"),
-  chatReadonly: $("chat-readonly"),
+  chatReadonly: $("chat-readonly"), chat: $("chat"), offers: $("offers"), alerts: $("alerts"),
+  movesEnd: $("moves-end"),
 };
+const clocks = new Clocks();
 const chat = new Map(); // line id -> line, as the server sent them
 
 let current = null; // the last state message: {version, match, last_move, you}
@@ -34,14 +41,20 @@ let confirmingResign = false;
 let reconnectedTimer = null;
 let seatsDrawn = null; // what the seat list and the controls show, to rebuild them only on a change
 let controlsDrawn = null;
+let notice = null; // the last answer to an offer, until the next state
 
 const socket = new MatchSocket(socketUrl(`/ws/matches/${matchId}/${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
 // A handle for the browser console and the browser tests (they send through the page's socket).
 window.boardhall = { socket };
 
 socket.addEventListener("state", ({ detail }) => {
+  const wasMyTurn = current && myTurnIn(current);
   current = detail;
   pending = false;
+  notice = null;
+  if (!wasMyTurn && myTurnIn(current) && current.match.moves.length > 0) {
+    yourTurn(`${current.match.game_name} #${matchId}: ${lastMoveLine(current.match)}`);
+  }
   if (detail.match.status !== "active") confirmingResign = false;
   render();
 });
@@ -50,6 +63,10 @@ socket.addEventListener("presence", ({ detail }) => {
   presenceAt = performance.now();
   renderPresence();
   renderClaim();
+});
+socket.addEventListener("notice", ({ detail }) => {
+  notice = detail.text;
+  renderOffers();
 });
 socket.addEventListener("chat", ({ detail }) => {
   if (detail.replace) chat.clear();
@@ -83,9 +100,13 @@ socket.addEventListener("closed", () => {
   showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");
 });
 
+const lookback = setupLookback({ matchId, invite, live: ui.board, moves: ui.moves, latest: () => current });
+socket.addEventListener("state", () => lookback.update());
+
 const initial = JSON.parse(document.getElementById("match-snapshot").textContent);
 current = { version: initial.version, match: initial, last_move: null, you: { roles: [], legal: {} } };
 render({ live: false });
+if (current.match.seats.some((s) => s.player && s.player.id === userId)) ui.alerts.append(alertControls());
 socket.start();
 
 // -- actions ----------------------------------------------------------------------------------
@@ -123,14 +144,21 @@ function render({ live = true } = {}) {
   if (live) ui.board.dataset.version = String(current.version);
   ui.board.dataset.status = match.status;
   ui.status.textContent = statusLine(match);
+  clocks.update(match.clock);
   renderSeats();
+  renderOffers();
   renderResult(match);
   renderControls();
   renderClaim();
   renderMoves(match.moves);
+  const ending = match.status === "finished" ? resultSentence(match.result, match.seats)
+    : match.status === "aborted" ? "Aborted: no result." : "";
+  ui.movesEnd.hidden = !ending;
+  ui.movesEnd.textContent = ending;
   ui.lastMove.textContent = lastMoveLine(match);
   ui.links.hidden = !["active", "finished"].includes(match.status);
   const mine = current.you.roles.length > 0;
+  ui.chat.hidden = match.seats.filter((s) => !isComputer(s)).length < 2; // nobody to talk to against the computer
   ui.chatForm.hidden = !mine;
   ui.chatReadonly.hidden = mine || !live;
 }
@@ -150,8 +178,8 @@ function renderChat() {
 }
 
 function renderBoardNow() {
-  const { match, you, last_move: lastMove } = current;
-  const myTurn = match.status === "active" && Object.keys(you.legal).length > 0 && socket.connected;
+  const { match, last_move: lastMove } = current;
+  const myTurn = myTurnIn(current) && socket.connected;
   const moves = match.moves;
   const lastAction = lastMove ? lastMove.action : moves.length ? moves[moves.length - 1].action : null;
   renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction });
@@ -163,42 +191,32 @@ function seatName(seat) {
   return seat.player ? seat.player.name : "free seat";
 }
 
-function roleWithMark(role, view) {
-  const mark = view.markers[role];
-  return mark ? `${role} (${mark})` : role;
+function isComputer(seat) {
+  return Boolean(seat.player && seat.player.computer);
 }
 
 function statusLine(match) {
   const { view } = match;
   if (match.status === "waiting") {
     const free = match.seats.filter((s) => !s.player).length;
-    return `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
+    const wait = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
+    // As a lichess challenge: the lobby lists the match while a player waits on this page.
+    return current.you.roles.length ? `${wait} Keep this page open: the lobby lists the match while you wait here.` : wait;
   }
-  if (match.status === "aborted") return "This match was called off before it started.";
-  if (match.status === "finished") return `Game over: ${resultSentence(match)}`;
+  if (match.status === "aborted") return "This match was called off (aborted): it has no result and counts nowhere.";
+  if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
   const seat = match.seats.find((s) => s.role === view.to_move);
   const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
-  if (current.you.roles.includes(view.to_move)) return `Your turn, ${roleWithMark(view.to_move, view)}: ${verb}.`;
-  return `${seat ? seatName(seat) : view.to_move} to ${verb} (${roleWithMark(view.to_move, view)}).`;
+  if (current.you.roles.includes(view.to_move)) return `Your turn (${roleLabel(view.to_move)}): ${verb}.`;
+  return `${seat ? seatName(seat) : roleLabel(view.to_move)} to ${verb} (${roleLabel(view.to_move)}).`;
 }
 
 function lastMoveLine(match) {
   const move = match.moves[match.moves.length - 1];
   if (!move) return "";
-  const seat = match.seats.find((s) => s.role === move.role);
-  const who = seat && seat.player ? `${seat.player.name} (${move.role})` : move.role;
-  return `Last move: ${who}, ${move.label}.`;
+  return `Last move: ${playerName(match.seats, move.role)} (${roleLabel(move.role)}), ${move.label}.`;
 }
 
-function resultSentence(match) {
-  const result = match.result || {};
-  const names = (roles) => roles.map((role) => {
-    const seat = match.seats.find((s) => s.role === role);
-    return seat && seat.player ? `${seat.player.name} (${role})` : role;
-  }).join(" and ");
-  const who = result.draw || !result.winners || !result.winners.length ? "a draw" : `${names(result.winners)} won`;
-  return result.reason ? `${who}: ${result.reason}.` : `${who}.`;
-}
 
 function renderSeats() {
   const { match, you } = current;
@@ -224,22 +242,43 @@ function renderSeats() {
     const name = document.createElement("span");
     name.className = "seat__name";
     name.textContent = seatName(seat) + (you.roles.includes(seat.role) ? " (you)" : "");
+    const rating = ratingText(seat);
+    if (rating) {
+      const badge = document.createElement("span");
+      badge.className = "seat__rating";
+      badge.dataset.testid = "rating";
+      badge.textContent = rating;
+      name.append(" ", badge);
+    }
     const detail = document.createElement("span");
     detail.className = "seat__role";
-    const bits = [mark ? `${seat.role}, plays ${mark}` : seat.role];
+    const label = roleLabel(seat.role);
+    const bits = [mark && mark.toUpperCase() !== label ? `${label}, plays ${mark}` : label];
     if (!seat.player && seat.reserved_for) bits.push(`kept for ${seat.reserved_for.name}`);
     if (seat.resigned) bits.push("resigned");
     if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
     detail.textContent = bits.join(" · ");
     text.append(name, detail);
     item.append(text);
-    if (seat.player) {
+    if (isComputer(seat)) {
+      const always = document.createElement("span");
+      always.className = "presence presence--computer";
+      always.textContent = "computer";
+      item.append(always);
+    } else if (seat.player) {
       const dot = document.createElement("span");
       dot.className = "presence";
       item.append(dot);
     } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
-      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${seat.role}`, { role: seat.role, ...withInvite })
+      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${roleLabel(seat.role)}`, { role: seat.role, ...withInvite })
                            : hintText("Choose a name at the top to join."));
+    }
+    if (match.clock.kind !== "untimed") {
+      const time = document.createElement("span");
+      time.className = "clock";
+      time.dataset.role = seat.role;
+      item.append(time);
+      clocks.attach(seat.role, time);
     }
     if (match.status === "active" && view.to_move === seat.role) {
       item.classList.add("seat--to-move");
@@ -250,11 +289,12 @@ function renderSeats() {
     }
     return item;
   }));
+  clocks.tick();
   renderPresence();
 }
 
 function renderPresence() {
-  for (const dot of ui.seats.querySelectorAll(".presence")) {
+  for (const dot of ui.seats.querySelectorAll(".presence:not(.presence--computer)")) {
     const online = Boolean(presence.online[dot.closest(".seat").dataset.role]);
     dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
     dot.textContent = online ? "online" : "offline";
@@ -266,19 +306,74 @@ function renderResult(match) {
   const finished = match.status === "finished";
   ui.result.hidden = !finished;
   if (!finished) return;
-  ui.resultText.textContent = resultSentence(match);
+  ui.resultText.textContent = resultSentence(match.result, match.seats);
   const scores = (match.result && match.result.scores) || {};
   ui.scores.replaceChildren(...match.seats.map((seat) => {
     const item = document.createElement("li");
-    item.textContent = `${seatName(seat)} (${seat.role}): ${scores[seat.role] ?? "–"}`;
+    const rating = match.rated && seat.rating_after !== null ? `, rating ${ratingText(seat)}` : "";
+    item.textContent = `${seatName(seat)} (${roleLabel(seat.role)}): ${scores[seat.role] ?? "–"}${rating}`;
     return item;
   }));
+}
+
+function myTurnIn({ match, you }) {
+  return match.status === "active" && Object.keys(you.legal).length > 0;
+}
+
+// Who offers what, for everyone (spectators too); the answer buttons are in the controls.
+function renderOffers() {
+  const { match } = current;
+  const { draw, takeback } = match.offers;
+  const names = (roles) => roles.map((role) => seatName(match.seats.find((s) => s.role === role))).join(" and ");
+  const lines = [];
+  if (match.status === "active" && draw.length) lines.push(`${names(draw)} ${draw.length > 1 ? "agree to" : "offers"} a draw.`);
+  if (match.status === "active" && takeback.length) lines.push(`${names(takeback.slice(0, 1))} asks to take back their last move.`);
+  if (notice) lines.push(notice);
+  ui.offers.textContent = lines.join(" ");
+  ui.offers.hidden = lines.length === 0;
+}
+
+// What a player may do about the match as a whole: abort it before everyone moved, offer or
+// answer a draw, ask for or answer a takeback (not in real time), resign.
+function conductControls(match, mySeat) {
+  const parts = [];
+  const { draw, takeback } = match.offers;
+  const moved = new Set(match.moves.map((m) => m.role));
+  const others = match.seats.filter((s) => s.role !== mySeat.role && !s.resigned);
+  if (match.seats.some((s) => !moved.has(s.role))) {
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"));
+  }
+  const answer = (kind, text) => {
+    const box = document.createElement("div");
+    box.className = "offer";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", text);
+    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept` }), "button--primary"),
+               button("Decline", () => send({ type: `${kind}_decline` }), "button--secondary"));
+    return box;
+  };
+  if (draw.length && !draw.includes(mySeat.role)) {
+    parts.push(answer("draw", "Accept the draw?"));
+  } else if (!draw.length && others.length && others.every((s) => !s.player.computer)) {
+    parts.push(button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
+  }
+  if (takeback.length && !takeback.includes(mySeat.role)) {
+    parts.push(answer("takeback", "Let them take back their move?"));
+  } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
+    parts.push(button("Ask to take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+  }
+  return parts;
+}
+
+function send(message) {
+  if (!socket.send(message)) showError("Not connected: wait for the connection to come back, then try again.");
 }
 
 function renderControls() {
   const { match, you } = current;
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
-  const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign]);
+  const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign, match.offers,
+                                match.moves.length]);
   if (drawn === controlsDrawn) return;
   controlsDrawn = drawn;
   const parts = [];
@@ -286,6 +381,7 @@ function renderControls() {
     parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", withInvite, "button--secondary"));
   }
   if (match.status === "active" && mySeat && !mySeat.resigned) {
+    parts.push(...conductControls(match, mySeat));
     if (confirmingResign) {
       const box = document.createElement("div");
       box.className = "confirm";
@@ -301,6 +397,8 @@ function renderControls() {
   }
   if (match.status === "finished" && mySeat) {
     parts.push(rematchControl(match));
+  } else if (match.status === "finished" && match.rematch && !match.private) {
+    parts.push(spectatorRematch(match));
   }
   ui.controls.replaceChildren(...parts);
 }
@@ -312,7 +410,9 @@ function renderClaim() {
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
   const mover = match.view.to_move;
   const away = (presence.away || {})[mover];
-  if (!(match.status === "active" && mySeat && !mySeat.resigned && mover && mover !== mySeat.role && away !== undefined)) {
+  const untimed = match.clock.kind === "untimed"; // a clock ends a timed match by itself
+  if (!(untimed && match.status === "active" && mySeat && !mySeat.resigned && mover && mover !== mySeat.role
+        && away !== undefined)) {
     clearInterval(claimTimer);
     claimTimer = null;
     claimDrawn = null;
@@ -342,6 +442,19 @@ function clock(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// Spectators follow the players to their rematch (a private one has its own invite link).
+function spectatorRematch(match) {
+  const box = document.createElement("div");
+  box.className = "offer";
+  box.setAttribute("role", "status");
+  const link = document.createElement("a");
+  link.href = `/matches/${match.rematch}/`;
+  link.className = "button button--secondary";
+  link.textContent = "Watch the rematch";
+  box.append(hintText(`${match.rematch_by ? match.rematch_by.name : "A player"} offered a rematch.`), link);
+  return box;
+}
+
 function rematchControl(match) {
   if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
   const by = match.rematch_by;
@@ -368,8 +481,15 @@ function renderMoves(moves) {
     item.dataset.ply = String(move.ply);
     const role = document.createElement("span");
     role.className = "moves__role";
-    role.textContent = move.role;
-    item.append(role, document.createTextNode(` ${move.label}`));
+    role.textContent = roleLabel(move.role);
+    const step = document.createElement("button"); // lookback.js shows the position after it
+    step.type = "button";
+    step.className = "moves__step";
+    step.dataset.ply = String(move.ply);
+    // "x A3 c1" names its mark already
+    if (!move.label.startsWith(`${role.textContent.toLowerCase()} `)) step.append(role, " ");
+    step.append(move.label);
+    item.append(step);
     return item;
   });
   ui.moves.replaceChildren(...items);

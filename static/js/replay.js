@@ -90,7 +90,7 @@ const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"
 document.addEventListener("keydown", (event) => {
   // The slider moves itself with the arrow keys (its input event redraws); text fields keep theirs.
   const target = event.target instanceof Element ? event.target : null;
-  if (target && (target === slider || target.closest("input, textarea, select"))) return;
+  if (target && (target === slider || target.closest("input, textarea, select, #replay-board"))) return;
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const step = keys[event.key];
   if (!step) return;

@@ -10,6 +10,7 @@
 //   "message" (every parsed message), and for MatchSocket "state", "presence", "error".
 
 export const NOT_FOUND = 4404;
+export const SIGNED_OUT = 4403; // the site socket of a page whose player has logged out
 
 export function socketUrl(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -92,7 +93,7 @@ export class ReconnectingSocket extends EventTarget {
     });
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
-      if (event.code === NOT_FOUND) {
+      if (event.code === NOT_FOUND || event.code === SIGNED_OUT) {
         this.stopped = true;
         this.ws = null;
         this.clearTimers();
@@ -165,8 +166,8 @@ export class MatchSocket extends ReconnectingSocket {
       this.acceptState(message);
     } else if (message.type === "presence") {
       this.emit("presence", message);
-    } else if (message.type === "chat") {
-      this.emit("chat", message);
+    } else if (message.type === "chat" || message.type === "notice") {
+      this.emit(message.type, message);
     } else if (message.type === "error") {
       if (message.state) this.acceptState(message.state);
       this.emit("error", message);

@@ -36,8 +36,9 @@ def live_server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         # The computer player thinks briefly here: the tests check that it plays, not how well;
         # and a player who left may be claimed against after 3 seconds instead of a minute.
+        # DEBUG off: the pages as people get them (the site's own error pages, not Django's).
         server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5",
-                                 "ABANDON_SECONDS": "3"}).start()
+                                 "ABANDON_SECONDS": "3", "DEBUG": "0"}).start()
     try:
         yield server
     finally:
@@ -83,3 +84,20 @@ def player_page(browser, live_server):
 def match_id_of(page: Page) -> int:
     return int(re.search(r"/matches/(\d+)/", page.url)[1])
 
+
+
+HERE = os.path.dirname(__file__)
+AXE = os.path.join(HERE, "node_modules", "axe-core", "axe.min.js")
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's script, installed from tests/browser/package-lock.json (npm ci) when missing."""
+    if not os.path.exists(AXE):
+        import shutil
+        import subprocess
+
+        if shutil.which("npm") is None:
+            pytest.fail("npm is needed for the accessibility tests (apt-get install nodejs npm)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True, capture_output=True)
+    return AXE

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from pathlib import Path
+
+from django.db import connections
 
 from playwright.sync_api import Page, expect
 
+from games.labels import role_label
 from tests.browser.conftest import match_id_of
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -30,7 +34,7 @@ def create_match(page: Page, game: str, seat: str = "", private: bool = False) -
 def join_match(page: Page, url: str, seat: str) -> None:
     page.goto(url)
     wait_version(page, 0)
-    page.get_by_role("button", name=f"Join as {seat}").click()
+    page.get_by_role("button", name=f"Join as {role_label(seat)}").click()
     expect(page.locator("#seats")).to_contain_text("(you)")
 
 
@@ -74,3 +78,24 @@ def screenshot(page: Page, name: str) -> None:
     if os.environ.get("BOARDHALL_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def outside_the_event_loop(work):
+    """Run ``work`` in its own thread: Playwright's loop runs in this one, and the services'
+    on-commit broadcasts (``async_to_sync``) refuse to run beside a running loop."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = work()
+        except BaseException as err:  # re-raised in the test's thread
+            outcome["error"] = err
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

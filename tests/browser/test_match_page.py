@@ -23,14 +23,14 @@ def started(player_page, game="nine-board-tictactoe", roles=("xPlayer", "oPlayer
 
 def test_lobby_lists_follow_the_server_and_a_private_match_opens_by_its_link(player_page):
     ada, bob = player_page("Ada"), player_page("Bob")
-    ada.get_by_label("Game").select_option("quarto-misere")
+    ada.get_by_label("Game", exact=True).select_option("quarto-misere")
     expect(ada.get_by_label("Your seat").locator("option")).to_have_text(
-        ["Random seat", "white (first to move)", "black (second to move)"])
+        ["Random seat", "White (first to move)", "Black (second to move)"])
     expect(ada.get_by_label("Variant").locator("option")).to_have_text(
         ["Standard rules", "Classic order: you choose your opponent's piece"])
-    ada.get_by_label("Game").select_option("tictactoe-x9")
+    ada.get_by_label("Game", exact=True).select_option("tictactoe-x9")
     expect(ada.get_by_label("Variant")).to_be_hidden()  # a game with no variant
-    ada.get_by_label("Game").select_option("tictactoe-3player")
+    ada.get_by_label("Game", exact=True).select_option("tictactoe-3player")
     ada.get_by_label("Variant").select_option("tictactoe-3player-torus")
     expect(ada.locator("#game-summary")).to_contain_text("edges wrap around")
     ada.get_by_label("Private").check()
@@ -94,7 +94,7 @@ def test_a_dropped_connection_shows_a_banner_then_resyncs(player_page):
 def test_a_refused_action_shows_the_servers_message(player_page):
     ada, bob, _ = started(player_page)
     bob.evaluate('window.boardhall.socket.sendAction("(play 1 1 1 1 o)")')
-    expect(bob.locator("#action-error")).to_contain_text("It is xPlayer's turn, not yours.")
+    expect(bob.locator("#action-error")).to_contain_text("It is X's turn, not yours.")
 
     ada.evaluate('window.boardhall.socket.send({type: "action", action: "(play 1 1 1 1 x)", version: 5})')
     expect(ada.locator("#action-error")).to_contain_text("The match has moved on")
@@ -116,8 +116,8 @@ def test_resign_then_rematch(player_page):
     ada.get_by_role("button", name="Resign").click()
     ada.get_by_role("button", name="Yes, resign").click()
     for page in (ada, bob):
-        expect(page.locator("#status-line")).to_contain_text("Bob (black) won")
-        expect(page.locator("#result-text")).to_contain_text("white resigned")
+        expect(page.locator("#status-line")).to_contain_text("Bob won: Ada resigned")
+        expect(page.locator("#result-text")).to_have_text("Bob won: Ada resigned.")
 
     bob.get_by_role("button", name="Offer a rematch").click()
     expect(bob.locator("#status-line")).to_contain_text("Waiting for players")
@@ -163,7 +163,7 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     expect(claim.get_by_role("button", name="Claim the win")).to_be_visible(timeout=15_000)
     expect(bob.locator("#claim")).to_have_count(0)
     claim.get_by_role("button", name="Claim the win").click()
-    expect(ada.locator("#result-text")).to_contain_text("Ada (xPlayer) won: oPlayer left the match")
+    expect(ada.locator("#result-text")).to_contain_text("Ada won: Bob left the match")
     expect(claim).to_be_hidden()
 
 

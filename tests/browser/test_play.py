@@ -6,6 +6,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
+from games.labels import with_names
 from games.models import Match
 from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (
@@ -47,13 +48,13 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
             mover.keyboard.press("Enter")
             return True
         if version == 1 and game == "nine-board-tictactoe-pie":
-            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("plays o")
+            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("Blue, plays o")
             mover.get_by_role("button", name="Swap sides").click()
             swapped.append(True)
             return True
         if version == 2 and game == "nine-board-tictactoe-pie":
-            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("plays x")
-            expect(watcher.locator('.seat[data-role="red"]')).to_contain_text("plays o")
+            expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("Blue, plays x")
+            expect(watcher.locator('.seat[data-role="red"]')).to_contain_text("Red, plays o")
         if version == SCREENSHOT_AT and shot:
             screenshot(mover, shot)
         return False
@@ -65,7 +66,8 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
         expect(page.locator("#result")).to_be_visible()
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished" and match.version == final
-    expect(watcher.locator("#result-text")).to_contain_text(match.result["reason"])
+    names = dict(zip(roles, names))
+    expect(watcher.locator("#result-text")).to_contain_text(with_names(match.result["reason"], names))
     expect(watcher.locator("#board .cell--line")).to_have_count(len(match.result["line"]))
     expect(watcher.locator("#board [data-action]")).to_have_count(0)
     expect(watcher.get_by_role("link", name="Replay")).to_have_attribute("href", f"{url}replay/")
@@ -84,8 +86,12 @@ def test_a_whole_game_against_the_computer(player_page):
     form.get_by_label("Its strength").select_option("easy")
     form.get_by_role("button", name="Create match").click()
     match_id = match_id_of(ada)
-    for role, name in [("xplayer", "Computer (easy)"), ("zplayer", "Computer 2 (easy)")]:
-        expect(ada.locator(f'.seat[data-role="{role}"]')).to_contain_text(name)
+    names = {"xplayer": "Computer (easy)", "oplayer": "Ada", "zplayer": "Computer 2 (easy)"}
+    for role in ("xplayer", "zplayer"):
+        expect(ada.locator(f'.seat[data-role="{role}"]')).to_contain_text(names[role])
+        # always there: never "offline", and nobody to chat with
+        expect(ada.locator(f'.seat[data-role="{role}"] .presence')).to_have_text("computer")
+    expect(ada.locator("#chat")).to_be_hidden()
     rng = random.Random(7)
     my_moves = 0
     while True:
@@ -105,4 +111,5 @@ def test_a_whole_game_against_the_computer(player_page):
     roles = set(match.moves.values_list("role", flat=True))
     assert roles == {"xplayer", "oplayer", "zplayer"}
     expect(ada.locator("#moves li")).to_have_count(match.version)
-    expect(ada.locator("#result-text")).to_contain_text(match.result["reason"])
+    expect(ada.locator("#result-text")).to_contain_text(with_names(match.result["reason"], names))
+    expect(ada.locator("#result-text")).not_to_contain_text("player")

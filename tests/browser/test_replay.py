@@ -2,13 +2,12 @@
 show the position the rules give at that ply (the marks on the board, and a given cell)."""
 
 import re
-import threading
 
 import pytest
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from games.rules import get_game
+from tests.browser.helpers import outside_the_event_loop
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,27 +27,6 @@ def at_ply(page: Page, ply: int) -> None:
     expect(page.locator(MARKS)).to_have_count(ply)
     expect(page.locator("#replay-ply")).to_have_text(str(ply))
     expect(page.locator("#replay-slider")).to_have_value(str(ply))
-
-
-def outside_the_event_loop(work):
-    """Run ``work`` in its own thread: Playwright's loop runs in this one, and the services'
-    on-commit broadcasts (``async_to_sync``) refuse to run beside a running loop."""
-    outcome = {}
-
-    def run():
-        try:
-            outcome["value"] = work()
-        except BaseException as err:  # re-raised in the test's thread
-            outcome["error"] = err
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 @pytest.fixture

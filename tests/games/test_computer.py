@@ -14,6 +14,7 @@ from django.test import override_settings
 from config.asgi import application
 from games import bots, services
 from games.computer import choose_action
+from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import GAMES, get_game
 from tests.games.test_consumers import join_match, receive
@@ -83,7 +84,7 @@ def test_a_whole_game_against_the_computer(slug, django_capture_on_commit_callba
     human, = make_players(1)
     role = game.roles[-1]  # the computer opens
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(user=human, game_slug=slug, role=role, against_computer=True)
+        match = services.match_create(user=human, settings=MatchSettings(slug), role=role, against_computer=True)
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE and match.version >= 1
     seats = {s.role: s.player for s in match.seats.select_related("player")}
@@ -108,7 +109,7 @@ def test_a_whole_game_against_the_computer(slug, django_capture_on_commit_callba
 def test_a_rematch_against_the_computer_starts_at_once(django_capture_on_commit_callbacks):
     human, = make_players(1)
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(user=human, game_slug="quarto-misere", role="white", against_computer=True)
+        match = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="white", against_computer=True)
     services.match_resign(match_id=match.pk, user=human)
     with django_capture_on_commit_callbacks(execute=True):
         rematch = services.rematch_offer(match_id=match.pk, user=human)
@@ -134,13 +135,13 @@ def test_each_level_searches_its_own_number_of_rounds(level, rounds, django_capt
     human, = make_players(1)
     with mock.patch("games.bots.computer.choose_action", wraps=choose_action) as think:
         with django_capture_on_commit_callbacks(execute=True):
-            match = services.match_create(user=human, game_slug="quarto-misere", role="black",
+            match = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="black",
                                           against_computer=True, computer_level=level)
     assert think.call_args.kwargs["iterations"] == rounds
     match.refresh_from_db()
     assert match.version == 2  # white selected and placed
     with pytest.raises(services.ServiceError) as refused:
-        services.match_create(user=human, game_slug="quarto-misere", against_computer=True, computer_level=4)
+        services.match_create(user=human, settings=MatchSettings("quarto-misere"), against_computer=True, computer_level=4)
     assert refused.value.code == "unknown_level"
 
 
@@ -169,7 +170,7 @@ async def computer_workers(request, settings):
 async def test_the_computer_answers_over_the_socket(computer_workers):
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
-        user=human, game_slug="nine-board-tictactoe", role="xPlayer", against_computer=True)
+        user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer", against_computer=True)
     sock, first = await join_match(match.pk, human)
     assert first["match"]["status"] == "active" and first["you"]["roles"] == ["xPlayer"]
     await sock.send_json_to({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
@@ -185,7 +186,7 @@ async def test_the_computer_answers_over_the_socket(computer_workers):
 async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_match(computer_workers):
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
-        user=human, game_slug="tictactoe-3player", role="xplayer", against_computer=True)
+        user=human, settings=MatchSettings("tictactoe-3player"), role="xplayer", against_computer=True)
     with mock.patch("games.bots.computer_turn_on_commit"):  # the process "dies" before the computer moves
         await database_sync_to_async(services.move_submit)(match_id=match.pk, user=human, action="(mark 3 3)",
                                                             version=0)

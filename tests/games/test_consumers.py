@@ -10,6 +10,7 @@ from django.test import override_settings
 
 from config.asgi import application
 from games import services
+from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.support.players import make_players, session_cookie, start_match
@@ -150,7 +151,7 @@ async def test_each_error_code_reaches_only_the_sender_and_changes_nothing():
 
 async def test_no_move_before_the_match_starts():
     x, = await database_sync_to_async(make_players)(1)
-    match = await database_sync_to_async(services.match_create)(user=x, game_slug="quarto-misere", role="white")
+    match = await database_sync_to_async(services.match_create)(user=x, settings=MatchSettings("quarto-misere"), role="white")
     sx, first = await join_match(match.pk, x)
     assert first["match"]["status"] == "waiting"
     await sx.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
@@ -303,10 +304,10 @@ async def test_the_lobby_socket_pushes_open_and_live_matches():
             pass
         return update
 
-    match = await database_sync_to_async(services.match_create)(user=a, game_slug="quarto-misere", role="white")
+    match = await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), role="white")
     update = await lobby_until(lambda u: u["open"])
     assert [m["id"] for m in update["open"]] == [match.pk] and update["open"][0]["free"] == ["black"]
-    await database_sync_to_async(services.match_create)(user=a, game_slug="quarto-misere", is_private=True)
+    await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), is_private=True)
     await database_sync_to_async(services.seat_join)(match_id=match.pk, user=b)
     update = await lobby_until(lambda u: u["live"])
     assert update["open"] == [] and [m["id"] for m in update["live"]] == [match.pk]  # the private match never shows

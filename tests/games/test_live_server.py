@@ -242,3 +242,44 @@ def test_pages_come_back_on_their_own_after_a_redis_outage(tmp_path):
         redis.kill()
         redis.wait()
     assert Move.objects.filter(match=match).count() == 1
+
+
+def test_a_real_server_ends_matches_on_time_by_itself():
+    """A match whose clock ran out while no server ran ends when a server starts serving (its
+    sweep), and a clock that runs out later ends its match by the server's own timer, with no
+    client sending anything."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.clocks import TimeControl
+
+    a, b, c, d = make_players(4)
+    control = TimeControl(base=60)
+    overdue = start_match("nine-board-tictactoe", [a, b], time_control=control)
+    since = timezone.now() - timedelta(seconds=90)
+    Match.objects.filter(pk=overdue.pk).update(
+        clock={"remaining": {"xPlayer": 60_000, "oPlayer": 60_000}, "since": int(since.timestamp() * 1000),
+               "running": "xPlayer"}, deadline=since + timedelta(seconds=60))
+    short = start_match("nine-board-tictactoe", [c, d], time_control=control)
+    clock = dict(short.clock, remaining={"xPlayer": 60_000, "oPlayer": 1_500})  # o has 1.5 s left
+    Match.objects.filter(pk=short.pk).update(clock=clock)
+    server = LiveServer(env={"CLOCK_SWEEP_SECONDS": "30"}).start()
+    try:
+        watcher = Socket(server, f"/ws/matches/{overdue.pk}/")
+        state = watcher.receive("state")
+        while state["match"]["status"] == "active":
+            state = watcher.receive("state")
+        assert state["match"]["result"]["reason"] == "xPlayer ran out of time"
+
+        x = Socket(server, f"/ws/matches/{short.pk}/", c)
+        first = x.receive("state")
+        x.send({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": first["version"]})
+        assert x.receive("state")["match"]["clock"]["running"] == "oPlayer"
+        over = x.receive("state")  # nobody sends anything: the server's timer ends it
+        assert over["match"]["status"] == "finished" and over["match"]["result"]["reason"] == "oPlayer ran out of time"
+        for sock in (watcher, x):
+            sock.close()
+    finally:
+        server.stop()
+    assert set(Match.objects.values_list("status", flat=True)) == {"finished"}

@@ -39,15 +39,16 @@ def random_json(rng: random.Random, depth: int = 0):
     return {rng.choice(keys): random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
 
 
-def corpus(seed: int, size: int) -> list[str]:
+def corpus(seed: int, size: int, shapes=protocol.SHAPES) -> list[str]:
     rng = random.Random(seed)
     frames = ["[" * 1000 + "]" * 1000, '{"a":' * 900 + "1" + "}" * 900, "{" * 5000, '"' + "\\ud800" * 500 + '"',
               '{"type": "action", "action": "(play 1 1 1 1 x)", "version": 0, "version": 0}', "\x00", "{}", "[]"]
-    kinds = list(protocol.SHAPES) + ["fly", "", "ACTION", "action "]
+    kinds = list(shapes) + ["fly", "", "ACTION", "action "]
+    names = sorted({name for shape in shapes.values() for name in shape})
     while len(frames) < size:
         kind = rng.choice(kinds)
         message: dict = {"type": kind}
-        for name in ("action", "version", "text"):
+        for name in names:
             if rng.random() < 0.6:
                 message[name] = rng.choice([rng.choice(ODD_TEXT), rng.choice(ODD_NUMBERS), random_json(rng)])
         if rng.random() < 0.2:
@@ -119,3 +120,37 @@ async def test_every_generated_frame_gets_an_answer_and_changes_nothing(visitor,
         await lobby.send_to(text_data=frame)
         assert (await answer(lobby))["code"] == "malformed"
     await lobby.disconnect()
+
+
+SITE_EFFECT_FREE = {"ping", "pool_leave", "challenge_accept", "challenge_decline", "challenge_cancel"}
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(WS_RATE_BURST=100_000, WS_RATE_PER_SECOND=100_000)
+async def test_the_site_socket_answers_every_generated_frame_and_changes_nothing(caplog):
+    """No challenge exists, so answering or cancelling one is refused; entering the pool or
+    challenging someone for real is the point of the socket, not hostile input."""
+    from games.models import Challenge, PoolEntry
+
+    member, = await database_sync_to_async(make_players)(1)
+    sock = await open_socket("/ws/site/", member)
+    assert (await sock.receive_json_from())["type"] == "challenges"
+    sent = 0
+    with caplog.at_level(logging.WARNING):
+        for frame in corpus(seed=7, size=250, shapes=protocol.SITE_SHAPES):
+            try:
+                if protocol.parse(frame, shapes=protocol.SITE_SHAPES)[0] not in SITE_EFFECT_FREE:
+                    continue
+            except protocol.Malformed:
+                pass
+            await sock.send_to(text_data=frame)
+            reply = await sock.receive_json_from(timeout=5)
+            assert reply["type"] in {"error", "pong", "pool"}, (frame[:80], reply)
+            assert reply["type"] != "error" or (reply["code"] and reply["message"]), reply
+            sent += 1
+        await sock.send_json_to({"type": "ping"})
+        assert (await sock.receive_json_from())["type"] == "pong"  # still open
+    assert sent > 150
+    assert not await database_sync_to_async(lambda: PoolEntry.objects.exists() or Challenge.objects.exists())()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+    await sock.disconnect()

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.match_settings import MatchSettings
 from games.models import Match
 from tests.support.players import make_players, play_out, start_match
 
@@ -37,7 +38,7 @@ def test_missing_match_is_404(client):
 
 def test_join_takes_the_seat_and_starts_the_match():
     ada, bob = make_players(2)
-    match = services.match_create(user=ada, game_slug="quarto-misere", role="white")
+    match = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), role="white")
     response = logged_in(bob).post(f"/matches/{match.pk}/join/", {"role": "black"})
     assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
     match.refresh_from_db()
@@ -53,7 +54,7 @@ def test_join_a_taken_seat_says_why():
 
 def test_private_match_is_404_without_the_invite_and_opens_with_it():
     ada, bob = make_players(2)
-    match = services.match_create(user=ada, game_slug="tictactoe-x9", is_private=True)
+    match = services.match_create(user=ada, settings=MatchSettings("tictactoe-x9"), is_private=True)
     stranger = logged_in(bob)
     assert stranger.get(f"/matches/{match.pk}/").status_code == 404
     assert stranger.get(f"/matches/{match.pk}/?invite=wrong").status_code == 404
@@ -67,7 +68,7 @@ def test_private_match_is_404_without_the_invite_and_opens_with_it():
 
 def test_private_match_shows_its_invite_link_to_its_players_only():
     ada, bob = make_players(2)
-    match = services.match_create(user=ada, game_slug="tictactoe-x9", is_private=True)
+    match = services.match_create(user=ada, settings=MatchSettings("tictactoe-x9"), is_private=True)
     link = f"/matches/{match.pk}/?invite={match.invite_token}"
     assert link in logged_in(ada).get(f"/matches/{match.pk}/").content.decode()
     assert 'id="invite-url"' not in logged_in(bob).get(link).content.decode()
@@ -75,8 +76,8 @@ def test_private_match_shows_its_invite_link_to_its_players_only():
 
 def test_private_match_is_not_in_the_lobby(client):
     ada = make_players(1)[0]
-    hidden = services.match_create(user=ada, game_slug="quarto-misere", is_private=True)
-    shown = services.match_create(user=ada, game_slug="quarto-misere")
+    hidden = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), is_private=True)
+    shown = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
     lists = json.loads(re.search(r'<script id="lobby-lists" type="application/json">(.*?)</script>',
                                  client.get("/").content.decode(), re.S)[1])
     assert [m["id"] for m in lists["open"]] == [shown.pk] and hidden.pk not in [m["id"] for m in lists["live"]]
@@ -96,7 +97,7 @@ def test_rematch_offer_leads_to_the_new_match_and_names_the_offerer():
 
 def test_abort_a_waiting_match():
     ada = make_players(1)[0]
-    match = services.match_create(user=ada, game_slug="quarto-misere")
+    match = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
     logged_in(ada).post(f"/matches/{match.pk}/abort/")
     assert Match.objects.get(pk=match.pk).status == "aborted"
 
@@ -104,8 +105,24 @@ def test_abort_a_waiting_match():
 @pytest.mark.parametrize("action", ["join", "abort", "rematch"])
 def test_match_forms_need_post_and_csrf(action):
     ada, bob = make_players(2)
-    match = services.match_create(user=ada, game_slug="quarto-misere")
+    match = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
     client = Client(enforce_csrf_checks=True)
     client.force_login(bob)
     assert client.get(f"/matches/{match.pk}/{action}/").status_code == 405
     assert client.post(f"/matches/{match.pk}/{action}/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_positions_for_looking_back_follow_the_pages_visibility(client):
+    ada, bob = make_players(2, "Look")
+    match = start_match("quarto-misere", [ada, bob], is_private=True)
+    services.move_submit(match_id=match.pk, user=ada, action="(select p0000)", version=0)
+    assert client.get(f"/matches/{match.pk}/positions/").status_code == 404
+    data = client.get(f"/matches/{match.pk}/positions/?invite={match.invite_token}").json()
+    assert len(data["views"]) == 2 and data["views"][1]["selected"] == "p0000"
+    assert client.get("/matches/999999/positions/").status_code == 404
+
+
+def test_the_favicon_is_served():
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 301 and response.url.endswith("favicon.svg")

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.match_settings import MatchSettings
 from games.models import Match
 from tests.support.players import make_players, play_out, start_match
 
@@ -30,7 +31,7 @@ def client_for(user=None) -> Client:
 @pytest.fixture
 def private_matches():
     ada, bob, eve = make_players(3)
-    waiting = services.match_create(user=ada, game_slug="quarto-misere", role="white", is_private=True)
+    waiting = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), role="white", is_private=True)
     finished = play_out(start_match("quarto-misere", [ada, bob], is_private=True), [ada, bob])
     return eve, [waiting, finished]
 
@@ -54,7 +55,7 @@ def test_a_private_match_answers_like_a_missing_one(action, who, private_matches
 @pytest.mark.parametrize("who", ["anonymous", "spectator"])
 def test_refused_posts_on_a_public_match_redirect_with_a_message(action, who):
     ada, bob, eve = make_players(3)
-    waiting = services.match_create(user=ada, game_slug="quarto-misere", role="white")
+    waiting = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), role="white")
     finished = play_out(start_match("quarto-misere", [ada, bob]), [ada, bob])
     client = client_for(eve if who == "spectator" else None)
     for match in (waiting, finished):
@@ -93,3 +94,21 @@ def test_opening_a_form_address_directly_gets_a_page_not_a_blank(url):
     page = client_for().get(url)
     assert page.status_code == 405 and b"This address is for a form" in page.content
     assert page["Allow"] == "POST"
+
+
+@pytest.mark.parametrize("url", ["/rules/%00/", "/rules/%ED%A0%80/", "/rules/" + "a" * 5000 + "/",
+                                 "/matches/{id}/positions/?invite=%ED%A0%80", "/matches/{id}/positions/?invite=" + "x" * 5000,
+                                 "/matches/{id}/positions/", "/matches/99999999999999999999999/positions/"])
+def test_rules_and_positions_answer_junk_with_a_404(url, private_matches):
+    _, matches = private_matches
+    for match in matches:
+        assert Client().get(url.format(id=match.pk)).status_code == 404
+
+
+def test_logging_out_with_junk_keeps_a_guest_until_it_confirms():
+    guest = make_players(1, "Junk")[0]
+    client = Client()
+    client.force_login(guest)
+    for data in [{"confirm": "yes"}, {"confirm": "\x00"}, {"confirm": ["1", "1"][:0]}]:
+        assert client.post("/logout/", data).status_code == 200
+    assert client.get("/").context["user"].is_authenticated

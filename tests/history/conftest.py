@@ -15,14 +15,14 @@ FIVE_GAMES = ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie"
 
 def finished_match(game_slug: str, players: list, outcomes: list[str], *, scores: list[int] | None = None,
                    private: bool = False, minutes_ago: int = 0, length: int = 9) -> Match:
-    """A finished match row with seats and results but no moves (``version`` = ``length``)."""
+    """A finished match row with seats and results but no moves (``version`` and ``plies`` = ``length``)."""
     game = get_game(game_slug)
     scores = scores or [{"won": 100, "drawn": 50, "lost": 0}[o] for o in outcomes]
     winners = [r for r, o in zip(game.roles, outcomes) if o == Outcome.WON]
     finished_at = timezone.now() - timedelta(minutes=minutes_ago)
     match = Match.objects.create(
         game=game_slug, status=Match.Status.FINISHED, is_private=private, created_by=players[0],
-        state=game.state_to_json(game.initial_state()), version=length,
+        state=game.state_to_json(game.initial_state()), version=length, plies=length,
         started_at=finished_at - timedelta(minutes=5), finished_at=finished_at,
         result={"scores": dict(zip(game.roles, scores)), "winners": winners, "draw": not winners,
                 "reason": "test", "line": []})

@@ -174,3 +174,21 @@ def test_import_needs_a_login_and_csrf(played):
     assert upload(strict, data).status_code == 403
     page = strict.get("/history/import/")
     assert page.status_code == 200 and b"csrfmiddlewaretoken" in page.content
+
+
+def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, fake_time):
+    from games.clocks import TimeControl
+
+    people = make_players(2)
+    timed = start_match("quarto-misere", people, time_control=TimeControl(base=300, increment=3))
+    fake_time.advance(301)
+    game_services.clock_flag(match_id=timed.pk)
+    data = export(Client(), timed)
+    assert data["timeControl"] == "5+3" and data["endReason"] == "white ran out of time"
+    assert "playClock" not in data and "startClock" not in data  # a Fischer clock is not GGP's
+    assert upload(uploader, data).status_code == 302  # a flag fall reads back as a resignation
+
+    daily = start_match("quarto-misere", people, time_control=TimeControl(days=2))
+    data = export(Client(), daily)
+    assert data["timeControl"] == "d2" and data["startClock"] == data["playClock"] == 2 * 86_400
+    assert "endReason" not in data

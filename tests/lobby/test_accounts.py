@@ -3,6 +3,7 @@
 import pytest
 
 from games import services
+from games.match_settings import MatchSettings
 from games.services import ServiceError
 from lobby.models import User
 from lobby.services import account_signup, guest_create
@@ -41,7 +42,7 @@ def test_a_name_another_player_goes_by_is_refused(taken):
 
 def test_a_guest_signs_up_and_keeps_its_matches():
     guest = guest_create(display_name="Grace")
-    match = services.match_create(user=guest, game_slug="quarto-misere", role="white")
+    match = services.match_create(user=guest, settings=MatchSettings("quarto-misere"), role="white")
     user = account_signup(username="grace", password=STRONG, guest=guest)
     assert user.pk == guest.pk and not user.is_guest and user.check_password(STRONG)
     assert match.seats.get(role="white").player_id == user.pk

@@ -112,3 +112,66 @@ def test_signup_turns_the_guest_into_an_account(client):
 def test_forms_need_the_csrf_token(path, data):
     client = Client(enforce_csrf_checks=True)
     assert client.post(path, data).status_code == 403
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({}, (None, 0, None)),
+    ({"clock": "5+3"}, (300, 3, None)),
+    ({"clock": "d2"}, (None, 0, 2)),
+    ({"clock": "custom", "clock_minutes": "7", "clock_increment": "2"}, (420, 2, None)),
+])
+def test_create_match_with_a_time_control(signed_in, fields, expected):
+    client, _ = signed_in
+    client.post("/matches/new/", {"game": "quarto-misere", **fields})
+    match = Match.objects.get()
+    assert (match.clock_base, match.clock_increment, match.clock_days) == expected
+
+
+@pytest.mark.parametrize("fields", [{"clock": "500+0"}, {"clock": "d9"}, {"clock": "custom", "clock_minutes": "0"},
+                                    {"clock": "custom", "clock_minutes": "5", "clock_increment": "999"}])
+def test_create_match_refuses_time_controls_out_of_bounds(signed_in, fields):
+    client, _ = signed_in
+    response = client.post("/matches/new/", {"game": "quarto-misere", **fields}, follow=True)
+    assert response.status_code == 200 and not Match.objects.exists()
+    assert any(m.level_tag == "error" for m in response.context["messages"])
+
+
+def test_a_guest_is_warned_before_logging_out_and_then_gives_up_name_and_matches(client):
+    ada, bob = make_players(2, "Guest")
+    from tests.support.players import start_match
+
+    match = start_match("quarto-misere", [ada, bob])
+    client.force_login(ada)
+    page = client.post("/logout/")
+    assert page.status_code == 200 and b"Sign up and keep the name" in page.content
+    assert f"Quarto #{match.pk}".encode() in page.content and b"you resign" in page.content
+    assert client.get("/").context["user"].is_authenticated  # nothing happened yet
+    assert client.post("/logout/", {"confirm": "1"}).status_code == 302
+    assert not client.get("/").context["user"].is_authenticated
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["black"]
+    response = Client().post("/guest/", {"display_name": ada.display_name})
+    assert response.status_code == 302  # the name is free again
+    from lobby.models import User
+
+    assert User.objects.filter(display_name=ada.display_name).count() == 2
+
+
+def test_an_account_logs_out_at_once(signed_in):
+    client, user = signed_in
+    from lobby.services import account_signup
+
+    account_signup(username="ada", password="a long pass phrase 9", guest=user)
+    assert client.post("/logout/").status_code == 302
+    assert client.get("/logout/").status_code == 302  # nobody to log out: back to the lobby
+
+
+def test_a_visitor_sees_the_five_games_with_their_rules_before_choosing_a_name(client):
+    from django.utils.html import escape
+
+    from games.guide import guide_games
+
+    page = client.get("/").content.decode()
+    for game in guide_games():
+        assert escape(game["summary"]) in page and f'href="/rules/{game["slug"]}/"' in page
+    assert len(guide_games()) == 5

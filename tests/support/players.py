@@ -8,13 +8,21 @@ from django.conf import settings
 from django.test import Client
 
 from games import services
+from games.clocks import TimeControl
+from games.match_settings import MatchSettings
 from games.models import Match
 from games.rules import get_game
-from lobby.services import guest_create
+from lobby.services import account_signup, guest_create
 
 
 def make_players(count: int, prefix: str = "player") -> list:
     return [guest_create(display_name=f"{prefix} {i + 1}") for i in range(count)]
+
+
+def make_accounts(count: int, prefix: str = "member") -> list:
+    """Signed-up players (they may play rated matches; guests may not)."""
+    return [account_signup(username=f"{prefix}{i + 1}", password="a long enough password", display_name=f"{prefix} {i + 1}")
+            for i in range(count)]
 
 
 def session_cookie(user) -> str:
@@ -24,10 +32,12 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def start_match(game_slug: str, players: list, is_private: bool = False) -> Match:
+def start_match(game_slug: str, players: list, is_private: bool = False, rated: bool = False,
+                time_control: TimeControl = TimeControl()) -> Match:
     """A match with ``players[i]`` in the i-th role, started."""
     roles = get_game(game_slug).roles
-    match = services.match_create(user=players[0], game_slug=game_slug, role=roles[0], is_private=is_private)
+    match = services.match_create(user=players[0], settings=MatchSettings(game_slug, rated, time_control),
+                                  role=roles[0], is_private=is_private)
     for role, player in zip(roles[1:], players[1:]):
         services.seat_join(match_id=match.pk, user=player, role=role)
     match.refresh_from_db()
@@ -53,24 +63,31 @@ def play_out(match: Match, players: list, seed: int = 0, max_moves: int | None =
 def race_moves(match: Match, user, actions: list[str], version: int) -> list[str]:
     """Submit ``actions`` for ``user`` at ``version`` from one thread each, released together
     (two tabs of one player); each thread's outcome: "ok" or the refusal's code."""
+    return run_at_once([lambda action=action: services.move_submit(match_id=match.pk, user=user, action=action,
+                                                                    version=version) for action in actions])
+
+
+def run_at_once(calls: list) -> list[str]:
+    """Run each of ``calls`` in a thread of its own, released together; each one's outcome,
+    in the order they ended: "ok" or the code of the ``ServiceError`` it raised."""
     import threading
 
     from django.db import connection
 
-    barrier = threading.Barrier(len(actions))
+    barrier = threading.Barrier(len(calls))
     outcomes: list[str] = []
 
-    def submit(action: str) -> None:
+    def run(call) -> None:
         barrier.wait()
         try:
-            services.move_submit(match_id=match.pk, user=user, action=action, version=version)
+            call()
             outcomes.append("ok")
         except services.ServiceError as err:
             outcomes.append(err.code)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit, args=(action,)) for action in actions]
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -1,0 +1,190 @@
+"""Time controls and the clock of a match: plain values and arithmetic, no database.
+
+The server alone keeps time. A match's clock (``Match.clock``) holds each seat's remaining
+milliseconds as of the moment the current turn began (``since``); the seat to move is the one
+whose time is running, and ``Match.deadline`` is when it runs out. A turn ends when the seat
+to move changes (in Quarto's self-selection order, placing and then choosing a piece is one
+turn of one clock): the mover is charged the time since ``since`` and, in real time, gets the
+increment. Correspondence gives each turn the same number of days, whatever was left before.
+
+``now()`` is the only source of time for clocks; tests replace it (``use_time``) instead of
+sleeping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from datetime import timezone as tz
+from typing import Any
+
+from django.utils import timezone
+
+MIN_BASE_MINUTES, MAX_BASE_MINUTES = 1, 180
+MAX_INCREMENT_SECONDS = 60
+CORRESPONDENCE_DAYS = (1, 2, 3, 7)
+REAL_TIME_PRESETS = ((1, 1), (3, 2), (5, 3), (10, 5))  # minutes + seconds per move
+
+_source: Callable[[], datetime] = timezone.now
+
+
+def now() -> datetime:
+    """The current time, as clocks see it."""
+    return _source()
+
+
+def use_time(source: Callable[[], datetime] | None) -> None:
+    """Make ``source`` the clocks' time (tests); None restores the real time."""
+    global _source
+    _source = source or timezone.now
+
+
+class OutOfTime(Exception):
+    """The mover's time ran out before the action arrived."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Untimed (no fields), real time (``base`` seconds plus ``increment`` seconds a move) or
+    correspondence (``days`` per move)."""
+
+    base: int | None = None
+    increment: int = 0
+    days: int | None = None
+
+    @property
+    def kind(self) -> str:
+        return "correspondence" if self.days else "real_time" if self.base else "untimed"
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "untimed"
+
+    @property
+    def label(self) -> str:
+        """Short, as lobbies show it: "5+3", "2 days", "untimed"."""
+        if self.days:
+            return f"{self.days} day{'s' if self.days > 1 else ''}"
+        if self.base:
+            minutes = self.base / 60
+            return f"{minutes:g}+{self.increment}"
+        return "untimed"
+
+    @property
+    def description(self) -> str:
+        """In words, for the match page and history."""
+        if self.days:
+            return f"Correspondence: {self.label} per move"
+        if self.base:
+            return f"Real time: {self.base // 60} min + {self.increment} s per move"
+        return "Untimed"
+
+    @property
+    def code(self) -> str:
+        """One string for forms and URLs: "untimed", "5+3", "d2" (``parse`` reads it back)."""
+        return f"d{self.days}" if self.days else f"{self.base // 60}+{self.increment}" if self.base else "untimed"
+
+    @classmethod
+    def parse(cls, code: str) -> TimeControl:
+        """The time control ``code`` names, within the allowed bounds, or ValueError.
+
+        >>> TimeControl.parse("5+3")
+        TimeControl(base=300, increment=3, days=None)
+        """
+        if code == "untimed":
+            return cls()
+        days = re.fullmatch(r"d(\d)", code, re.ASCII)
+        if days and int(days[1]) in CORRESPONDENCE_DAYS:
+            return cls(days=int(days[1]))
+        real = re.fullmatch(r"(\d{1,3})\+(\d{1,2})", code, re.ASCII)
+        if real and MIN_BASE_MINUTES <= int(real[1]) <= MAX_BASE_MINUTES and int(real[2]) <= MAX_INCREMENT_SECONDS:
+            return cls(base=int(real[1]) * 60, increment=int(real[2]))
+        raise ValueError(f"{code!r} is not a time control: choose untimed, minutes+seconds "
+                         f"({MIN_BASE_MINUTES} to {MAX_BASE_MINUTES} minutes, 0 to {MAX_INCREMENT_SECONDS} "
+                         f"seconds) or days per move ({', '.join(map(str, CORRESPONDENCE_DAYS))}).")
+
+    @classmethod
+    def of(cls, match) -> TimeControl:
+        return cls(match.clock_base, match.clock_increment, match.clock_days)
+
+    def fields(self) -> dict[str, Any]:
+        """The match fields that store this time control."""
+        return {"clock_base": self.base, "clock_increment": self.increment, "clock_days": self.days}
+
+    def turn_ms(self) -> int:
+        """What a seat has for its turn at the start of the match (correspondence: every turn)."""
+        return (self.days * 86_400 if self.days else self.base or 0) * 1000
+
+
+def choices() -> list[tuple[str, str]]:
+    """The time controls a match can be created with, as (code, label), untimed first."""
+    real = [TimeControl(m * 60, s) for m, s in REAL_TIME_PRESETS]
+    days = [TimeControl(days=d) for d in CORRESPONDENCE_DAYS]
+    return [(tc.code, tc.description) for tc in [TimeControl(), *real, *days]]
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def start(control: TimeControl, roles, first: str, at: datetime) -> tuple[dict | None, datetime | None]:
+    """The clock and deadline of a match that starts ``at`` with ``first`` to move."""
+    if not control.timed:
+        return None, None
+    clock = {"remaining": {role: control.turn_ms() for role in roles}, "since": _ms(at), "running": first}
+    return clock, deadline(clock)
+
+
+def check(clock: dict | None, at: datetime) -> None:
+    """Raise ``OutOfTime`` if the running clock reached zero before ``at``."""
+    if clock is not None and clock["running"] is not None and _left(clock, at) <= 0:
+        raise OutOfTime(clock["running"])
+
+
+def advance(control: TimeControl, clock: dict | None, *, after: str | None,
+            at: datetime) -> tuple[dict | None, datetime | None]:
+    """The clock and deadline once an action ``at`` leaves ``after`` to move (None: the game
+    is over). The turn ends only when the mover changes; in real time the mover who ends a
+    turn (and the game goes on) gets the increment."""
+    if clock is None:
+        return None, None
+    before = clock["running"]
+    if before == after:
+        return clock, deadline(clock)
+    remaining = dict(clock["remaining"])
+    if before is not None:
+        remaining[before] = _left(clock, at)
+        if after is not None and control.base:
+            remaining[before] += control.increment * 1000
+    if after is not None and control.days:
+        remaining[after] = control.turn_ms()
+    clock = {"remaining": remaining, "since": _ms(at), "running": after}
+    return clock, deadline(clock)
+
+
+def flag(clock: dict) -> dict:
+    """The clock once its running side ran out of time: zero left, and it stops."""
+    return {"remaining": {**clock["remaining"], clock["running"]: 0}, "since": clock["since"], "running": None}
+
+
+def deadline(clock: dict | None) -> datetime | None:
+    """When the running side's time runs out (None: no clock runs)."""
+    if clock is None or clock["running"] is None:
+        return None
+    return datetime.fromtimestamp((clock["since"] + clock["remaining"][clock["running"]]) / 1000, tz=tz.utc)
+
+
+def _left(clock: dict, at: datetime) -> int:
+    return max(clock["remaining"][clock["running"]] - (_ms(at) - clock["since"]), 0)
+
+
+def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:
+    """What pages receive: the time control, each seat's remaining milliseconds when the turn
+    began (``since``), whose clock runs, and the server's time now (pages count from there)."""
+    return {"kind": control.kind, "label": control.label, "description": control.description,
+            "base": control.base, "increment": control.increment, "days": control.days,
+            "remaining": clock["remaining"] if clock else None,
+            "since": clock["since"] if clock else None,
+            "running": clock["running"] if clock else None, "now": _ms(at)}

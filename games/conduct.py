@@ -1,0 +1,37 @@
+"""Pending draw offers and takeback requests of a match, as plain values.
+
+``Match.offers`` keeps them in one short text ("draw:x,o;takeback:o,x"): the roles that offer
+or accept a draw, and for a takeback the requester first, then the roles that accepted. A
+text column, so the move path can ask "no offers?" in its conditional update on any database.
+"""
+
+from __future__ import annotations
+
+KINDS = ("draw", "takeback")
+
+
+def parse(text: str) -> dict[str, list[str]]:
+    """``{"draw": [...], "takeback": [...]}`` from ``Match.offers``.
+
+    >>> parse("draw:x;takeback:o")
+    {'draw': ['x'], 'takeback': ['o']}
+    """
+    offers: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for part in filter(None, text.split(";")):
+        kind, _, roles = part.partition(":")
+        if kind in offers:
+            offers[kind] = [r for r in roles.split(",") if r]
+    return offers
+
+
+def format(offers: dict[str, list[str]]) -> str:
+    return ";".join(f"{kind}:{','.join(offers[kind])}" for kind in KINDS if offers.get(kind))
+
+
+def after_move(text: str, mover: str) -> str:
+    """The offers once ``mover`` played: a draw offer the mover had not joined lapses (moving
+    is declining it), one the mover made or accepted stands; a takeback request is dropped."""
+    if not text:
+        return text
+    draw = parse(text)["draw"]
+    return format({"draw": draw if mover in draw else []})

@@ -1,0 +1,118 @@
+"""Flag fall without a client: a match ends on time even if nobody sends anything.
+
+Whichever process commits a change that leaves a clock running arms a timer on its event
+loop for the match's deadline (one per match; a later change re-arms it). When it fires, the
+flag service (``services.clock_flag``, given here by ``use``) ends the match if its deadline
+really passed, in its own idempotent transaction: a timer that another process's move made
+obsolete finds a later deadline and re-arms for it. A sweep (``services.clock_sweep``) flags
+every deadline missed while no process was watching it: when the server starts serving
+and then every ``CLOCK_SWEEP_SECONDS`` (0: never; the tests sweep by hand).
+
+With no event loop behind the committing thread (a management command, a service test),
+nothing is armed here; the sweep covers such matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+
+from games import clocks, eventloop
+from games.dbthreads import db
+
+logger = logging.getLogger(__name__)
+
+_flag: Callable[..., datetime | None] | None = None
+_sweep: Callable[[], int] | None = None
+_timers: dict[int, tuple[datetime, asyncio.TimerHandle]] = {}  # match id -> deadline, timer (event loop only)
+_sweeping: set[asyncio.AbstractEventLoop] = set()
+
+
+def use(*, flag: Callable[..., datetime | None], sweep: Callable[[], int]) -> None:
+    """Give this module the services it calls: ``flag(match_id=...)`` ends a match whose
+    deadline passed and returns the deadline still ahead if there is one; ``sweep()`` flags
+    every overdue match."""
+    global _flag, _sweep
+    _flag, _sweep = flag, sweep
+
+
+def arm_on_commit(match_id: int, deadline: datetime | None) -> None:
+    """After commit, arm this process's timer for ``match_id``'s ``deadline``."""
+    if deadline is not None:
+        transaction.on_commit(lambda: eventloop.call_soon(arm, match_id, deadline), robust=True)
+
+
+def arm(match_id: int, deadline: datetime) -> None:
+    """On the event loop: fire at ``deadline`` (replacing an earlier timer of the match)."""
+    loop = asyncio.get_running_loop()
+    start_sweeping(loop)
+    old = _timers.pop(match_id, None)
+    if old is not None:
+        old[1].cancel()
+    delay = max((deadline - clocks.now()).total_seconds(), 0)
+    _timers[match_id] = (deadline, loop.call_later(delay, lambda: asyncio.ensure_future(fire(match_id))))
+
+
+def armed() -> dict[int, datetime]:
+    """Each match with a timer in this process, and the deadline it waits for."""
+    return {match_id: deadline for match_id, (deadline, _) in _timers.items()}
+
+
+async def fire(match_id: int) -> None:
+    """Flag ``match_id`` if its deadline passed (also called by tests, with the clock moved on)."""
+    entry = _timers.pop(match_id, None)
+    if entry is not None:
+        entry[1].cancel()
+    try:
+        ahead = await db(_flag)(match_id=match_id)
+    except Exception:
+        logger.exception("match %s: flag fall failed; the sweep will retry", match_id)
+        return
+    if ahead is not None and match_id not in _timers:
+        arm(match_id, ahead)
+
+
+async def fire_due() -> None:
+    """Fire every timer whose deadline has passed by ``clocks.now()`` (tests move the clock)."""
+    now = clocks.now()
+    for match_id in [m for m, (deadline, _) in _timers.items() if deadline <= now]:
+        await fire(match_id)
+
+
+def start_sweeping(loop: asyncio.AbstractEventLoop) -> None:
+    """Sweep now and every ``CLOCK_SWEEP_SECONDS`` on ``loop`` (once per loop)."""
+    if loop not in _sweeping and _sweep is not None and settings.CLOCK_SWEEP_SECONDS > 0:
+        _sweeping.add(loop)
+        loop.call_soon(lambda: asyncio.ensure_future(_sweep_forever()))
+
+
+async def _sweep_forever() -> None:
+    while True:
+        try:
+            await db(_sweep)()
+        except Exception:
+            logger.exception("the clock sweep failed; trying again in %s s", settings.CLOCK_SWEEP_SECONDS)
+        await asyncio.sleep(settings.CLOCK_SWEEP_SECONDS)
+
+
+class SweepWhenServing:
+    """ASGI middleware: the first connection a server process takes starts its sweep."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        start_sweeping(asyncio.get_running_loop())
+        return await self.app(scope, receive, send)
+
+
+def reset() -> None:
+    """Cancel every timer of this process (tests)."""
+    for _, handle in _timers.values():
+        handle.cancel()
+    _timers.clear()

@@ -1,0 +1,84 @@
+"""The rules pages: for each game, real positions (played out by the rules from the actions
+listed here) that the page draws with the site's own board renderer. Pure reads, no database.
+
+A diagram is a sequence of actions from the start; ``game_guide`` replays it, so a diagram that
+stopped being legal fails loudly (and in the tests) instead of teaching wrong rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.labels import role_label
+from games.rules import GAMES, get_game
+
+FULL_SUB_BOARD = ("(play 1 1 1 3 x)", "(play 1 3 1 1 o)", "(play 1 1 3 2 x)", "(play 3 2 1 1 o)",
+                  "(play 1 1 2 2 x)", "(play 2 2 1 1 o)", "(play 1 1 1 1 x)", "(play 1 1 2 3 o)",
+                  "(play 2 3 1 1 x)", "(play 1 1 2 1 o)", "(play 2 1 1 1 x)", "(play 1 1 3 3 o)",
+                  "(play 3 3 1 1 x)", "(play 1 1 1 2 o)", "(play 1 2 1 1 x)", "(play 1 1 3 1 o)",
+                  "(play 3 1 1 1 x)")
+SUB_BOARD_RULE = ("(play 2 2 1 3 x)", "(play 1 3 2 2 o)", "(play 2 2 3 1 x)")
+THREE_PLAYER_END = ("(mark 5 4)", "(mark 1 4)", "(mark 5 3)", "(mark 1 1)", "(mark 2 3)", "(mark 4 3)",
+                    "(mark 3 4)", "(mark 4 1)", "(mark 1 5)", "(mark 4 4)", "(mark 3 2)")
+QUARTO_LINE = ("(select p1111)", "(place p1111 2 2)", "(select p0111)", "(place p0111 1 2)",
+               "(select p0101)", "(place p0101 4 2)", "(select p1110)", "(place p1110 3 2)")
+
+
+def _x9(actions: tuple[str, ...]) -> tuple[str, ...]:
+    """The same moves in Tic-Tac-Toe x9's notation: ``(play i j k l x)`` is ``(mark i j k l)``."""
+    return tuple(f"(mark {' '.join(a.strip('()').split()[1:5])})" for a in actions)
+
+
+@dataclass(frozen=True)
+class Diagram:
+    name: str
+    game: str  # the rule set that plays ``actions``
+    actions: tuple[str, ...]
+
+
+NINE_BOARD = (Diagram("sub_board", "nine-board-tictactoe", SUB_BOARD_RULE),
+              Diagram("full", "nine-board-tictactoe", FULL_SUB_BOARD))
+DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
+    "nine-board-tictactoe": NINE_BOARD,
+    "tictactoe-x9": tuple(Diagram(d.name, "tictactoe-x9", _x9(d.actions)) for d in NINE_BOARD),
+    "nine-board-tictactoe-pie": (*(Diagram(d.name, "nine-board-tictactoe-pie", d.actions) for d in NINE_BOARD),
+                                 Diagram("before_swap", "nine-board-tictactoe-pie", SUB_BOARD_RULE[:1]),
+                                 Diagram("after_swap", "nine-board-tictactoe-pie", (*SUB_BOARD_RULE[:1], "swap")),
+                                 Diagram("red_again", "nine-board-tictactoe-pie",
+                                         (*SUB_BOARD_RULE[:1], "swap", "(play 1 3 2 2 o)"))),
+    "tictactoe-3player": (Diagram("scores", "tictactoe-3player", THREE_PLAYER_END),),
+    "quarto-misere": (Diagram("pieces", "quarto-misere", ()),
+                      Diagram("line", "quarto-misere", QUARTO_LINE),
+                      Diagram("own_order", "quarto-misere", QUARTO_LINE[:1]),
+                      Diagram("classic_order", "quarto-misere-classic", QUARTO_LINE[:1])),
+}
+
+
+def guide_games() -> list[dict[str, Any]]:
+    """The games that have a rules page, in lobby order, each with its variants."""
+    return [{"slug": info.slug, "name": info.name, "summary": info.summary,
+             "variants": [v for v in GAMES if v.variant_of == info.slug]}
+            for info in GAMES if not info.variant_of]
+
+
+def guide_slug(slug: str) -> str | None:
+    """The slug of the page that explains the rule set ``slug`` (a variant is on its game's)."""
+    info = next((g for g in GAMES if g.slug == slug), None)
+    return None if info is None else info.variant_of or info.slug
+
+
+def game_guide(*, slug: str) -> dict[str, Any]:
+    """What the rules page of ``slug`` (a game with a page, see ``guide_slug``) draws: every
+    diagram's view after its actions, the last action, and facts for the captions."""
+    info = next(g for g in guide_games() if g["slug"] == slug)
+    diagrams = {}
+    for diagram in DIAGRAMS[slug]:
+        game = get_game(diagram.game)
+        state = game.replay(list(diagram.actions))
+        facts: dict[str, Any] = {"to_move": role_label(game.to_move(state)) if not game.is_terminal(state) else None}
+        if game.is_terminal(state):
+            facts["scores"] = {role_label(role): score for role, score in game.goals(state).items()}
+        diagrams[diagram.name] = {"view": game.view(state), "last": diagram.actions[-1] if diagram.actions else None,
+                                  **facts}
+    return {**info, "diagrams": diagrams, "roles": [role_label(r) for r in get_game(slug).roles]}

@@ -1,0 +1,40 @@
+"""How people see roles: by their mark or colour ("X", "Red", "White"), never by the rules'
+role names ("xPlayer", "oplayer"); and texts about roles (a result's reason) with the players'
+names put in. One mapping for every page; the match page gets it as ``role-labels`` JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+ROLE_LABELS = {
+    "xPlayer": "X", "oPlayer": "O",  # nine-board
+    "xplayer": "X", "oplayer": "O", "zplayer": "Z",  # x9 and three-player
+    "red": "Red", "blue": "Blue",  # the pie variant
+    "white": "White", "black": "Black",  # Quarto
+}
+_ROLE_WORD = re.compile(r"\b(" + "|".join(sorted(ROLE_LABELS, key=len, reverse=True)) + r")\b")
+
+
+def role_label(role: str) -> str:
+    """``role_label("oPlayer") == "O"``; an unknown role is shown as it is."""
+    return ROLE_LABELS.get(role, role)
+
+
+def with_names(text: str, names: Mapping[str, str | None]) -> str:
+    """``text`` with each role name replaced by its player's name (``names``: role -> name or
+    None), or by the role's label where nobody holds the seat.
+
+    >>> with_names("oPlayer resigned", {"oPlayer": "Bob"})
+    'Bob resigned'
+    """
+    return _ROLE_WORD.sub(lambda m: names.get(m[1]) or role_label(m[1]), text or "")
+
+
+def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> str:
+    """A finished match's result for people: "Ada won: Bob resigned." or "A draw: the board is full."."""
+    result = result or {}
+    winners = [names.get(role) or role_label(role) for role in result.get("winners") or []]
+    who = f"{' and '.join(winners)} won" if winners and not result.get("draw") else "A draw"
+    reason = with_names(result.get("reason", ""), names)
+    return f"{who}: {reason}." if reason else f"{who}."

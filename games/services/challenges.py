@@ -1,0 +1,117 @@
+"""Direct challenges: one player proposes a match with chosen settings to another, who
+accepts (the match is created and both pages open it) or declines; the challenger may cancel;
+a challenge nobody answered expires after ``CHALLENGE_SECONDS``. Both players' pages hear
+every change after commit (``site.challenge``)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings as conf
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, selectors
+from games.errors import ServiceError
+from games.match_settings import MatchSettings
+from games.models import Challenge, PoolEntry
+from games.services.common import require_player
+from games.services.matches import match_create
+from games.services.ratings import is_ratable
+
+MAX_OPEN = 5  # challenges one player may have waiting for an answer at once
+
+
+def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
+    require_player(user)
+    target = get_user_model().objects.filter(pk=to_id, is_computer=False).first()
+    if target is None:
+        raise ServiceError("no_such_player", "There is no such player to challenge.")
+    if target.pk == user.pk:
+        raise ServiceError("no_such_player", "You cannot challenge yourself.")
+    if settings.rated and not (is_ratable(user) and is_ratable(target)):
+        raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: "
+                                                   "challenge a guest to a casual match.")
+    now = timezone.now()
+    with transaction.atomic():
+        pending = Challenge.objects.select_for_update().filter(
+            challenger=user, status=Challenge.Status.PENDING, expires_at__gt=now)
+        if any(c.challenged_id == target.pk for c in pending):
+            raise ServiceError("already_challenged", f"You have already challenged {target}: wait for the answer, "
+                                                     "or cancel that challenge first.")
+        if len(pending) >= MAX_OPEN:
+            raise ServiceError("too_many_challenges", f"You have {MAX_OPEN} challenges waiting for an answer: "
+                                                      "cancel one, or wait until they are answered.")
+        challenge = Challenge.objects.create(challenger=user, challenged=target, settings=settings.to_json(),
+                                             expires_at=now + timedelta(seconds=conf.CHALLENGE_SECONDS))
+        _changed_on_commit(challenge)
+    return challenge
+
+
+def challenge_accept(*, user, challenge_id: int) -> Challenge:
+    """The challenged player accepts: the match starts (a three-player game waits for a third
+    player in the lobby). Neither player keeps waiting in the quick-game pool."""
+    with transaction.atomic():
+        challenge = _lock_open(challenge_id, user, challenged=True)
+        settings = MatchSettings.from_json(challenge.settings)
+        PoolEntry.objects.filter(player__in=[challenge.challenger_id, challenge.challenged_id]).delete()
+        challenge.match = match_create(user=challenge.challenger, settings=settings, opponents=[challenge.challenged])
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.save(update_fields=["status", "match"])
+        _changed_on_commit(challenge)
+    return challenge
+
+
+def challenge_decline(*, user, challenge_id: int) -> Challenge:
+    return _close(challenge_id, user, Challenge.Status.DECLINED, challenged=True)
+
+
+def challenge_cancel(*, user, challenge_id: int) -> Challenge:
+    return _close(challenge_id, user, Challenge.Status.CANCELLED, challenged=False)
+
+
+def challenge_expire(*, challenge_id: int) -> Challenge | None:
+    """Expire the challenge if it is still unanswered past its time (called when that time
+    comes); returns it if it expired now."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().filter(
+            pk=challenge_id, status=Challenge.Status.PENDING, expires_at__lte=timezone.now()).first()
+        if challenge is None:
+            return None
+        challenge.status = Challenge.Status.EXPIRED
+        challenge.save(update_fields=["status"])
+        _changed_on_commit(challenge)
+    return challenge
+
+
+def _close(challenge_id: int, user, status: str, *, challenged: bool) -> Challenge:
+    with transaction.atomic():
+        challenge = _lock_open(challenge_id, user, challenged=challenged)
+        challenge.status = status
+        challenge.save(update_fields=["status"])
+        _changed_on_commit(challenge)
+    return challenge
+
+
+def _lock_open(challenge_id: int, user, *, challenged: bool) -> Challenge:
+    """The challenge, locked, if ``user`` is its challenged player (or its challenger) and it
+    still waits for an answer."""
+    require_player(user)
+    challenge = (Challenge.objects.select_for_update(of=("self",)).select_related("challenger", "challenged")
+                 .filter(pk=challenge_id).first())
+    if challenge is None or user.pk not in (challenge.challenger_id, challenge.challenged_id):
+        raise ServiceError("no_such_challenge", "There is no such challenge.")
+    if (challenge.challenged_id if challenged else challenge.challenger_id) != user.pk:
+        raise ServiceError("not_yours", "Only the challenged player can answer a challenge, "
+                                        "and only the challenger can cancel it.")
+    if challenge.status != Challenge.Status.PENDING or challenge.expires_at <= timezone.now():
+        status = challenge.status if challenge.status != Challenge.Status.PENDING else Challenge.Status.EXPIRED
+        raise ServiceError("challenge_closed", f"This challenge is no longer open: it was {status}.")
+    return challenge
+
+
+def _changed_on_commit(challenge: Challenge) -> None:
+    message = {"type": "site.challenge", "challenge": selectors.challenge_json(challenge)}
+    for player_id in (challenge.challenger_id, challenge.challenged_id):
+        broadcast.player_notify_on_commit(player_id, message)

@@ -1,0 +1,48 @@
+"""The clock's own writes: ending a match on time, and the sweep for missed deadlines.
+
+Both are idempotent: they act only on an active match whose deadline has passed (by
+``games.clocks.now``), under the row lock, so timers of several processes, the sweep and a
+late move can race for the same flag and it falls once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from games import clocks
+from games.models import Match
+from games.rules import get_game
+from games.selectors import match_seats
+from games.services.common import resign_seat
+
+
+def clock_flag(*, match_id: int) -> datetime | None:
+    """If the running clock of ``match_id`` ran out, its seat loses on time: with two
+    players still playing the other wins; with three, the seat counts as resigned and play
+    goes on. Returns the deadline still ahead, if the match has one."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
+            return None
+        at = clocks.now()
+        if at < match.deadline:
+            return match.deadline
+        seats = match_seats(match.pk)
+        game = get_game(match.game)
+        mover = game.to_move(game.state_from_json(match.state))
+        match.clock = clocks.flag(match.clock)
+        seat = next(s for s in seats if s.role == mover)
+        resign_seat(match, seats, seat, reason=f"{mover} ran out of time", at=at)
+        return match.deadline
+
+
+def clock_sweep() -> int:
+    """Flag every active match whose deadline passed (missed while no process was watching
+    it); returns how many were overdue."""
+    overdue = list(Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=clocks.now())
+                   .values_list("pk", flat=True))
+    for match_id in overdue:
+        clock_flag(match_id=match_id)
+    return len(overdue)

@@ -1,0 +1,166 @@
+"""Match conduct: aborting a match that never really began, draws by agreement, takebacks.
+
+Offers live on the match row (``games.conduct``) and reach every page with its state;
+answers that leave no trace in the state (a declined offer) reach the pages as a notice.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games import broadcast, clocks, conduct, flagfall
+from games.clocks import TimeControl
+from games.errors import ServiceError
+from games.models import Match, Move, Seat
+from games.rules import get_game
+from games.services.common import FINISH_FIELDS, call_off, finish, lock_match, lock_playing_seat, set_winners
+from games.services.moves import forget
+
+
+def match_abort(*, match_id: int, user) -> Match:
+    """Call off a match that has not really begun: still waiting for players (its creator or
+    any seated player), or started but not every seat has moved yet (any of its players). It
+    ends with no result and counts nowhere."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seated = user.is_authenticated and match.seats.filter(player=user).exists()
+        if not (seated or (user.is_authenticated and match.created_by_id == user.pk)):
+            raise ServiceError("not_seated", "Only a player of this match can abort it.")
+        if match.status == Match.Status.ACTIVE:
+            roles = set(get_game(match.game).roles)
+            if set(match.moves.values_list("role", flat=True).distinct()) >= roles:
+                raise ServiceError("match_under_way", "Every player has moved: the match can no longer be "
+                                                      "aborted. Resign, or offer a draw.")
+        elif match.status != Match.Status.WAITING:
+            raise ServiceError("match_over", "This match is over.")
+        call_off(match)
+        transaction.on_commit(lambda: forget(match.pk))
+    return match
+
+
+def draw_offer(*, match_id: int, user) -> Match:
+    """Offer a draw, or accept the one on the table. It is agreed once every player still
+    playing has offered or accepted: those players score 50 (a resigned seat 0). Another
+    player's move lets the offer lapse (``games.conduct.after_move``). The computer takes no
+    draws, so there are none while it plays."""
+    return _join_draw(match_id, user, answering=False)
+
+
+def draw_accept(*, match_id: int, user) -> Match:
+    """Accept the draw another player offered."""
+    return _join_draw(match_id, user, answering=True)
+
+
+def _join_draw(match_id: int, user, *, answering: bool) -> Match:
+    with transaction.atomic():
+        match, seats, seat = lock_playing_seat(match_id, user)
+        offers = conduct.parse(match.offers)
+        if seat.role in offers["draw"]:
+            raise ServiceError("already_offered", "You have offered a draw: wait for the answer.")
+        if answering and not offers["draw"]:
+            raise ServiceError("no_offer", "There is no draw offer for you to answer.")
+        playing = [s for s in seats if not s.resigned]
+        if any(s.player.is_computer for s in playing):
+            raise ServiceError("computer_plays_on", "The computer does not take draw offers: play on, or resign.")
+        offers["draw"].append(seat.role)
+        if {s.role for s in playing} <= set(offers["draw"]):
+            _agree_draw(match, seats)
+        else:
+            _save_offers(match, offers)
+    return match
+
+
+def draw_decline(*, match_id: int, user) -> Match:
+    """Decline the draw on the table: the offer is gone, and everyone is told."""
+    return _decline(match_id, user, "draw", "declined the draw")
+
+
+def takeback_offer(*, match_id: int, user) -> Match:
+    """Ask to take back your last action (and everything played after it). Not in real-time
+    matches. The other players still playing must accept; the computer always does."""
+    with transaction.atomic():
+        match, seats, seat = lock_playing_seat(match_id, user)
+        if TimeControl.of(match).base:
+            raise ServiceError("takebacks_off", "Takebacks are off in real-time matches.")
+        if not match.moves.filter(role=seat.role).exists():
+            raise ServiceError("nothing_to_take_back", "You have not moved yet: there is nothing to take back.")
+        offers = conduct.parse(match.offers)
+        if offers["takeback"]:
+            raise ServiceError("takeback_pending", "A takeback has been asked for already: it waits for an answer.")
+        offers["takeback"] = [seat.role]
+        _settle_takeback(match, seats, offers)
+    return match
+
+
+def takeback_accept(*, match_id: int, user) -> Match:
+    """Accept another player's takeback request; the last acceptance undoes the actions."""
+    with transaction.atomic():
+        match, seats, seat = lock_playing_seat(match_id, user)
+        offers = conduct.parse(match.offers)
+        if not offers["takeback"] or seat.role in offers["takeback"]:
+            raise ServiceError("no_offer", "There is no takeback request for you to answer.")
+        offers["takeback"].append(seat.role)
+        _settle_takeback(match, seats, offers)
+    return match
+
+
+def takeback_decline(*, match_id: int, user) -> Match:
+    return _decline(match_id, user, "takeback", "declined the takeback")
+
+
+def _decline(match_id: int, user, kind: str, verb: str) -> Match:
+    with transaction.atomic():
+        match, seats, seat = lock_playing_seat(match_id, user)
+        offers = conduct.parse(match.offers)
+        if not offers[kind] or seat.role in offers[kind]:
+            raise ServiceError("no_offer", f"There is no {kind} offer for you to answer.")
+        offers[kind] = []
+        _save_offers(match, offers)
+        broadcast.match_notice_on_commit(match.pk, f"{seat.player} {verb}.")
+    return match
+
+
+def _save_offers(match: Match, offers: dict[str, list[str]]) -> None:
+    match.offers = conduct.format(offers)
+    match.save(update_fields=["offers"])
+    _changed(match)
+
+
+def _changed(match: Match) -> None:
+    transaction.on_commit(lambda: forget(match.pk))
+    broadcast.match_changed_on_commit(match.pk)
+
+
+def _agree_draw(match: Match, seats: list[Seat]) -> None:
+    scores = {s.role: 0 if s.resigned else 50 for s in seats}
+    outcome = {"scores": scores, "reason": "drawn by agreement", "line": [],
+               "resigned": sorted(s.role for s in seats if s.resigned)}
+    set_winners(outcome)
+    finish(match, outcome, seats)
+    match.save(update_fields=FINISH_FIELDS)
+    _changed(match)
+    broadcast.lobby_changed_on_commit()
+
+
+def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str]]) -> None:
+    """Undo the requester's last action if every other human still playing accepted; else
+    keep the request on the table."""
+    requester = offers["takeback"][0]
+    waiting_for = {s.role for s in seats if not s.resigned and not s.player.is_computer} - set(offers["takeback"])
+    if waiting_for:
+        _save_offers(match, offers)
+        return
+    game = get_game(match.game)
+    moves = list(match.moves.order_by("ply"))
+    cut = max(m.ply for m in moves if m.role == requester)
+    state = game.initial_state()
+    for move in moves:
+        if move.ply < cut:
+            state = game.play(state, move.role, move.action)
+    Move.objects.filter(match=match, ply__gte=cut).delete()
+    match.state, match.plies, match.version, match.offers = game.state_to_json(state), cut - 1, match.version + 1, ""
+    match.clock, match.deadline = clocks.advance(TimeControl.of(match), match.clock, after=game.to_move(state),
+                                                 at=clocks.now())
+    match.save(update_fields=["state", "plies", "version", "offers", "clock", "deadline"])
+    flagfall.arm_on_commit(match.pk, match.deadline)
+    _changed(match)

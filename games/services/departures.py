@@ -1,0 +1,74 @@
+"""Players who are gone for good, and matches nobody will come back to.
+
+- ``player_depart``: a guest logs out (its account ends with the session): every match of
+  theirs is settled at once instead of waiting on a seat that can never come back.
+- ``waiting_matches_expire``: a match still waiting for players whose players have all left
+  its page is called off after ``WAITING_EXPIRE_SECONDS`` (the lobby stops listing it at once).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from games import broadcast
+from games.errors import ServiceError
+from games.models import Match, Seat
+from games.services.common import call_off, lock_match
+from games.services.matches import match_resign
+
+
+def player_depart(*, user) -> dict[str, int]:
+    """Settle every unfinished match of ``user``, who is leaving for good.
+
+    In play: the seat resigns (two players: the others win now; three: the game goes on with
+    random moves for the seat, as after any resignation). Waiting: the seat is freed for
+    someone else, and a match left with nobody seated (or a rematch kept for ``user``) is
+    called off. Returns how many matches were resigned and freed or called off.
+    """
+    resigned = freed = 0
+    playing = Seat.objects.filter(player=user, resigned=False, match__status=Match.Status.ACTIVE)
+    for match_id in list(playing.values_list("match_id", flat=True)):
+        try:
+            match_resign(match_id=match_id, user=user)
+            resigned += 1
+        except ServiceError:  # it ended meanwhile
+            pass
+    waiting = (Seat.objects.filter(Q(player=user) | Q(reserved_for=user), match__status=Match.Status.WAITING)
+               .values_list("match_id", flat=True))
+    for match_id in sorted(set(waiting)):
+        with transaction.atomic():
+            match = lock_match(match_id)
+            if match.status != Match.Status.WAITING:
+                continue
+            seats = list(match.seats.select_for_update())
+            if any(s.reserved_for_id == user.pk for s in seats) or not any(
+                    s.player_id not in (None, user.pk) for s in seats):
+                call_off(match)
+            else:
+                Seat.objects.filter(match=match, player=user).update(player=None, joined_at=None, away_since=None)
+                broadcast.match_changed_on_commit(match.pk)
+                broadcast.lobby_changed_on_commit()
+            freed += 1
+    return {"resigned": resigned, "freed": freed}
+
+
+def waiting_matches_expire(*, now=None) -> int:
+    """Call off the waiting matches whose seated players have all had no page open on them for
+    ``WAITING_EXPIRE_SECONDS``; returns how many."""
+    before = (now or timezone.now()) - timedelta(seconds=settings.WAITING_EXPIRE_SECONDS)
+    still_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False).filter(
+        Q(away_since__isnull=True) | Q(away_since__gt=before))
+    stale = Match.objects.filter(status=Match.Status.WAITING).exclude(Exists(still_here))
+    expired = 0
+    for match_id in list(stale.values_list("pk", flat=True)):
+        with transaction.atomic():
+            match = lock_match(match_id)
+            if stale.filter(pk=match.pk).exists():  # nobody came back meanwhile
+                call_off(match)
+                expired += 1
+    return expired

@@ -1,0 +1,64 @@
+// Ticking clocks. The server keeps time: each state says how many milliseconds every seat had
+// when the current turn began ("since"), whose clock runs, and the server's time when the state
+// was built ("now"). The page counts the running clock down from the moment the state arrived,
+// so a wrong clock on this computer never matters, and a reconnect or a second server agrees.
+
+export class Clocks {
+  constructor() {
+    this.clock = null;
+    this.arrived = 0;
+    this.nodes = new Map(); // role -> element showing that seat's time
+    this.timer = null;
+  }
+
+  // A new state arrived (or the page was drawn from the embedded one).
+  update(clock) {
+    this.clock = clock && clock.remaining ? clock : null;
+    this.arrived = performance.now();
+    this.tick();
+    clearInterval(this.timer);
+    this.timer = this.clock && this.clock.running ? setInterval(() => this.tick(), 200) : null;
+  }
+
+  // Show ``role``'s time in ``node`` (the seat list is rebuilt now and then: the newest wins).
+  attach(role, node) {
+    this.nodes.set(role, node);
+  }
+
+  left(role) {
+    const { remaining, running, now, since } = this.clock;
+    const ms = remaining[role];
+    if (role !== running) return ms;
+    return Math.max(ms - (now - since) - (performance.now() - this.arrived), 0);
+  }
+
+  tick() {
+    for (const [role, node] of this.nodes) {
+      node.hidden = !this.clock;
+      if (!this.clock) continue;
+      const ms = this.left(role);
+      node.textContent = formatTime(ms, this.clock.kind);
+      node.classList.toggle("clock--running", role === this.clock.running);
+      node.classList.toggle("clock--low", this.clock.kind === "real_time" && ms < 10_000);
+      node.setAttribute("aria-label", `${spokenTime(ms)} left`);
+    }
+  }
+}
+
+// "4:59", "0:08.3" under ten seconds; correspondence in days and hours.
+export function formatTime(ms, kind) {
+  if (kind === "correspondence") {
+    const hours = Math.floor(ms / 3_600_000);
+    if (hours >= 24) return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+    return hours >= 1 ? `${hours} h ${Math.floor(ms / 60_000) % 60} min` : `${Math.ceil(ms / 60_000)} min`;
+  }
+  const seconds = Math.floor(ms / 1000);
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return ms < 10_000 ? `${clock}.${Math.floor((ms % 1000) / 100)}` : clock;
+}
+
+function spokenTime(ms) {
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+}

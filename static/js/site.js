@@ -1,0 +1,122 @@
+// Every page of a signed-in player opens /ws/site/: it makes them count as online, carries
+// challenges both ways (the tray at the bottom of the page, wherever they are on the site)
+// and the quick-game pool. A pairing, or an accepted challenge, opens the match on every
+// page that took part. Other scripts import `site` to send and to listen:
+//   site.poolEnter(settings), site.poolLeave(), site.challenge(playerId, settings)
+//   events: "pool" ({waiting, settings}), "error" ({code, message})
+
+import { ReconnectingSocket, socketUrl } from "./socket.js";
+
+class Site extends EventTarget {
+  constructor() {
+    super();
+    this.challenges = new Map(); // id -> challenge, as the server sent it
+    this.userId = Number(document.body.dataset.userId) || null;
+    this.socket = new ReconnectingSocket(socketUrl("/ws/site/"), { pingEvery: 20000 });
+    this.socket.addEventListener("message", ({ detail }) => this.received(detail));
+    this.tray = document.getElementById("challenge-tray");
+    this.ticker = setInterval(() => this.render(), 1000);
+  }
+
+  start() {
+    if (this.userId) this.socket.start();
+    return this;
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  send(message) {
+    if (!this.socket.send(message)) {
+      this.emit("error", { code: "offline", message: "Not connected right now; try again in a moment." });
+      return false;
+    }
+    return true;
+  }
+
+  poolEnter(settings) { return this.send({ type: "pool_enter", ...settings }); }
+  poolLeave() { return this.send({ type: "pool_leave" }); }
+  challenge(to, settings) { return this.send({ type: "challenge", to, ...settings }); }
+
+  received(message) {
+    if (message.type === "challenges") {
+      this.challenges = new Map(message.challenges.map((c) => [c.id, c]));
+    } else if (message.type === "challenge") {
+      const challenge = message.challenge;
+      if (challenge.status === "accepted" && challenge.match) {
+        location.assign(`/matches/${challenge.match}/`);
+        return;
+      }
+      this.challenges.set(challenge.id, challenge);
+      if (challenge.status !== "pending") setTimeout(() => { this.challenges.delete(challenge.id); this.render(); }, 8000);
+    } else if (message.type === "paired") {
+      location.assign(`/matches/${message.match}/`);
+      return;
+    } else if (message.type === "pool") {
+      this.emit("pool", message);
+    } else if (message.type === "error") {
+      this.emit("error", message);
+      this.note = message.message;
+      clearTimeout(this.noteTimer);
+      this.noteTimer = setTimeout(() => { this.note = null; this.render(); }, 8000);
+    }
+    this.render();
+  }
+
+  render() {
+    if (!this.tray) return;
+    const now = Date.now();
+    const items = [...this.challenges.values()].map((c) => this.item(c, now));
+    if (this.note) {
+      const note = document.createElement("div");
+      note.className = "challenge challenge--note";
+      note.setAttribute("role", "alert");
+      note.textContent = this.note;
+      items.push(note);
+    }
+    this.tray.replaceChildren(...items);
+    this.tray.hidden = items.length === 0;
+  }
+
+  item(challenge, now) {
+    const left = Math.max(0, Math.round((Date.parse(challenge.expires_at) - now) / 1000));
+    const status = challenge.status === "pending" && left === 0 ? "expired" : challenge.status;
+    const incoming = challenge.to.id === this.userId;
+    const other = incoming ? challenge.from : challenge.to;
+    const what = `${challenge.game_name} (${challenge.settings.rated ? "rated" : "casual"}, ${challenge.clock})`;
+    const li = document.createElement("div");
+    li.className = `challenge challenge--${status}`;
+    li.dataset.challenge = String(challenge.id);
+    const text = document.createElement("p");
+    li.append(text);
+    if (status !== "pending") {
+      const words = { declined: "declined", cancelled: "was cancelled", expired: "expired", accepted: "was accepted" };
+      text.textContent = incoming ? `${other.name}'s challenge to ${what} ${words[status]}.`
+                                  : `Your challenge to ${other.name}, ${what}, ${words[status]}.`;
+      return li;
+    }
+    const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    if (incoming) {
+      text.textContent = `${other.name} challenges you to ${what}. (${clock})`;
+      li.append(this.button("Accept", "challenge_accept", challenge.id, "button--primary"),
+                this.button("Decline", "challenge_decline", challenge.id, "button--secondary"));
+    } else {
+      text.textContent = `Waiting for ${other.name} to answer your challenge: ${what}. (${clock})`;
+      li.append(this.button("Cancel", "challenge_cancel", challenge.id, "button--secondary"));
+    }
+    return li;
+  }
+
+  button(label, type, id, style) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `button ${style}`;
+    button.textContent = label;
+    button.addEventListener("click", () => this.send({ type, id }));
+    return button;
+  }
+}
+
+export const site = new Site().start();
+window.boardhallSite = site; // for the browser console and the browser tests

@@ -1,0 +1,103 @@
+"""What players and spectators see of clocks and match conduct: a time control chosen in the
+lobby, ticking clocks, draw offers and takebacks answered by clicking, abort, the sound switch."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import match_id_of
+from tests.browser.helpers import PLAYABLE, join_match, screenshot, wait_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def create_timed(page, clock: str) -> int:
+    page.goto("/")
+    form = page.locator("#create-form")
+    form.get_by_label("Game").select_option("nine-board-tictactoe")
+    form.get_by_label("Your seat").select_option("xPlayer")
+    form.get_by_label("Time control").select_option(clock)
+    form.get_by_role("button", name="Create match").click()
+    expect(page.locator("#board")).to_have_attribute("data-version", "0")
+    return match_id_of(page)
+
+
+def play_first_cell(page) -> None:
+    page.locator(PLAYABLE).first.click()
+
+
+def test_clocks_tick_for_the_player_to_move_and_a_draw_is_agreed(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_timed(ada, "1+1")
+    expect(ada.locator("#time-control")).to_have_text("Real time: 1 min + 1 s per move")
+    join_match(bob, f"/matches/{match_id}/", "oPlayer")
+    watcher = player_page(None)
+    watcher.goto(f"/matches/{match_id}/")
+    for page in (ada, bob, watcher):
+        expect(page.locator('.clock[data-role="oPlayer"]')).to_have_text("1:00")
+        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text(re.compile(r"^0:5\d$"))
+    play_first_cell(ada)
+    wait_version(bob, 1)
+    expect(bob.locator('.clock[data-role="oPlayer"].clock--running')).to_have_text(re.compile(r"^0:5\d$"))
+    expect(bob.locator('.clock[data-role="xPlayer"]')).not_to_have_class(re.compile("clock--running"))
+    expect(ada.get_by_role("button", name="Ask to take back")).to_have_count(0)  # not in real time
+
+    ada.get_by_role("button", name="Offer a draw").click()
+    expect(watcher.locator("#offers")).to_have_text("Ada offers a draw.")
+    expect(bob.get_by_role("group", name="Accept the draw?")).to_be_visible()
+    screenshot(bob, "clocks-and-a-draw-offer")
+    expect(watcher.get_by_role("button", name="Accept")).to_have_count(0)
+    bob.get_by_role("group", name="Accept the draw?").get_by_role("button", name="Decline").click()
+    expect(watcher.locator("#offers")).to_have_text("Bob declined the draw.")
+    expect(ada.get_by_role("button", name="Offer a draw")).to_be_visible()
+    bob.get_by_role("button", name="Offer a draw").click()
+    ada.get_by_role("group", name="Accept the draw?").get_by_role("button", name="Accept").click()
+    for page in (ada, bob, watcher):
+        expect(page.locator("#status-line")).to_contain_text("A draw: drawn by agreement")
+        expect(page.locator("#moves-end")).to_contain_text("drawn by agreement")
+        expect(page.locator(".clock--running")).to_have_count(0)
+
+
+def test_a_takeback_asked_and_granted_and_an_abort(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_timed(ada, "untimed")
+    join_match(bob, f"/matches/{match_id}/", "oPlayer")
+    expect(ada.locator(".clock")).to_have_count(0)  # untimed: no clocks
+    play_first_cell(ada)
+    wait_version(bob, 1)
+    ada.get_by_role("button", name="Ask to take back").click()
+    expect(bob.locator("#offers")).to_have_text("Ada asks to take back their last move.")
+    bob.get_by_role("group", name="Let them take back their move?").get_by_role("button", name="Accept").click()
+    for page in (ada, bob):
+        wait_version(page, 2)
+        expect(page.locator("#moves li")).to_have_count(0)
+    expect(ada.locator("#board.board-holder--my-turn")).to_have_count(1)
+
+    play_first_cell(ada)
+    wait_version(bob, 3)
+    bob.get_by_role("button", name="Abort").click()  # Bob has not moved yet
+    for page in (ada, bob):
+        expect(page.locator("#status-line")).to_contain_text("aborted")
+
+
+def test_the_sound_switch_is_remembered(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_timed(ada, "untimed")
+    join_match(bob, f"/matches/{match_id}/", "oPlayer")
+    bob.get_by_role("button", name="Sound on").click()
+    expect(bob.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "false")
+    bob.reload()
+    expect(bob.get_by_role("button", name="Sound off")).to_be_visible()
+    # Bob's tab is in the background, and he allowed notifications: record the ones shown.
+    bob.evaluate("""() => {
+        window.shown = [];
+        window.Notification = class { constructor(title, options) { window.shown.push([title, options.body]); } };
+        window.Notification.permission = "granted";
+        Object.defineProperty(document, "hidden", { get: () => true });
+    }""")
+    play_first_cell(ada)
+    wait_version(bob, 1)
+    expect(bob).to_have_title(re.compile("^Your turn"))
+    shown = bob.evaluate("window.shown")
+    assert len(shown) == 1 and shown[0][0] == "Boardhall: your turn" and "Last move: Ada" in shown[0][1]

@@ -1,0 +1,99 @@
+"""Quick game, challenges and ratings in the browser."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import ratings, services
+from games.models import Rating, Seat
+from games.rules import get_game
+from tests.browser.conftest import match_id_of
+from tests.support.players import make_accounts, start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def quick_game(page, game: str) -> None:
+    form = page.locator("#quick-form")
+    form.get_by_label("Rule set").select_option(game)
+    form.get_by_role("button", name="Find an opponent").click()
+
+
+def test_two_players_use_quick_game_and_land_in_the_same_match(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    quick_game(ada, "quarto-misere")
+    expect(ada.locator("#quick-status")).to_contain_text("Waiting for an opponent")
+    expect(ada.get_by_role("button", name="Cancel")).to_be_visible()
+    quick_game(bob, "quarto-misere")
+    ada.wait_for_url("**/matches/*/")
+    bob.wait_for_url("**/matches/*/")
+    assert match_id_of(ada) == match_id_of(bob)
+    for page in (ada, bob):
+        expect(page.locator("#seats")).to_contain_text("(you)")
+        expect(page.locator("h1")).to_contain_text("casual")
+
+
+def test_cancelling_a_quick_game_leaves_the_pool(player_page):
+    ada = player_page("Ada")
+    quick_game(ada, "tictactoe-x9")
+    ada.get_by_role("button", name="Cancel").click()
+    expect(ada.get_by_role("button", name="Find an opponent")).to_be_visible()
+    bob = player_page("Bob")
+    quick_game(bob, "tictactoe-x9")
+    expect(bob.locator("#quick-status")).to_contain_text("Waiting for an opponent")
+    assert "/matches/" not in ada.url
+
+
+def test_a_challenge_from_the_online_list_is_accepted_and_opens_the_match(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    online = ada.locator("#online-players")
+    expect(online).to_contain_text("Bob")
+    ada.locator("#quick-form").get_by_label("Rule set").select_option("nine-board-tictactoe")
+    online.get_by_role("button", name="Challenge Bob").click()
+    expect(ada.locator("#challenge-tray")).to_contain_text("Waiting for Bob to answer")
+    tray = bob.locator("#challenge-tray")
+    expect(tray).to_contain_text("Ada challenges you to Nine-Board Tic-Tac-Toe (casual, untimed)")
+    tray.get_by_role("button", name="Accept").click()
+    bob.wait_for_url("**/matches/*/")
+    ada.wait_for_url("**/matches/*/")
+    assert match_id_of(ada) == match_id_of(bob)
+
+
+def test_a_challenge_from_a_player_page_reaches_any_page_and_a_decline_is_told(player_page):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    bob.goto("/history/")  # the challenge reaches Bob wherever he is on the site
+    ada.locator("#online-players").get_by_role("link", name="Bob").click()
+    form = ada.locator("#challenge-form")
+    form.get_by_label("Challenge to").select_option("tictactoe-3player")
+    form.get_by_label("Time control").select_option("3+2")
+    expect(form.get_by_label("Rated")).to_be_disabled()  # guests play casual only
+    form.get_by_role("button", name="Challenge").click()
+    expect(ada.locator("#challenge-status")).to_have_text("Challenge sent: waiting for the answer.")
+    tray = bob.locator("#challenge-tray")
+    expect(tray).to_contain_text("Ada challenges you to Three-Player Tic-Tac-Toe (casual, 3+2)")
+    tray.get_by_role("button", name="Decline").click()
+    expect(ada.locator("#challenge-tray")).to_contain_text("declined")
+    assert "/matches/" not in ada.url
+
+
+def test_the_player_page_shows_ratings_and_their_chart(player_page):
+    alice, bob = make_accounts(2)
+    for _ in range(3):
+        match = start_match("quarto-misere", [alice, bob], rated=True)
+        services.match_resign(match_id=match.pk, user=bob)
+    shown = ratings.shown(Rating.objects.get(player=alice, game="quarto-misere").mu)
+    page = player_page(None)
+    page.goto(f"/players/{alice.pk}/")
+    card = page.locator('.rating-card[data-game="quarto-misere"]')
+    expect(card.get_by_test_id("rating")).to_have_text(f"{shown}?")
+    expect(card).to_contain_text("3 rated games, provisional")
+    chart = card.get_by_role("img")
+    expect(chart).to_have_attribute("aria-label", f"Rating history in {get_game('quarto-misere').name}: "
+                                                  f"from 1500 to {shown} over 3 rated games")
+    assert len(chart.locator("polyline").get_attribute("points").split()) == 4
+    expect(page.locator(".rating-change").first).to_have_text(f"+{shown_change(alice)}")
+
+
+def shown_change(player) -> int:
+    """The change of ``player``'s rating in their latest rated match (the first history row)."""
+    seat = Seat.objects.filter(player=player, rating_after__isnull=False).order_by("-match__finished_at").first()
+    return seat.rating_after - seat.rating_before

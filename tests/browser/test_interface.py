@@ -1,0 +1,272 @@
+"""The interface pass, in real Chromium: coordinates, keyboard play, screen-reader text,
+phones, the lobby's dead matches, a guest logging out, looking back, the rules pages,
+spectators and rematches, error pages, dark mode."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.models import Match, Seat
+from tests.browser.conftest import VIEWPORT
+from tests.browser.helpers import (
+    PLAYABLE, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
+)
+from tests.support.players import make_players, play_out, start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def started(player_page, game="nine-board-tictactoe", roles=("xPlayer", "oPlayer")):
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_match(ada, game, seat=roles[0])
+    join_match(bob, f"/matches/{match_id}/", roles[1])
+    wait_version(ada, 0)
+    return ada, bob, match_id
+
+
+def center(box):
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_coordinates_match_the_move_list(player_page):
+    ada, bob, match_id = started(player_page)
+    ada.locator('#board [data-action="(play 2 2 3 1 x)"]').click()
+    wait_version(bob, 1)
+    expect(bob.locator("#moves li")).to_have_text(["x B2 a3"])
+    # Column "B" and the small "a" under it, row "2" and the small "3" beside it, meet on that cell.
+    cell = bob.locator('#board [data-cell="42"]')  # sub-board (2, 2), cell (3, 1)
+    expect(cell).to_have_attribute("data-content", "x")
+    x, y = center(cell.bounding_box())
+    top = bob.locator("#board .coords__top .coords__group").nth(1)
+    assert top.locator(".coords__major").inner_text() == "B"
+    letter = top.locator(".coords__minor").nth(0)
+    assert letter.inner_text() == "a" and abs(center(letter.bounding_box())[0] - x) < 2
+    left = bob.locator("#board .coords__left .coords__group").nth(1)
+    assert left.locator(".coords__major").inner_text() == "2"
+    number = left.locator(".coords__minor").nth(2)
+    assert number.inner_text() == "3" and abs(center(number.bounding_box())[1] - y) < 2
+
+
+@pytest.mark.parametrize("game,size", [("tictactoe-3player", 5), ("quarto-misere", 4)])
+def test_small_boards_have_coordinates_too(player_page, game, size):
+    ada = player_page("Ada")
+    create_match(ada, game)
+    expect(ada.locator("#board .coords__top .coords__minor")).to_have_text(list("abcde"[:size]))
+    expect(ada.locator("#board .coords__left .coords__minor")).to_have_text([str(n) for n in range(1, size + 1)])
+
+
+def test_the_board_is_one_tab_stop_played_with_arrows_and_enter(player_page):
+    ada, bob, match_id = started(player_page)
+    expect(ada.locator('#board [data-cell][tabindex="0"]')).to_have_count(1)
+    ada.locator(".match__rules").focus()
+    ada.keyboard.press("Tab")  # from the link before the board, one Tab reaches a cell
+    focused = ada.locator("#board [data-cell]:focus")
+    expect(focused).to_have_attribute("data-row", "0")
+    expect(focused).to_have_attribute("data-col", "0")
+    for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowRight"]:
+        ada.keyboard.press(key)
+    expect(focused).to_have_attribute("aria-label", "sub-board B1, cell a2, empty, playable")
+    ring = ada.locator("#board [data-cell]:focus").bounding_box()
+    board = ada.locator("#board .nine-grid").bounding_box()
+    assert board["x"] <= ring["x"] and ring["x"] + ring["width"] <= board["x"] + board["width"]
+    ada.keyboard.press("Enter")
+    wait_version(ada, 1)
+    assert Match.objects.get(pk=match_id).moves.get().action == "(play 1 2 2 1 x)"
+    # One more Tab leaves the board: everything on it was a single stop.
+    ada.keyboard.press("Tab")
+    expect(ada.locator("#board :focus")).to_have_count(0)
+
+
+def test_cells_are_named_and_each_move_is_announced(player_page):
+    ada, bob, _ = started(player_page)
+    expect(bob.locator('#board [data-cell="0"]')).to_have_attribute("aria-label", "sub-board A1, cell a1, empty")
+    ada.locator('#board [data-action="(play 1 3 2 2 x)"]').click()
+    wait_version(bob, 1)
+    live = bob.locator("[aria-live] #last-move, #last-move[aria-live]")
+    expect(live).to_have_text("Last move: Ada (X), x C1 b2.")
+    expect(bob.locator('#board [data-cell="22"]')).to_have_attribute(
+        "aria-label", "sub-board C1, cell b2, x, last move")
+
+
+def test_every_page_fits_a_phone_and_nine_board_cells_are_comfortable(player_page):
+    people = outside_the_event_loop(lambda: make_players(2, "Maximiliana Longname"))
+    outside_the_event_loop(lambda: play_out(start_match("quarto-misere", people), people, seed=2))
+    phone = player_page("Phil", viewport={"width": 360, "height": 740})
+    for url in ["/", "/history/", f"/players/{people[0].pk}/", "/rules/", "/rules/nine-board-tictactoe/",
+                "/rules/quarto-misere/", "/nowhere/"]:
+        phone.goto(url)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, url
+    roomy = player_page("Rita", viewport=PHONE)
+    match_id = create_match(roomy, "nine-board-tictactoe", seat="xPlayer")
+    assert roomy.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    cell = roomy.locator("#board .cell").first.bounding_box()
+    assert cell["width"] >= 38, cell
+    sam = player_page("Sam")
+    join_match(sam, f"/matches/{match_id}/", "oPlayer")
+    for version in range(6):  # a few moves, for the screenshot in dark mode
+        mover = (roomy, sam)[version % 2]
+        wait_version(mover, version)
+        mover.locator(PLAYABLE).nth(version).click()
+    wait_version(roomy, 6)
+    roomy.emulate_media(color_scheme="dark")
+    screenshot(roomy, "phone-dark")
+
+
+def test_dead_matches_leave_the_lobby_and_waiting_ones_expire(player_page, live_server):
+    watcher = player_page(None)
+    ada = player_page("Ada")
+    waiting = create_match(ada, "quarto-misere")
+    expect(ada.locator("#status-line")).to_contain_text("Keep this page open")
+    open_list = watcher.locator("#open-matches")
+    expect(open_list.locator(f'[data-match-id="{waiting}"]')).to_be_visible()
+    ada.goto("/history/")  # the creator closes the match page
+    expect(open_list.locator(f'[data-match-id="{waiting}"]')).to_have_count(0)
+
+    cy = player_page("Cy")
+    cy.goto("/")
+    form = cy.locator("#create-form")
+    form.get_by_label("Game").select_option("quarto-misere")
+    form.get_by_label("The computer: start at once").check()
+    form.get_by_role("button", name="Create match").click()
+    computer = int(re.search(r"/matches/(\d+)/", cy.url)[1])
+    expect(cy.locator("#board")).to_have_attribute("data-status", "active")  # its socket is open: Cy is at the table
+    live_list = watcher.locator("#live-matches")
+    expect(live_list.locator(f'[data-match-id="{computer}"]')).to_be_visible()
+    cy.goto("/history/")  # the only person at the table leaves
+    expect(live_list.locator(f'[data-match-id="{computer}"]')).to_have_count(0)
+
+    # Long enough after the creator left (the live server has the default setting), the next
+    # visit to the lobby calls the match off.
+    gone = timezone.now() - timedelta(seconds=settings.WAITING_EXPIRE_SECONDS + 1)
+    Seat.objects.filter(match_id=waiting).update(away_since=gone)
+    watcher.goto("/")
+    assert Match.objects.get(pk=waiting).status == Match.Status.ABORTED
+    ada.goto(f"/matches/{waiting}/")
+    expect(ada.locator("#status-line")).to_contain_text("called off")
+
+
+def test_a_guest_is_warned_before_logging_out_and_the_opponent_is_not_kept_waiting(player_page):
+    ada, bob, match_id = started(player_page)
+    ada.get_by_role("button", name="Log out").click()
+    warning = ada.get_by_test_id("logout-warning")
+    expect(warning).to_contain_text("give up the name Ada")
+    expect(warning.get_by_role("link", name="Sign up and keep the name")).to_have_attribute("href", "/signup/")
+    expect(warning).to_contain_text(f"#{match_id}: you resign")
+    expect(bob.locator("#board")).to_have_attribute("data-status", "active")  # nothing happened yet
+    warning.get_by_role("button", name="Log out and give up the name").click()
+    expect(ada.locator(".messages")).to_contain_text("the name Ada is free again")
+    expect(bob.locator("#status-line")).to_have_text("Game over: Bob won: Ada resigned.")
+    newcomer = player_page("Ada")  # the name can be taken again
+    expect(newcomer.get_by_test_id("me")).to_contain_text("Ada")
+
+
+def test_looking_back_while_the_game_goes_on(player_page):
+    ada, bob, match_id = started(player_page)
+    for version, (page, action) in enumerate([(ada, "(play 2 2 1 1 x)"), (bob, "(play 1 1 2 2 o)"),
+                                             (ada, "(play 2 2 3 3 x)")]):
+        wait_version(page, version)
+        page.locator(f'#board [data-action="{action}"]').click()
+    wait_version(bob, 3)
+    bob.locator('#moves button[data-ply="1"]').click()
+    expect(bob.locator("#lookback")).to_contain_text("After move 1 of 3")
+    expect(bob.locator("#lookback-board [data-content]")).to_have_count(1)
+    expect(bob.locator("#board")).to_be_hidden()
+    bob.keyboard.press("ArrowRight")
+    expect(bob.locator("#lookback-board [data-content]")).to_have_count(2)
+    expect(bob.locator('#moves button[data-ply="2"]')).to_have_attribute("aria-current", "step")
+    bob.get_by_role("button", name="Back to the live game").click()
+    expect(bob.locator("#board")).to_be_visible()
+    expect(bob.locator("#lookback")).to_be_hidden()
+    bob.locator('#moves button[data-ply="2"]').click()
+    expect(bob.locator("#lookback")).to_be_visible()
+    bob.keyboard.press("End")
+    expect(bob.locator("#lookback")).to_be_hidden()
+    # Ada looks back; Bob's move meanwhile reaches her live board, and the count.
+    ada.locator("body").click(position={"x": 5, "y": 5})
+    ada.keyboard.press("ArrowLeft")
+    expect(ada.locator("#lookback")).to_contain_text("After move 2 of 3")
+    bob.locator(PLAYABLE).first.click()
+    wait_version(ada, 4)
+    expect(ada.locator("#lookback")).to_contain_text("After move 2 of 4")
+    ada.get_by_role("button", name="Back to the live game").click()
+    expect(ada.locator("#board")).to_have_class(re.compile("board-holder--my-turn"))
+    assert Match.objects.get(pk=match_id).version == 4
+
+
+def test_rules_pages_draw_their_diagrams_for_visitors(player_page):
+    visitor = player_page(None)
+    cards = visitor.locator(".lobby__games .game-list__item")
+    expect(cards).to_have_count(5)
+    cards.first.get_by_role("link").click()
+    expect(visitor.locator("h1")).to_have_text("How to play Nine-Board Tic-Tac-Toe")
+    for slug in ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie", "tictactoe-3player",
+                 "quarto-misere"]:
+        visitor.goto(f"/rules/{slug}/")
+        figures = visitor.locator("[data-diagram]")
+        assert figures.count() >= 1
+        expect(visitor.locator("[data-diagram] .board")).to_have_count(figures.count())
+    expect(visitor.locator('[data-diagram="line"] .cell--line')).to_have_count(4)
+    screenshot(visitor, "rules-quarto")
+
+
+def test_spectators_are_pointed_to_the_rematch(player_page):
+    ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
+    watcher = player_page(None)
+    watcher.goto(f"/matches/{match_id}/")
+    ada.get_by_role("button", name="Resign").click()
+    ada.get_by_role("button", name="Yes, resign").click()
+    expect(watcher.locator("#status-line")).to_have_text("Game over: Bob won: Ada resigned.")
+    bob.get_by_role("button", name="Offer a rematch").click()
+    link = watcher.get_by_role("link", name="Watch the rematch")
+    expect(link).to_have_attribute("href", f"/matches/{match_id + 1}/")
+    expect(watcher.locator("#controls")).to_contain_text("Bob offered a rematch.")
+
+
+def test_replay_header_says_who_won_and_its_buttons_are_the_sites(player_page):
+    people = outside_the_event_loop(lambda: make_players(2, "Replay"))
+    match = outside_the_event_loop(lambda: play_out(start_match("quarto-misere", people), people, seed=3))
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/")
+    winner = [p.display_name for p in people if p.pk == match.seats.get(outcome="won").player_id]
+    expect(page.get_by_test_id("replay-result")).to_contain_text(f"{winner[0]} won")
+    for button in page.locator(".replay-controls button").all():
+        expect(button).to_have_class(re.compile(r"\bbutton\b"))
+
+
+def test_error_pages_and_no_console_errors(player_page):
+    page = player_page(None)
+    problems = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    for url, status in [("/nowhere/", 404), ("/matches/999999/", 404), ("/guest/", 405)]:
+        response = page.goto(url)
+        assert response.status == status
+        expect(page.get_by_test_id("error-page").get_by_role("link", name="Back to the lobby")).to_be_visible()
+        expect(page.locator(".site-header")).to_be_visible()
+    page.goto("/")
+    page.wait_for_timeout(300)
+    assert [p for p in problems if "404" not in p and "405" not in p] == []
+    assert page.request.get("/static/favicon.svg").ok
+
+
+def test_dark_mode_follows_the_system_and_the_switch_is_remembered(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT, color_scheme="dark")
+    page = context.new_page()
+    page.goto("/")
+    background = "getComputedStyle(document.documentElement).backgroundColor"
+    dark = page.evaluate(background)
+    assert sum(int(n) for n in re.findall(r"\d+", dark)[:3]) < 150, dark
+    page.locator("#theme-choice").select_option("light")
+    light = page.evaluate(background)
+    assert sum(int(n) for n in re.findall(r"\d+", light)[:3]) > 600, light
+    page.goto("/history/")
+    assert page.evaluate(background) == light
+    expect(page.locator("#theme-choice")).to_have_value("light")
+    context.close()

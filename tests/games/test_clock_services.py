@@ -1,0 +1,236 @@
+"""Timed matches against the database, with the clocks' time moved by hand (``fake_time``):
+clocks start with the match, moves are charged, late moves are refused, flags fall by the
+service and by the sweep after a restart, once."""
+
+from datetime import datetime, timedelta
+from datetime import timezone as tz
+
+import pytest
+
+from games import flagfall, selectors, services
+from games.clocks import TimeControl
+from games.match_settings import MatchSettings
+from games.models import Match, Move
+from games.rules import GAMES, get_game
+from games.services import moves
+from tests.games.test_services import assert_refused
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db
+
+BLITZ = TimeControl(base=180, increment=2)
+
+
+def move(match: Match, user, action: str | None = None) -> Match:
+    match.refresh_from_db()
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
+    services.move_submit(match_id=match.pk, user=user, action=action or game.legal_actions(state)[0],
+                         version=match.version)
+    match.refresh_from_db()
+    return match
+
+
+def test_an_untimed_match_has_no_clock(fake_time):
+    x, o = make_players(2)
+    match = move(start_match("nine-board-tictactoe", [x, o]), x)
+    assert match.clock is None and match.deadline is None
+    assert selectors.match_snapshot(match=match)["clock"]["kind"] == "untimed"
+
+
+def test_the_clock_starts_when_the_last_seat_is_taken(fake_time):
+    x, o = make_players(2)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe", time_control=BLITZ),
+                                  role="xPlayer")
+    assert match.clock is None and match.deadline is None
+    fake_time.advance(30)  # waiting for an opponent costs nothing
+    services.seat_join(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.clock["remaining"] == {"xPlayer": 180_000, "oPlayer": 180_000}
+    assert match.clock["running"] == "xPlayer" and match.deadline == fake_time.now + timedelta(seconds=180)
+
+
+def test_a_move_is_charged_its_time_plus_the_increment(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    fake_time.advance(10)
+    match = move(match, x)
+    assert match.clock["remaining"] == {"xPlayer": 172_000, "oPlayer": 180_000}
+    assert match.clock["running"] == "oPlayer" and match.deadline == fake_time.now + timedelta(seconds=180)
+    fake_time.advance(100)
+    match = move(match, o)
+    assert match.clock["remaining"] == {"xPlayer": 172_000, "oPlayer": 82_000}
+    snapshot = selectors.match_snapshot(match=match)
+    assert snapshot["clock"]["remaining"] == match.clock["remaining"] and snapshot["clock"]["label"] == "3+2"
+
+
+@pytest.mark.django_db(transaction=True)  # the memory is written on commit
+def test_the_fast_path_charges_the_clock_too(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    match = move(match, x)
+    assert match.pk in moves.known  # the next move is checked from memory
+    fake_time.advance(7)
+    match = move(match, o)
+    assert match.clock["remaining"]["oPlayer"] == 175_000 and match.plies == 2
+
+
+def test_quarto_choosing_and_placing_is_one_turn_of_one_clock(fake_time):
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black], time_control=TimeControl(base=60, increment=5))
+    fake_time.advance(3)
+    match = move(match, white)  # chooses a piece for itself
+    assert match.clock["running"] == "white" and match.clock["remaining"]["white"] == 60_000
+    fake_time.advance(4)
+    match = move(match, white)  # places it: the turn ends
+    assert match.clock["running"] == "black" and match.clock["remaining"]["white"] == 60_000 - 7_000 + 5_000
+
+
+def test_quarto_classic_order_each_action_is_its_movers(fake_time):
+    white, black = make_players(2)
+    match = start_match("quarto-misere-classic", [white, black], time_control=TimeControl(base=60))
+    fake_time.advance(3)
+    match = move(match, white)  # chooses the piece black must place
+    assert match.clock["running"] == "black" and match.clock["remaining"]["white"] == 57_000
+
+
+def test_correspondence_gives_each_move_its_days(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(days=3))
+    fake_time.advance(2 * 86_400)
+    match = move(match, x)
+    assert match.deadline == fake_time.now + timedelta(days=3)
+    assert match.clock["remaining"]["oPlayer"] == 3 * 86_400_000
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_match_ends_on_time(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    match = move(match, x)
+    fake_time.advance(180)
+    err = assert_refused("out_of_time", services.move_submit, match_id=match.pk, user=o,
+                         action=get_game(match.game).legal_actions(get_game(match.game).state_from_json(match.state))[0],
+                         version=match.version)
+    assert "time" in err.message
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.plies == 1 and Move.objects.filter(match=match).count() == 1
+    assert match.result["scores"] == {"xPlayer": 100, "oPlayer": 0}
+    assert match.result["reason"] == "oPlayer ran out of time"
+    assert match.clock["remaining"]["oPlayer"] == 0 and match.deadline is None
+
+
+def test_the_flag_falls_once_and_not_before_the_deadline(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    fake_time.advance(179)
+    assert services.clock_flag(match_id=match.pk) == match.deadline  # still ahead: nothing happens
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    fake_time.advance(1)
+    assert services.clock_flag(match_id=match.pk) is None
+    match.refresh_from_db()
+    finished_at, version = match.finished_at, match.version
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["oPlayer"]
+    assert services.clock_flag(match_id=match.pk) is None  # again: nothing changes
+    match.refresh_from_db()
+    assert (match.finished_at, match.version) == (finished_at, version)
+    assert services.clock_flag(match_id=10**9) is None  # no such match
+
+
+def test_three_players_the_flagged_seat_resigns_and_play_goes_on(fake_time):
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z], time_control=TimeControl(base=60))
+    fake_time.advance(60)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    seats = {s.role: s.resigned for s in match.seats.all()}
+    assert match.status == Match.Status.ACTIVE and seats == {"xplayer": True, "oplayer": False, "zplayer": False}
+    assert match.plies == 1  # the flagged seat's turn was played for it
+    assert match.clock["running"] == "oplayer" and match.deadline == fake_time.now + timedelta(seconds=60)
+    fake_time.advance(60)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["scores"] == {"xplayer": 0, "oplayer": 0, "zplayer": 100}
+    assert match.result["reason"] == "oplayer ran out of time"
+
+
+def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
+    a, b, c, d = make_players(4)
+    overdue = start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60))
+    fake_time.advance(30)
+    later = start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60))
+    untimed = start_match("quarto-misere", [c, d])
+    moves.known.clear()  # a restart: this process remembers nothing and has no timers
+    flagfall.reset()
+    fake_time.advance(40)
+    assert services.clock_sweep() == 1
+    statuses = dict(Match.objects.values_list("pk", "status"))
+    assert statuses == {overdue.pk: "finished", later.pk: "active", untimed.pk: "active"}
+    assert services.clock_sweep() == 0
+
+
+def test_claims_are_for_untimed_matches(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    assert_refused("timed_match", services.match_claim, match_id=match.pk, user=o)
+
+
+def test_a_rematch_keeps_the_time_control(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    fake_time.advance(200)
+    services.clock_flag(match_id=match.pk)
+    new = services.rematch_offer(match_id=match.pk, user=o)
+    assert TimeControl.of(new) == BLITZ and new.clock is None
+    services.seat_join(match_id=new.pk, user=x)
+    new.refresh_from_db()
+    assert new.clock["running"] == "xPlayer" and new.deadline is not None
+
+
+@pytest.mark.django_db(transaction=True)  # the computer is asked on commit
+def test_the_computer_plays_against_its_clock(fake_time, settings):
+    settings.COMPUTER_WORKERS = "inline"
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe", time_control=TimeControl(base=60)),
+                                  role="oPlayer", against_computer=True, computer_level=1)
+    match.refresh_from_db()
+    assert match.plies == 1 and match.clock["running"] == "oPlayer"  # the computer moved first, on its clock
+
+
+def test_the_sweep_command_ends_overdue_matches(fake_time):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60))
+    fake_time.advance(61)
+    out = StringIO()
+    call_command("clock_sweep", stdout=out)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and out.getvalue().strip() == "1 match ended on time."
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in GAMES])
+def test_every_rule_set_runs_its_clock_and_flags(slug, fake_time):
+    game = get_game(slug)
+    players = make_players(len(game.roles))
+    match = start_match(slug, players, time_control=TimeControl(base=60, increment=2))
+    by_role = dict(zip(game.roles, players))
+    for seconds in (3, 5, 7, 11):
+        state = game.state_from_json(match.state)
+        fake_time.advance(seconds)
+        match = move(match, by_role[game.to_move(state)])
+        state = game.state_from_json(match.state)
+        assert match.clock["running"] == game.to_move(state)
+        turn_began = datetime.fromtimestamp(match.clock["since"] / 1000, tz=tz.utc)
+        assert turn_began <= fake_time.now  # the same player may still be in their turn (Quarto)
+        assert match.deadline == turn_began + timedelta(milliseconds=match.clock["remaining"][game.to_move(state)])
+        assert all(0 < left <= 62_000 for left in match.clock["remaining"].values())
+    flagged = game.to_move(game.state_from_json(match.state))
+    fake_time.advance(60)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.seats.get(role=flagged).resigned or match.result["scores"][flagged] == 0
+    assert match.status == (Match.Status.ACTIVE if len(game.roles) == 3 else Match.Status.FINISHED)

@@ -1,0 +1,104 @@
+"""Clocks and conduct through the match socket: the state carries the clock, a flag falls by
+the server's own timer with nobody sending anything, a late move gets a clear error, and
+offers and their answers reach players and spectators."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import flagfall
+from games.clocks import TimeControl
+from tests.games.test_consumers import join_match, receive
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def until_armed(match_id: int) -> None:
+    for _ in range(100):
+        if match_id in flagfall.armed():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no timer for match {match_id}: {flagfall.armed()}")
+
+
+async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
+                                                      time_control=TimeControl(base=60, increment=1))
+    xs, first = await join_match(match.pk, x)
+    spectator, _ = await join_match(match.pk)
+    assert first["match"]["clock"]["running"] == "xPlayer" and first["match"]["clock"]["label"] == "1+1"
+    action = first["you"]["legal"]["xPlayer"][0]
+    fake_time.advance(5)
+    await xs.send_json_to({"type": "action", "action": action, "version": first["version"]})
+    moved = await receive(spectator, "state")
+    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}
+    assert moved["match"]["clock"]["running"] == "oPlayer"
+    await until_armed(match.pk)  # the process that took the move armed a timer for o's deadline
+    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=60)
+    fake_time.advance(59)
+    await flagfall.fire_due()  # not due yet
+    assert await spectator.receive_nothing(timeout=0.2)
+    fake_time.advance(1)
+    await flagfall.fire_due()
+    for sock in (xs, spectator):
+        over = await receive_until(sock, lambda m: m["type"] == "state" and m["match"]["status"] != "active")
+        assert over["match"]["status"] == "finished"
+        assert over["match"]["result"]["reason"] == "oPlayer ran out of time"
+        assert over["match"]["clock"]["remaining"]["oPlayer"] == 0
+    assert match.pk not in flagfall.armed()
+    for sock in (xs, spectator):
+        await sock.disconnect()
+
+
+async def test_a_late_move_is_refused_with_its_own_code(fake_time):
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
+                                                      time_control=TimeControl(base=60))
+    xs, first = await join_match(match.pk, x)
+    fake_time.advance(61)
+    await xs.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0],
+                           "version": first["version"]})
+    error = await receive(xs, "error")
+    assert error["code"] == "out_of_time"
+    over = await receive(xs, "state")
+    assert over["match"]["status"] == "finished" and over["match"]["result"]["winners"] == ["oPlayer"]
+    await xs.disconnect()
+
+
+async def test_offers_and_answers_reach_players_and_spectators():
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    xs, _ = await join_match(match.pk, x)
+    os_, _ = await join_match(match.pk, o)
+    spectator, _ = await join_match(match.pk)
+    await xs.send_json_to({"type": "draw_offer"})
+    for sock in (xs, os_, spectator):
+        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": []}
+    await spectator.send_json_to({"type": "draw_accept"})
+    assert (await receive(spectator, "error"))["code"] == "not_seated"
+    await os_.send_json_to({"type": "draw_decline"})
+    for sock in (xs, os_, spectator):
+        notice = await receive_skipping_state(sock, "notice")
+        assert notice["text"] == f"{o.display_name} declined the draw."
+    await os_.send_json_to({"type": "draw_offer"})
+    await xs.send_json_to({"type": "draw_accept"})
+    over = await receive_until(spectator, lambda m: m["type"] == "state" and m["match"]["status"] == "finished")
+    assert over["match"]["result"]["draw"] is True and over["match"]["result"]["reason"] == "drawn by agreement"
+    for sock in (xs, os_, spectator):
+        await sock.disconnect()
+
+
+async def receive_skipping_state(sock, kind: str) -> dict:
+    return await receive_until(sock, lambda m: m["type"] == kind)
+
+
+async def receive_until(sock, wanted) -> dict:
+    while True:
+        message = await sock.receive_json_from(timeout=3)
+        if wanted(message):
+            return message
+        assert message["type"] in {"state", "presence", "pong", "chat"}, message

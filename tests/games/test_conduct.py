@@ -1,0 +1,193 @@
+"""Match conduct against the database: abort before every seat moved, draws by agreement
+(two and three players), takeback requests and the undo they lead to."""
+
+import pytest
+
+from games import conduct, selectors, services
+from games.clocks import TimeControl
+from games.match_settings import MatchSettings
+from games.models import Match, Move
+from games.rules import get_game
+from tests.games.test_clock_services import move
+from tests.games.test_services import assert_refused
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def offers(match: Match) -> dict:
+    match.refresh_from_db()
+    return conduct.parse(match.offers)
+
+
+def replayed(match: Match):
+    """The state the rules give for the stored moves."""
+    game = get_game(match.game)
+    state = game.initial_state()
+    for m in Move.objects.filter(match=match).order_by("ply"):
+        state = game.play(state, m.role, m.action)
+    return game.state_to_json(state)
+
+
+def test_offers_text_round_trips():
+    assert conduct.parse("") == {"draw": [], "takeback": []}
+    assert conduct.format({"draw": ["x", "o"], "takeback": ["o"]}) == "draw:x,o;takeback:o"
+    assert conduct.parse("draw:x,o;takeback:o;junk:z") == {"draw": ["x", "o"], "takeback": ["o"]}
+    assert conduct.after_move("draw:x;takeback:o", "x") == "draw:x"
+    assert conduct.after_move("draw:x", "o") == ""
+
+
+def test_abort_until_every_seat_has_moved():
+    x, o, spectator = make_players(3)
+    match = start_match("nine-board-tictactoe", [x, o])
+    match = move(match, x)
+    assert_refused("not_seated", services.match_abort, match_id=match.pk, user=spectator)
+    services.match_abort(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result is None
+    assert_refused("match_over", services.match_abort, match_id=match.pk, user=x)
+    assert_refused("match_over", services.move_submit, match_id=match.pk, user=o, action="x", version=match.version)
+
+    under_way = move(move(start_match("nine-board-tictactoe", [x, o]), x), o)
+    assert_refused("match_under_way", services.match_abort, match_id=under_way.pk, user=x)
+
+
+def test_abort_stops_the_clock(fake_time):
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60))
+    fake_time.advance(5)
+    services.match_abort(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.deadline is None and match.clock["running"] is None and match.clock["remaining"]["xPlayer"] == 55_000
+    assert services.clock_sweep() == 0
+
+
+def test_a_draw_offered_and_accepted_scores_fifty_each():
+    x, o = make_players(2)
+    match = move(start_match("quarto-misere", [x, o]), x)
+    services.draw_offer(match_id=match.pk, user=x)
+    assert offers(match)["draw"] == ["white"]
+    assert selectors.match_snapshot(match=match)["offers"]["draw"] == ["white"]
+    assert_refused("already_offered", services.draw_offer, match_id=match.pk, user=x)
+    assert_refused("already_offered", services.draw_accept, match_id=match.pk, user=x)  # not your own
+    services.draw_accept(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["draw"] is True
+    assert match.result["scores"] == {"white": 50, "black": 50} and match.result["reason"] == "drawn by agreement"
+    assert {s.outcome for s in match.seats.all()} == {"drawn"} and match.offers == ""
+
+
+def test_a_draw_offer_lapses_when_the_opponent_moves_and_stands_when_the_offerer_does():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    services.draw_offer(match_id=match.pk, user=x)
+    match = move(match, x)  # the offerer moves: the offer stands
+    assert offers(match)["draw"] == ["xPlayer"]
+    match = move(match, o)  # the opponent moves instead of answering: it lapses
+    assert offers(match)["draw"] == []
+    assert_refused("no_offer", services.draw_accept, match_id=match.pk, user=o)
+
+
+def test_a_declined_draw_is_gone():
+    x, o, spectator = make_players(3)
+    match = start_match("nine-board-tictactoe", [x, o])
+    assert_refused("no_offer", services.draw_decline, match_id=match.pk, user=o)
+    services.draw_offer(match_id=match.pk, user=o)
+    assert_refused("no_offer", services.draw_decline, match_id=match.pk, user=o)  # not your own
+    assert_refused("not_seated", services.draw_decline, match_id=match.pk, user=spectator)
+    services.draw_decline(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.offers == "" and match.status == Match.Status.ACTIVE
+
+
+def test_three_players_draw_when_every_player_still_playing_agrees():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.draw_offer(match_id=match.pk, user=x)
+    services.draw_accept(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and offers(match)["draw"] == ["xplayer", "oplayer"]
+    services.draw_accept(match_id=match.pk, user=z)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and set(match.result["scores"].values()) == {50}
+
+    resigned = start_match("tictactoe-3player", [x, o, z])
+    services.match_resign(match_id=resigned.pk, user=z)
+    services.draw_offer(match_id=resigned.pk, user=x)
+    services.draw_accept(match_id=resigned.pk, user=o)
+    resigned.refresh_from_db()
+    assert resigned.result["scores"] == {"xplayer": 50, "oplayer": 50, "zplayer": 0}
+
+
+def test_the_computer_does_not_take_draws(settings):
+    x, o = make_players(2)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                  against_computer=True)
+    assert_refused("computer_plays_on", services.draw_offer, match_id=match.pk, user=x)
+    three = services.match_create(user=x, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    services.seat_join(match_id=three.pk, user=o, role="oplayer")
+    services.seat_join(match_id=three.pk, user=services.computer_user(1), role="zplayer")
+    assert_refused("computer_plays_on", services.draw_offer, match_id=three.pk, user=o)
+
+
+def test_a_takeback_undoes_the_requesters_last_action_and_what_followed():
+    x, o = make_players(2)
+    match = move(move(start_match("nine-board-tictactoe", [x, o]), x), o)
+    before = match.state
+    match = move(move(match, x), o)
+    version = match.version
+    services.takeback_offer(match_id=match.pk, user=x)  # x's last action was ply 3; o answered with ply 4
+    assert offers(match)["takeback"] == ["xPlayer"]
+    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=o)
+    services.takeback_accept(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.plies == 2 and list(match.moves.values_list("ply", flat=True)) == [1, 2]
+    assert match.version > version  # pages never see the version go back
+    assert match.state == replayed(match) == before and match.offers == ""
+    assert get_game(match.game).to_move(get_game(match.game).state_from_json(match.state)) == "xPlayer"
+    assert_refused("stale_version", services.move_submit, match_id=match.pk, user=x, action="x", version=version)
+    match = move(match, x)  # play goes on from there, numbering the plies again
+    assert match.plies == 3 and match.state == replayed(match)
+
+
+def test_takeback_refusals():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    assert_refused("nothing_to_take_back", services.takeback_offer, match_id=match.pk, user=x)
+    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=o)
+    match = move(match, x)
+    services.takeback_offer(match_id=match.pk, user=x)
+    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=x)  # not your own
+    services.takeback_decline(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.offers == "" and match.plies == 1
+    services.takeback_offer(match_id=match.pk, user=x)
+    match = move(match, o)  # a move drops the request
+    assert offers(match)["takeback"] == []
+
+    timed = move(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60)), x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=timed.pk, user=x)
+
+
+def test_takebacks_in_correspondence_restart_the_movers_days(fake_time):
+    x, o = make_players(2)
+    match = move(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(days=1)), x)
+    fake_time.advance(3600)
+    services.takeback_offer(match_id=match.pk, user=x)
+    services.takeback_accept(match_id=match.pk, user=o)
+    match.refresh_from_db()
+    assert match.plies == 0 and match.clock["running"] == "xPlayer"
+    assert match.clock["remaining"]["xPlayer"] == 86_400_000
+
+
+@pytest.mark.django_db(transaction=True)  # the computer is asked on commit
+def test_the_computer_grants_takebacks_at_once(settings):
+    settings.COMPUTER_WORKERS = "inline"
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                  against_computer=True, computer_level=1)
+    match = move(match, x)
+    assert match.plies == 2  # the computer answered
+    services.takeback_offer(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.plies == 0 and match.state == replayed(match)

@@ -1,0 +1,77 @@
+"""Nobody is stranded: a guest who logs out settles its matches, and the lobby lists only
+matches someone is at; waiting matches whose players all left expire."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import override_settings
+from django.utils import timezone
+
+from games import selectors, services
+from games.match_settings import MatchSettings
+from games.models import Match, Seat
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def listed(kind):
+    return [row["id"] for row in selectors.lobby_lists()[kind]]
+
+
+def leave(match, user, seconds_ago=0):
+    Seat.objects.filter(match=match, player=user).update(away_since=timezone.now() - timedelta(seconds=seconds_ago))
+
+
+def test_a_departing_player_resigns_live_matches_and_frees_waiting_seats():
+    ada, bob, cy = make_players(3)
+    two = start_match("quarto-misere", [ada, bob])
+    three = start_match("tictactoe-3player", [ada, bob, cy])
+    alone = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
+    shared = services.match_create(user=bob, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    services.seat_join(match_id=shared.pk, user=ada)
+    assert services.player_depart(user=ada) == {"resigned": 2, "freed": 2}
+    two.refresh_from_db()
+    assert two.status == Match.Status.FINISHED and two.result["winners"] == ["black"]
+    three.refresh_from_db()
+    assert three.status == Match.Status.ACTIVE and three.seats.get(player=ada).resigned  # the others play on
+    assert Match.objects.get(pk=alone.pk).status == Match.Status.ABORTED
+    assert Match.objects.get(pk=shared.pk).status == Match.Status.WAITING
+    assert not shared.seats.filter(player=ada).exists()  # free for someone else
+
+
+def test_a_rematch_kept_for_a_departing_player_is_called_off():
+    ada, bob = make_players(2)
+    match = start_match("quarto-misere", [ada, bob])
+    services.match_resign(match_id=match.pk, user=ada)
+    rematch = services.rematch_offer(match_id=match.pk, user=bob)
+    services.player_depart(user=ada)
+    assert Match.objects.get(pk=rematch.pk).status == Match.Status.ABORTED
+
+
+def test_the_lobby_lists_only_matches_someone_is_at():
+    ada, bob, cy = make_players(3)
+    waiting = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
+    live = start_match("quarto-misere", [bob, cy])
+    computer = services.match_create(user=cy, settings=MatchSettings("quarto-misere"), against_computer=True)
+    assert set(listed("open")) == {waiting.pk} and set(listed("live")) == {live.pk, computer.pk}
+    leave(waiting, ada)
+    leave(computer, cy)
+    leave(live, bob)
+    assert listed("open") == [] and listed("live") == [live.pk]  # cy is still at the live match
+    leave(live, cy)
+    assert listed("live") == []
+    services.presence_enter(match_id=live.pk, channel_name="back", user=bob)
+    assert listed("live") == [live.pk]
+
+
+@override_settings(WAITING_EXPIRE_SECONDS=120)
+def test_waiting_matches_whose_players_all_left_expire():
+    ada, bob = make_players(2)
+    gone = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
+    just_left = services.match_create(user=bob, settings=MatchSettings("quarto-misere"))
+    leave(gone, ada, seconds_ago=121)
+    leave(just_left, bob, seconds_ago=30)
+    assert services.waiting_matches_expire() == 1
+    assert Match.objects.get(pk=gone.pk).status == Match.Status.ABORTED
+    assert Match.objects.get(pk=just_left.pk).status == Match.Status.WAITING

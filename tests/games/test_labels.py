@@ -1,0 +1,26 @@
+"""Roles are shown by mark or colour, people by their names (games.labels)."""
+
+from games.labels import result_sentence, role_label, with_names
+
+
+def test_every_role_has_a_label_and_none_is_a_rules_name():
+    from games.rules import GAMES
+
+    for info in GAMES:
+        for role in info.roles:
+            assert role_label(role) != role and "player" not in role_label(role).lower()
+
+
+def test_reasons_name_the_players_and_only_whole_role_words():
+    names = {"white": "Ada", "black": "Bob"}
+    assert with_names("white resigned", names) == "Ada resigned"
+    assert with_names("the board is full: a draw", names) == "the board is full: a draw"
+    assert with_names("xPlayer completed a line", {"xPlayer": None}) == "X completed a line"
+
+
+def test_result_sentences():
+    seats = {"xPlayer": "Ada", "oPlayer": "Bob"}
+    assert result_sentence({"winners": ["oPlayer"], "draw": False, "reason": "xPlayer resigned"}, seats) \
+        == "Bob won: Ada resigned."
+    assert result_sentence({"winners": [], "draw": True, "reason": "the board is full"}, seats) \
+        == "A draw: the board is full."

@@ -1,0 +1,67 @@
+"""Ratings where people look: the player page (per game, with its chart), leaderboards, history rows."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import ratings, services
+from games.history import selectors
+from games.models import Rating
+from tests.support.players import make_accounts, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_win(winner, loser, game="quarto-misere"):
+    match = start_match(game, [winner, loser], rated=True)
+    services.match_resign(match_id=match.pk, user=loser)
+    return match
+
+
+def test_the_player_page_shows_each_rating_with_its_chart(client):
+    alice, bob = make_accounts(2)
+    for _ in range(3):
+        rated_win(alice, bob)
+    rated_win(bob, alice, game="tictactoe-x9")
+    page = client.get(f"/players/{alice.pk}/").content.decode()
+    quarto = Rating.objects.get(player=alice, game="quarto-misere")
+    assert f'{ratings.shown(quarto.mu)}?</strong>' in page and "3 rated games, provisional" in page
+    assert page.count('class="rating-chart"') == 2 and page.count("<polyline") == 2
+    chart = {r["game"]: r for r in selectors.player_ratings(player=alice)}["quarto-misere"]["chart"]
+    assert chart["games"] == 3 and chart["low"] == 1500 and chart["high"] == ratings.shown(quarto.mu)
+    assert len(chart["points"].split()) == 4  # the start and one point per rated game
+
+
+def test_history_rows_show_the_rating_and_its_change(client):
+    alice, bob = make_accounts(2)
+    rated_win(alice, bob)
+    won = Rating.objects.get(player=alice).mu
+    page = client.get("/history/").content.decode()
+    assert f'+{ratings.shown(won) - 1500}</span>' in page and '<span class="tag">rated</span>' in page
+
+
+def test_the_leaderboard_lists_established_active_players_by_rating(client):
+    players = make_accounts(4)
+    now = timezone.now()
+    for i, player in enumerate(players):
+        Rating.objects.create(player=player, game="quarto-misere", mu=20.0 + i, sigma=2.0, last_played=now,
+                              games=ratings.PROVISIONAL_GAMES + i)
+    Rating.objects.filter(player=players[0]).update(games=ratings.PROVISIONAL_GAMES - 1)  # provisional
+    Rating.objects.filter(player=players[1]).update(last_played=now - timedelta(days=90))  # inactive
+    page, rows = selectors.leaderboard_page(game="quarto-misere")
+    assert [r["id"] for r in rows] == [players[3].pk, players[2].pk]
+    assert [r["rank"] for r in rows] == [1, 2] and rows[0]["games"] == ratings.PROVISIONAL_GAMES + 3
+    html = client.get("/leaderboards/?game=quarto-misere").content.decode()
+    assert str(players[3]) in html and str(players[0]) not in html
+    assert client.get("/leaderboards/?game=chess&page=x").status_code == 200  # the first rule set instead
+
+
+def test_the_leaderboard_is_paginated(client, monkeypatch):
+    monkeypatch.setattr(selectors, "LEADERBOARD_PAGE_SIZE", 2)
+    players = make_accounts(5)
+    for i, player in enumerate(players):
+        Rating.objects.create(player=player, game="tictactoe-3player", mu=30.0 - i, sigma=2.0,
+                              last_played=timezone.now(), games=20)
+    _, rows = selectors.leaderboard_page(game="tictactoe-3player", page=3)
+    assert [(r["rank"], r["id"]) for r in rows] == [(5, players[4].pk)]
