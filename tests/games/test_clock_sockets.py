@@ -85,6 +85,9 @@ async def test_offers_and_answers_reach_players_and_spectators():
         notice = await receive_skipping_state(sock, "notice")
         assert notice["text"] == f"{o.display_name} declined the draw."
     await os_.send_json_to({"type": "draw_offer"})
+    # x answers the offer it has seen: each socket's frames are handled on their own, so an
+    # answer sent before the offer's state arrived could be taken before the offer is stored.
+    await receive_until(xs, lambda m: m["type"] == "state" and m["match"]["offers"]["draw"] == ["oPlayer"])
     await xs.send_json_to({"type": "draw_accept"})
     over = await receive_until(spectator, lambda m: m["type"] == "state" and m["match"]["status"] == "finished")
     assert over["match"]["result"]["draw"] is True and over["match"]["result"]["reason"] == "drawn by agreement"
