@@ -18,7 +18,6 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games import eventloop, selectors, snapshots
-from games.dbthreads import db
 
 LOBBY_GROUP = "lobby"
 logger = logging.getLogger(__name__)
@@ -67,36 +66,34 @@ def match_changed_on_commit(match_id: int) -> None:
 
 
 def lobby_changed_on_commit() -> None:
-    """After commit, refresh the lobby lists. On a server, changes that commit close together
-    share one refresh (each lists everything): a busy server finishing many matches reads the
-    lists a few times a second, not once per match, and never on the thread that committed."""
+    """After commit, tell the lobby pages that their lists are stale. Only a small message
+    leaves here: the processes that have lobby pages open read the lists themselves, once per
+    process for all their pages (``lobby.lists``), so a change nobody is watching costs no
+    read at all. On a server, changes that commit close together share one message, and it
+    never leaves from the thread that committed."""
     transaction.on_commit(_lobby_changed, robust=True)
 
 
 LOBBY_COALESCE_SECONDS = 0.2
-_lobby_refresh_pending: weakref.WeakSet = weakref.WeakSet()  # event loops with a refresh to come
+LOBBY_STALE = {"type": "lobby.stale"}
+_lobby_stale_pending: weakref.WeakSet = weakref.WeakSet()  # event loops with a message to come
 
 
 def _lobby_changed() -> None:
-    if not eventloop.call_soon(_lobby_refresh_soon):
-        send(LOBBY_GROUP, {"type": "lobby.update", "lists": selectors.lobby_lists()})
+    if not eventloop.call_soon(_lobby_stale_soon):
+        send(LOBBY_GROUP, LOBBY_STALE)
 
 
-def _lobby_refresh_soon() -> None:
+def _lobby_stale_soon() -> None:
     loop = asyncio.get_running_loop()
-    if loop not in _lobby_refresh_pending:
-        _lobby_refresh_pending.add(loop)
-        loop.call_later(LOBBY_COALESCE_SECONDS, lambda: asyncio.ensure_future(_lobby_refresh()))
+    if loop not in _lobby_stale_pending:
+        _lobby_stale_pending.add(loop)
+        loop.call_later(LOBBY_COALESCE_SECONDS, _lobby_stale_now, loop)
 
 
-async def _lobby_refresh() -> None:
-    _lobby_refresh_pending.discard(asyncio.get_running_loop())  # later changes ask for another refresh
-    try:
-        lists = await db(selectors.lobby_lists)()
-    except Exception:
-        logger.exception("could not read the lobby lists")
-        return
-    await _send_logged(LOBBY_GROUP, {"type": "lobby.update", "lists": lists})
+def _lobby_stale_now(loop: asyncio.AbstractEventLoop) -> None:
+    _lobby_stale_pending.discard(loop)  # later changes send another message
+    _enqueue(LOBBY_GROUP, LOBBY_STALE)
 
 
 def chat_posted_on_commit(message) -> None:

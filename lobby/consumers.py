@@ -12,6 +12,7 @@ from games.dbthreads import db
 from games.match_settings import MatchSettings
 from games.services import ServiceError
 from games.sockets import Socket
+from lobby import lists
 
 logger = logging.getLogger(__name__)
 SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
@@ -25,7 +26,7 @@ class LobbyConsumer(Socket):
             if not await self.admit():
                 return
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-            await self.send_json_text({"type": "lobby", **await db(selectors.lobby_lists)()})
+            await self.send_json_text({"type": "lobby", **await lists.fresh()})
         except Exception:  # Redis or the database is down: say so, let the page retry
             logger.exception("could not open a lobby page")
             await self.ask_to_retry()
@@ -41,8 +42,13 @@ class LobbyConsumer(Socket):
         """Whatever a client sends (text, bytes, JSON or not) gets the same answer."""
         await self.send_json_text({"type": "error", "code": "malformed", "message": "The lobby socket only sends."})
 
-    async def lobby_update(self, event) -> None:
-        await self.send_json_text({"type": "lobby", **event["lists"]})
+    async def lobby_stale(self, event) -> None:
+        try:
+            lists_now = await lists.fresh()
+        except Exception:  # the database is down: the next change or a reconnect brings the lists
+            logger.exception("could not read the lobby lists")
+            return
+        await self.send_json_text({"type": "lobby", **lists_now})
 
 
 class SiteConsumer(Socket):

@@ -1,5 +1,6 @@
 """The match and lobby sockets through the real ASGI stack (origin check, session auth, routing)."""
 
+import asyncio
 import json
 import random
 
@@ -9,10 +10,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games import services
+from games import broadcast, selectors, services
 from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
+from lobby import lists as lobby_lists
 from tests.support.players import make_players, session_cookie, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -312,6 +314,27 @@ async def test_the_lobby_socket_pushes_open_and_live_matches():
     update = await lobby_until(lambda u: u["live"])
     assert update["open"] == [] and [m["id"] for m in update["live"]] == [match.pk]  # the private match never shows
     await lobby.disconnect()
+
+
+async def test_lobby_lists_are_read_only_for_open_lobby_pages_and_once_for_all_of_them(monkeypatch):
+    reads = []
+    read_lists = selectors.lobby_lists
+    monkeypatch.setattr(selectors, "lobby_lists", lambda: reads.append(1) or read_lists())
+    (a,) = await database_sync_to_async(make_players)(1)
+    settle = broadcast.LOBBY_COALESCE_SECONDS + lobby_lists.GATHER_SECONDS + 0.3
+    await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), role="white")
+    await asyncio.sleep(settle)
+    assert reads == []  # nobody on the lobby: the change cost no read
+    pages = [await open_socket("/ws/lobby/") for _ in range(3)]
+    for page in pages:
+        assert len((await receive(page, "lobby"))["open"]) == 1
+    reads.clear()
+    await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("tictactoe-x9"), role="xplayer")
+    for page in pages:
+        assert len((await receive(page, "lobby"))["open"]) == 2
+    assert reads == [1]  # three pages, one read
+    for page in pages:
+        await page.disconnect()
 
 
 HOSTILE_FRAMES = [
