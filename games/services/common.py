@@ -134,7 +134,7 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
         if not statements.update_if_unchanged(match, fields, unchanged_since, resigned):
             raise Overtaken
         if match.status == Match.Status.FINISHED:
-            Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
+            statements.update_seats(seats, SEAT_RESULT_FIELDS)
     if moves and not inserted:
         try:
             statements.insert_moves(moves)
@@ -202,7 +202,7 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
                         Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
     ratings_update(match=match, seats=seats)
     if save_seats:
-        Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
+        statements.update_seats(seats, SEAT_RESULT_FIELDS)
 
 
 def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None) -> None:

@@ -9,10 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.models import Match, Move
+from games.models import Match, Move, Outcome
 from games.rules import get_game
 from games.services import ServiceError, moves
-from tests.support.players import make_players, race_moves, start_match
+from tests.support.players import make_players, play_out, race_moves, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the memory is written when a move commits
 
@@ -172,3 +172,17 @@ def test_the_migration_cleans_chat_lines_stored_before_the_text_policy():
     migration.clean(apps, None)
     assert [ChatMessage.objects.get(pk=line.pk).text for line in lines] == [
         "good game", "evil text", migration.UNREADABLE, "tab here"]
+
+
+def test_the_last_move_stores_every_seats_result_without_compiling_a_bulk_update():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    with CaptureQueriesContext(connection) as queries:
+        match = play_out(match, [x, o])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert not any("CASE" in q["sql"] for q in queries)  # the seats' results are written out
+    scores, winners = match.result["scores"], match.result["winners"]
+    stored = {s.role: (s.score, s.outcome) for s in match.seats.all()}
+    assert stored == {role: (scores[role], Outcome.DRAWN if match.result["draw"] else
+                             Outcome.WON if role in winners else Outcome.LOST) for role in scores}
