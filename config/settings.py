@@ -189,11 +189,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Security: strict when the site is served over HTTPS (`manage.py check --deploy` is clean with
 # DEBUG=0 HTTPS_ONLY=1), relaxed for plain HTTP on a home network.
 SESSION_COOKIE_HTTPONLY = True
-if not REDIS_URL:
-    # One process serves the site: it reads sessions from its own memory (written through to the
-    # database), which saves a query on every page and socket. Several processes keep reading
-    # the database: a logout on one must end the session on all.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# One process serves the site: it reads sessions from its own memory (written through to the
+# database), which saves a query on every page and socket. Several processes keep reading the
+# database: a logout on one must end the session on all. Both are Django's stores with their
+# read written out (lobby/sessions/).
+SESSION_ENGINE = "lobby.sessions.database" if REDIS_URL else "lobby.sessions.cached"
+# Django's ModelBackend with the user read written out; the plain one stays listed so that
+# sessions made before still name a backend that is allowed.
+AUTHENTICATION_BACKENDS = ["lobby.auth.Backend", "django.contrib.auth.backends.ModelBackend"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)

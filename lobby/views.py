@@ -37,7 +37,7 @@ def guest(request):
         except ServiceError as err:
             messages.error(request, err.message)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="lobby.auth.Backend")
     else:
         messages.error(request, f"Choose a display name of at most {accounts.NAME_MAX} characters.")
     return redirect(_next_url(request))
@@ -52,7 +52,7 @@ def signup(request):
         except ServiceError as err:
             form.add_error(None, err.message)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="lobby.auth.Backend")
             messages.success(request, f"Welcome, {user.display_name}: your account is ready.")
             return redirect("lobby:home")
     return render(request, "registration/signup.html", {"form": form})

@@ -1,11 +1,13 @@
 """games.rows: the hot reads give the same model instances the ORM gives, on every database."""
 
 import pytest
+from django.contrib.sessions.models import Session
+from django.utils import timezone
 
 from games import rows, services
 from games.clocks import TimeControl
 from games.models import ChatMessage, Match, Seat
-from tests.support.players import make_players, play_out, start_match
+from tests.support.players import make_accounts, make_players, play_out, session_cookie, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +58,20 @@ def test_last_chat_lines_match_the_orm():
     orm = list(ChatMessage.objects.filter(match=match).select_related("author").order_by("-pk")[:3])
     assert [(c.pk, c.text, c.author.display_name, c.created_at) for c in fast] == \
            [(c.pk, c.text, c.author.display_name, c.created_at) for c in orm]
+
+
+def test_user_by_id_matches_the_orm():
+    (member,) = make_accounts(1)
+    orm = type(member).objects.get(pk=member.pk)
+    same(rows.user_by_id(member.pk), orm, [f.attname for f in type(member)._meta.concrete_fields])
+    assert rows.user_by_id(10**9) is None
+
+
+def test_session_unexpired_matches_the_orm():
+    (player,) = make_players(1)
+    key = session_cookie(player)
+    orm = Session.objects.get(session_key=key)
+    fast = rows.session_unexpired(Session, key, timezone.now())
+    same(fast, orm, ["session_key", "session_data", "expire_date"])
+    assert rows.session_unexpired(Session, key, orm.expire_date) is None  # expired by then
+    assert rows.session_unexpired(Session, "no such key", timezone.now()) is None

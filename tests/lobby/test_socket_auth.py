@@ -1,0 +1,71 @@
+"""Who a socket belongs to: the session and the user are read with SQL written out
+(``lobby.sessions``, ``lobby.auth``), with Django's checks kept: an unknown, expired, inactive
+or password-changed session opens a signed-out socket, and sessions made before the written-out
+backend still sign their player in."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
+from django.test import Client
+from django.utils import timezone
+
+from config.asgi import application
+from tests.games.test_consumers import HOST, ORIGIN
+from tests.support.players import make_accounts
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SIGNED_OUT = 4403
+
+
+def cookie_of(user, backend: str | None = None) -> str:
+    client = Client()
+    client.force_login(user, backend=backend)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def site_socket(cookie: str) -> tuple[WebsocketCommunicator, dict]:
+    """The site socket with this session cookie, and its first message (the challenge list
+    for a signed-in player, the close for a signed-out one)."""
+    comm = WebsocketCommunicator(application, "/ws/site/",
+                                 headers=[ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm, await comm.receive_output(timeout=3)
+
+
+async def test_a_session_signs_its_player_in_whichever_backend_made_it():
+    (ada,) = await database_sync_to_async(make_accounts)(1)
+    for backend in ("lobby.auth.Backend", "django.contrib.auth.backends.ModelBackend"):
+        cookie = await database_sync_to_async(cookie_of)(ada, backend)
+        comm, first = await site_socket(cookie)
+        assert first["type"] == "websocket.send" and '"challenges"' in first["text"], backend
+        await comm.disconnect()
+        await database_sync_to_async(caches[settings.SESSION_CACHE_ALIAS].clear)()  # read from the database too
+        comm, first = await site_socket(cookie)
+        assert first["type"] == "websocket.send" and '"challenges"' in first["text"], backend
+        await comm.disconnect()
+
+
+@pytest.mark.parametrize("spoil", ["unknown", "expired", "inactive", "password"])
+async def test_a_spoiled_session_opens_a_signed_out_socket(spoil):
+    (ada,) = await database_sync_to_async(make_accounts)(1)
+    cookie = await database_sync_to_async(cookie_of)(ada)
+
+    @database_sync_to_async
+    def do_spoil():
+        if spoil == "expired":
+            Session.objects.filter(session_key=cookie).update(expire_date=timezone.now())
+        elif spoil == "inactive":
+            type(ada).objects.filter(pk=ada.pk).update(is_active=False)
+        elif spoil == "password":
+            ada.set_password("another long enough password")
+            ada.save()
+        caches[settings.SESSION_CACHE_ALIAS].clear()  # as a fresh process: the session is read from the database
+
+    await do_spoil()
+    comm, first = await site_socket("x" * 32 if spoil == "unknown" else cookie)
+    assert first["type"] == "websocket.send" and '"not_signed_in"' in first["text"], first
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
