@@ -12,10 +12,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.handshake import lazy_pformat  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.flagfall import SweepWhenServing  # noqa: E402
 from games.workers import ComputerWorker  # noqa: E402
+
+lazy_pformat()
 
 # A process sweeps for clocks that ran out while no process was watching (games/flagfall.py)
 # from its first connection on.
