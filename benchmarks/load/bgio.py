@@ -216,7 +216,9 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
                 mine: set[int] = set()
                 while True:
                     state = await next_or_resync(inbox.get, lambda: sio.emit(
-                        "sync", (match_id, seat, credentials, 2), namespace=namespace), rec)
+                        "sync", (match_id, seat, credentials, 2), namespace=namespace), rec, clock)
+                    if state is None:
+                        return
                     state_id, now = state["_stateID"], time.perf_counter()
                     if state_id in mine:
                         rec.ack(now - sent[state_id], now <= clock.deadline)

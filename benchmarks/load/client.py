@@ -87,13 +87,17 @@ class Pace:
 STALL_SECONDS = 5.0
 
 
-async def next_or_resync(receive, resync, rec: Recorder):
+async def next_or_resync(receive, resync, rec: Recorder, clock: Clock):
     """The next state from ``receive()``; after STALL_SECONDS of silence the stall is counted
-    as an error and ``resync()`` asks the server for the current state (a lost move or state)."""
+    as an error and ``resync()`` asks the server for the current state (a lost move or state).
+    None once the run's deadline has passed: the player to move has stopped by then, so
+    silence is expected (the match's sockets close a few seconds later)."""
     while True:
         try:
             return await asyncio.wait_for(receive(), STALL_SECONDS)
         except asyncio.TimeoutError:
+            if clock.stopped:
+                return None
             rec.stalls += 1
             rec.error("no state for 5 s: resync")
             await resync()
@@ -173,7 +177,9 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
             while True:
                 stalls = rec.stalls
                 message = await next_or_resync(lambda: receive(ws),
-                                               lambda: ws.send('{"type": "sync"}'), rec)
+                                               lambda: ws.send('{"type": "sync"}'), rec, clock)
+                if message is None:
+                    return
                 version, now = message["version"], time.perf_counter()
                 if rec.stalls != stalls:  # say what the resync found: a lost state or a lost move
                     rec.error(f"stall in match {match_id} after v{seen}, resync gave v{version}"
