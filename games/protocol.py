@@ -10,6 +10,7 @@ rules' business.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NamedTuple
 
 MAX_FRAME_CHARS = 4096
@@ -63,6 +64,8 @@ def parse(text_data: str | None, bytes_data: bytes | None = None,
         raise Malformed("Messages are JSON text, not binary frames.")
     if len(text_data) > MAX_FRAME_CHARS:
         raise Malformed(f"Messages must be JSON text of at most {MAX_FRAME_CHARS} characters.")
+    if _brackets_outside_strings(text_data) > MAX_BRACKETS:
+        raise Malformed("A message is one flat JSON object; this one nests arrays or objects.")
     try:
         content = json.loads(text_data, object_pairs_hook=_no_repeats)
     except (ValueError, RecursionError):
@@ -90,6 +93,20 @@ def parse(text_data: str | None, bytes_data: bytes | None = None,
                             "with no NUL or unpaired surrogate characters.")
         fields[name] = value
     return kind, fields
+
+
+# Every message is one flat object. A frame with more brackets than that is refused before it
+# is parsed, so no frame makes the JSON parser recurse deeply: a garbage collection that ran
+# finalizers at such a depth made them fail with RecursionError.
+MAX_BRACKETS = 4
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _brackets_outside_strings(text: str) -> int:
+    if "[" not in text and text.count("{") <= 1:
+        return text.count("{")  # the usual message: one object, nothing to strip
+    outside = _STRINGS.sub("", text)
+    return outside.count("[") + outside.count("{")
 
 
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
