@@ -3,6 +3,7 @@
 import asyncio
 
 import pytest
+from channels.exceptions import ChannelFull
 
 from games import layers
 
@@ -39,3 +40,41 @@ async def test_expired_messages_are_still_swept(monkeypatch):
     monkeypatch.setattr(layers, "SWEEP_SECONDS", 0)
     await layer.group_send("other", {"type": "z"})  # any call sweeps
     assert name not in layer.channels and name not in layer.groups.get("g", {})
+
+
+async def test_members_do_not_share_one_message_dict():
+    layer = layers.InMemoryLayer()
+    first, second = await layer.new_channel(), await layer.new_channel()
+    for name in (first, second):
+        await layer.group_add("g", name)
+    sent = {"type": "match.state", "version": 3}
+    await layer.group_send("g", sent)
+    received = await asyncio.wait_for(layer.receive(first), 1)
+    received["version"] = 99
+    assert await asyncio.wait_for(layer.receive(second), 1) == {"type": "match.state", "version": 3}
+    assert sent == {"type": "match.state", "version": 3}
+
+
+async def test_a_listener_keeps_its_queue_and_a_closed_one_leaves_none():
+    layer = layers.InMemoryLayer()
+    name = await layer.new_channel()
+    waiting = asyncio.ensure_future(layer.receive(name))
+    await asyncio.sleep(0)
+    await layer.send(name, {"type": "a"})
+    assert await asyncio.wait_for(waiting, 1) == {"type": "a"}
+    assert name in layer.channels  # kept for the next message
+    waiting = asyncio.ensure_future(layer.receive(name))
+    await asyncio.sleep(0)
+    waiting.cancel()  # the socket closed
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert name not in layer.channels
+
+
+async def test_a_full_channel_refuses_without_building_anything():
+    layer = layers.InMemoryLayer(capacity=1)
+    name = await layer.new_channel()
+    await layer.send(name, {"type": "a"})
+    with pytest.raises(ChannelFull):
+        await layer.send(name, {"type": "b"})
+    assert await asyncio.wait_for(layer.receive(name), 1) == {"type": "a"}
