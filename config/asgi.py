@@ -8,13 +8,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.handshake import lazy_pformat  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.socketauth import SocketUserMiddleware  # noqa: E402
 from games.flagfall import SweepWhenServing  # noqa: E402
 from games.workers import ComputerWorker  # noqa: E402
 
@@ -26,7 +26,7 @@ application = SweepWhenServing(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        "websocket": SameOriginValidator(SocketUserMiddleware(URLRouter(websocket_urlpatterns)),
                                          settings.ALLOWED_ORIGINS),
         # Worker processes (manage.py runworker computer): the computer's turns when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),

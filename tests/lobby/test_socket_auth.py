@@ -7,12 +7,14 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
 from config.asgi import application
+from config.socketauth import SocketUserMiddleware
 from tests.games.test_consumers import HOST, ORIGIN
 from tests.support.players import make_accounts
 
@@ -69,3 +71,24 @@ async def test_a_spoiled_session_opens_a_signed_out_socket(spoil):
     comm, first = await site_socket("x" * 32 if spoil == "unknown" else cookie)
     assert first["type"] == "websocket.send" and '"not_signed_in"' in first["text"], first
     assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+async def test_the_socket_middleware_reads_the_user_once_and_leaves_sends_alone(signed_in):
+    (ada,) = await database_sync_to_async(make_accounts)(1)
+    cookie = await database_sync_to_async(cookie_of)(ada) if signed_in else "x" * 32
+    seen = {}
+
+    async def inner(scope, receive, send):
+        seen.update(scope=scope, send=send)
+
+    async def server_send(message):
+        pass
+
+    scope = {"type": "websocket", "headers": [(b"cookie", f"sessionid={cookie}; other=1".encode())]}
+    await SocketUserMiddleware(inner)(scope, None, server_send)
+    assert seen["send"] is server_send  # nothing wraps each message the socket sends
+    assert seen["scope"]["cookies"] == {"sessionid": cookie, "other": "1"}
+    user = seen["scope"]["user"]
+    assert type(user) is (type(ada) if signed_in else AnonymousUser)  # the user itself, not a lazy object
+    assert user.pk == (ada.pk if signed_in else None)
