@@ -117,7 +117,7 @@ def mover_actions(view: dict[str, Any]) -> list[str]:
 
 def state_event(snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> dict[str, Any]:
     """The channel-layer event for ``snapshot``: the public part encoded once, plus what each
-    viewer's message needs (who holds which seat, the mover's legal actions)."""
+    viewer's message needs (who holds which seat, the mover's legal actions, encoded once too)."""
     active = snapshot["status"] == Match.Status.ACTIVE
     return {
         "type": "match.state",
@@ -125,7 +125,7 @@ def state_event(snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> d
         "active": active,
         "to_move": snapshot["view"].get("to_move"),
         "players": [[s["role"], s["player"]["id"] if s["player"] else None] for s in snapshot["seats"]],
-        "legal": mover_actions(snapshot["view"]) if active else [],
+        "legal": json.dumps(mover_actions(snapshot["view"]) if active else [], separators=(",", ":")),
         "text": json.dumps(snapshot, separators=(",", ":")),
         "last_move": json.dumps(last_move, separators=(",", ":")),
     }
@@ -142,7 +142,11 @@ def viewer_message(event: dict[str, Any], user_id: int | None) -> str:
     """The state message for one viewer (None: not signed in), as JSON text:
     ``{"type": "state", "version", "match", "last_move", "you": {"roles", "legal"}}``."""
     roles = viewer_roles(event, user_id)
-    legal = {role: event["legal"] for role in roles if event["active"] and role == event["to_move"]}
-    you = json.dumps({"roles": roles, "legal": legal}, separators=(",", ":"))
+    if not roles:
+        you = '{"roles":[],"legal":{}}'
+    else:
+        to_move = event["to_move"]
+        legal = f'{json.dumps(to_move)}:{event["legal"]}' if event["active"] and to_move in roles else ""
+        you = f'{{"roles":{json.dumps(roles, separators=(",", ":"))},"legal":{{{legal}}}}}'
     return (f'{{"type":"state","version":{event["version"]},"match":{event["text"]},'
             f'"last_move":{event["last_move"]},"you":{you}}}')
