@@ -25,6 +25,7 @@ from functools import cache
 from django.conf import settings
 
 WINDOW_SECONDS = 10
+MAX_LEASE = 16  # messages of a client's shared budget a process takes from Redis at once
 SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longer counts
 MAX_REMEMBERED = 50_000  # buckets kept per process; full ones are forgotten first
 
@@ -43,6 +44,7 @@ class TokenBucket:
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = float(burst), time.monotonic()
+        self.lease_window, self.lease_left = -1, 0  # of the shared budget (RedisLimits)
 
     def _refill(self, now: float) -> None:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -141,11 +143,23 @@ class RedisLimits(MemoryLimits):
         await self._redis().zrem(self._key("sockets", client), channel)
 
     async def take(self, client: str) -> bool:
-        if not self._bucket(client).take():
+        bucket = self._bucket(client)
+        if not bucket.take():
             return False
-        key = self._key(f"window{int(time.time() // WINDOW_SECONDS)}", client)
-        count, _ = await self._redis().pipeline().incr(key).expire(key, 2 * WINDOW_SECONDS).execute()
-        return count <= settings.WS_RATE_BURST + settings.WS_RATE_PER_SECOND * WINDOW_SECONDS
+        window = int(time.time() // WINDOW_SECONDS)
+        if bucket.lease_window == window:
+            if bucket.lease_left > 0:
+                bucket.lease_left -= 1
+                return True
+            if bucket.lease_left < 0:  # the budget is spent for this window, on every process
+                return False
+        budget = int(settings.WS_RATE_BURST + settings.WS_RATE_PER_SECOND * WINDOW_SECONDS)
+        lease = max(1, min(MAX_LEASE, budget // 8))
+        key = self._key(f"window{window}", client)
+        count, _ = await self._redis().pipeline().incrby(key, lease).expire(key, 2 * WINDOW_SECONDS).execute()
+        granted = max(0, min(lease, budget - (count - lease)))
+        bucket.lease_window, bucket.lease_left = window, granted - 1
+        return granted > 0
 
 
 @cache

@@ -1,6 +1,8 @@
 """Client limits (games/throttle.py): open sockets and a message budget per client, held across
 the client's sockets, and with Redis across server processes."""
 
+import time
+
 import pytest
 from django.conf import settings as live
 
@@ -33,6 +35,30 @@ async def test_two_processes_share_the_counts_in_redis(settings):
         budget = settings.WS_RATE_BURST + int(settings.WS_RATE_PER_SECOND * throttle.WINDOW_SECONDS)  # 4
         takes = [await one.take("u9") for _ in range(3)] + [await two.take("u9") for _ in range(3)]
         assert takes.count(True) <= budget and takes[-1] is False  # each process's bucket allows 3
+    finally:
+        client = one._redis()
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
+        if keys:
+            await client.delete(*keys)
+
+
+@pytest.mark.services
+async def test_processes_lease_the_shared_budget_and_never_exceed_it(settings):
+    if not live.REDIS_URL:
+        pytest.skip("needs REDIS_URL")
+    settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 40, 0.001  # budget 40: leases of 5
+    prefix = f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-lease-test"
+    one, two = throttle.RedisLimits(live.REDIS_URL, prefix), throttle.RedisLimits(live.REDIS_URL, prefix)
+    try:
+        window = int(time.time() // throttle.WINDOW_SECONDS)
+        assert [await one.take("u5") for _ in range(3)] == [True] * 3
+        key = one._key(f"window{window}", "u5")
+        if int(time.time() // throttle.WINDOW_SECONDS) == window:  # not across a window's end
+            assert int(await one._redis().get(key)) == 5  # one round trip for the three
+        takes = [await process.take("u5") for _ in range(40) for process in (one, two)]
+        allowed = 3 + takes.count(True)
+        assert 40 - 2 * 4 <= allowed <= 40  # a process's unused lease at most is lost
+        assert takes[-2:] == [False, False]
     finally:
         client = one._redis()
         keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
