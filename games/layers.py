@@ -1,5 +1,6 @@
 """The channel layers. Embedded: Channels' in-memory layer, made cheaper per message; scaled:
-channels-redis's publish/subscribe layer, made to recover from a Redis outage at once.
+channels-redis's publish/subscribe layer, made to recover from a Redis outage at once and to
+publish without queueing.
 
 Channels' own walks every channel and group to expire old messages on each send and receive
 (about 3% of a loaded server's time with a few hundred sockets), starts a task per member for a
@@ -18,12 +19,18 @@ import time
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
+SUBSCRIBE_ATTEMPTS = 4
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -76,14 +83,93 @@ class InMemoryLayer(InMemoryChannelLayer):
 
 
 class RedisPubSubLayer(RedisPubSubChannelLayer):
-    """The scaled set-up's channel layer: channels-redis's publish/subscribe layer, with one
-    retry of a socket's subscription. After a Redis outage the layer's subscriber connection is
-    broken, and the first socket that opens once Redis is back failed on it (a 500 on the
-    handshake) while the retry, on a fresh connection, succeeds."""
+    """The scaled set-up's channel layer: channels-redis's publish/subscribe layer, with
+
+    - retries of a socket's subscriptions. After a Redis outage the layer's subscriber
+      connection is broken, and the first socket that opens once Redis is back failed on it (a
+      500 on the handshake) while a retry, on a fresh connection, succeeds;
+    - publishing without the connection's lock (``_Shard``);
+    - a message to a group decoded once for all of this process's members, not once each;
+    - the layer's calls made directly rather than through ``__getattr__`` and a partial.
+    """
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer
+
+    def deserialize(self, message):
+        if type(message) is dict:  # decoded once already (``_Shard._receive_message``)
+            return dict(message)
+        return super().deserialize(message)
+
+    async def _subscribing(self, call):
+        """``await call()``, a subscription, tried again on a failure of the connection."""
+        for attempt in range(1, SUBSCRIBE_ATTEMPTS):
+            try:
+                return await call()
+            except (RedisConnectionError, OSError, RuntimeError):
+                # RuntimeError: the subscription reconnected while the layer's reader waited on
+                # the same connection ("readuntil() called while another coroutine is already
+                # waiting"), a race in channels-redis that only a reconnect after an outage meets.
+                logger.warning("subscribing a socket failed; retrying (Redis came back?)", exc_info=True)
+                await asyncio.sleep(0.05 * attempt)
+        return await call()
 
     async def new_channel(self, prefix: str = "specific.") -> str:
+        return await self._subscribing(lambda: self._get_layer().new_channel(prefix))
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await self._subscribing(lambda: self._get_layer().group_add(group, channel))
+
+    async def send(self, channel: str, message: dict) -> None:
+        await self._get_layer().send(channel, message)
+
+    async def receive(self, channel: str) -> dict:
+        return await self._get_layer().receive(channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await self._get_layer().group_discard(group, channel)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await self._get_layer().group_send(group, message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+
+
+class _Shard(RedisSingleShardConnection):
+    async def publish(self, channel: str, message: bytes) -> None:
+        """channels-redis holds the connection's lock for the whole round trip, so a process
+        published one message at a time, each waiting for the last one's answer and for every
+        subscription under way: at a loaded server, the limit of the scaled set-up. The
+        connection pool serves concurrent publishes; the order of one group's messages is
+        kept by their sender (``games.broadcast``), which waits for each before the next.
+        A publish on a connection that Redis closed (it restarted) is tried once more: the
+        message did not reach a server that no longer exists."""
+        self._ensure_redis()  # synchronous: no other task runs between the check and the set
         try:
-            return await self._get_layer().new_channel(prefix)
-        except (RedisConnectionError, OSError):
-            logger.warning("subscribing a new socket failed; retrying once (Redis came back?)", exc_info=True)
-            return await self._get_layer().new_channel(prefix)
+            await self._redis.publish(channel, message)
+        except RedisConnectionError:  # a pooled connection to a Redis that has since restarted
+            await asyncio.sleep(0.05)
+            await self._redis.publish(channel, message)
+
+    def _receive_message(self, message) -> None:
+        if message is None:
+            return
+        name = message["channel"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer = self.channel_layer
+        names = (name,) if name in layer.channels else tuple(layer.groups.get(name, ()))
+        queues = [layer.channels[n] for n in names if n in layer.channels]
+        if queues:
+            decoded = layer.channel_layer.deserialize(message["data"])
+            for queue in queues:
+                queue.put_nowait(decoded)

@@ -78,3 +78,43 @@ async def test_a_full_channel_refuses_without_building_anything():
     with pytest.raises(ChannelFull):
         await layer.send(name, {"type": "b"})
     assert await asyncio.wait_for(layer.receive(name), 1) == {"type": "a"}
+
+
+def redis_layer():
+    from django.conf import settings  # noqa: PLC0415
+
+    if not settings.REDIS_URL:
+        pytest.skip("needs REDIS_URL")
+    config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"], prefix="layer-test")
+    return layers.RedisPubSubLayer(**config)
+
+
+@pytest.mark.services
+async def test_redis_a_group_message_is_decoded_once_for_all_members(monkeypatch):
+    layer = redis_layer()
+    names = [await layer.new_channel() for _ in range(3)]
+    for name in names:
+        await layer.group_add("match.1", name)
+    decoded = []
+    original = layers.RedisPubSubChannelLayer.deserialize
+    monkeypatch.setattr(layers.RedisPubSubChannelLayer, "deserialize",
+                        lambda self, message: decoded.append(message) or original(self, message))
+    await layer.group_send("match.1", {"type": "match.state", "version": 7})
+    received = [await asyncio.wait_for(layer.receive(name), 2) for name in names]
+    assert received == [{"type": "match.state", "version": 7}] * 3
+    assert len(decoded) == 1
+    received[0]["version"] = 8  # each member has its own copy
+    assert received[1]["version"] == 7
+    await layer.flush()
+
+
+@pytest.mark.services
+async def test_redis_publishing_does_not_wait_for_a_subscription_under_way():
+    layer = redis_layer()
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
+    shard = layer._get_layer()._shards[0]
+    async with shard._lock:  # as while another socket subscribes
+        await asyncio.wait_for(layer.group_send("g", {"type": "x"}), 2)
+        assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "x"}
+    await layer.flush()
