@@ -139,7 +139,10 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
         "default": {
             "BACKEND": "games.layers.RedisPubSubLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5}],
+                # Publishes run concurrently (games/layers.py), each on a pooled connection;
+                # redis-py's default pool refuses past 100 at once.
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5,
+                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
             },
         }

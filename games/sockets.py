@@ -151,9 +151,14 @@ class Socket(AsyncWebsocketConsumer):
         return True
 
     async def release(self) -> None:
+        """Uncount this socket. A failure is logged, never raised: the rest of closing a page
+        (its group, its presence) must still happen, and the count ages out by itself."""
         if self.client is not None:
-            await throttle.limits().close(self.client, self.channel_name)
-            self.client = None
+            client, self.client = self.client, None
+            try:
+                await throttle.limits().close(client, self.channel_name)
+            except Exception:
+                logger.exception("%s: could not uncount a closing socket; it ages out", self)
 
     async def within_budget(self) -> bool:
         """Take one message from the client's budget; False if it is spent."""

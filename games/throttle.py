@@ -25,6 +25,7 @@ from functools import cache
 from django.conf import settings
 
 WINDOW_SECONDS = 10
+POOL_CONNECTIONS, POOL_WAIT_SECONDS = 50, 10  # a process's connections to Redis for the limits
 MAX_LEASE = 16  # messages of a client's shared budget a process takes from Redis at once
 SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longer counts
 MAX_REMEMBERED = 50_000  # buckets kept per process; full ones are forgotten first
@@ -117,8 +118,13 @@ class RedisLimits(MemoryLimits):
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
-            client = self._clients[loop] = redis.asyncio.Redis.from_url(  # fail fast, as presence does
-                self.url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
+            # Fail fast when Redis is down, as presence does; but when many sockets open or close
+            # at once, wait for a connection of the pool rather than fail (redis-py's default
+            # pool raises "Too many connections" past 100, and 800 closing sockets met it).
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_SECONDS,
+                socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
+            client = self._clients[loop] = redis.asyncio.Redis(connection_pool=pool)
         return client
 
     def _key(self, kind: str, client: str) -> str:

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games import broadcast, selectors, services
+from games import broadcast, selectors, services, throttle
 from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
@@ -472,3 +472,23 @@ async def test_anonymous_visitors_are_counted_by_address():
     assert (await receive(refused, "error"))["code"] == "too_many_sockets"
     for sock in watchers:
         await sock.disconnect()
+
+
+async def test_a_page_still_closes_when_uncounting_its_socket_fails(monkeypatch, caplog):
+    x, o, fan = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    watcher, _ = await join_match(match.pk, fan)
+    presence = await receive(sx, "presence")
+    while presence["spectators"] < 1:
+        presence = await receive(sx, "presence")
+
+    async def refuse(client, channel):
+        raise ConnectionError("Too many connections")
+
+    monkeypatch.setattr(throttle.limits(), "close", refuse)
+    await watcher.disconnect()
+    presence = await receive(sx, "presence")  # the rest of closing happened: presence left
+    assert presence["spectators"] == 0
+    assert "could not uncount a closing socket" in caplog.text
+    await sx.disconnect()

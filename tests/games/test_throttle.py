@@ -1,6 +1,7 @@
 """Client limits (games/throttle.py): open sockets and a message budget per client, held across
 the client's sockets, and with Redis across server processes."""
 
+import asyncio
 import time
 
 import pytest
@@ -64,3 +65,13 @@ async def test_processes_lease_the_shared_budget_and_never_exceed_it(settings):
         keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
         if keys:
             await client.delete(*keys)
+
+
+@pytest.mark.services
+async def test_many_sockets_closing_at_once_wait_for_a_connection_instead_of_failing():
+    if not live.REDIS_URL:
+        pytest.skip("needs REDIS_URL")
+    limits = throttle.RedisLimits(live.REDIS_URL, f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-burst-test")
+    await asyncio.gather(*(limits.open("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
+    await asyncio.gather(*(limits.close("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
+    assert await limits._redis().zcard(limits._key("sockets", "u1")) == 0
