@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -32,3 +33,8 @@ application = SweepWhenServing(ProtocolTypeRouter(
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
     }
 ))
+
+# What is loaded by now (Django, the apps, the libraries) lives as long as the process: keep it
+# out of the garbage collector's full collections, whose pauses held every socket of a loaded
+# server for up to 90 ms (docs/benchmarks.md).
+gc.freeze()
