@@ -7,11 +7,6 @@ session, so this reads the cookie, the session and its user once, with Channels'
 ``get_user`` (Django's checks: a flushed, expired or password-changed session signs nobody
 in), and hands sends straight to the server. ``scope["user"]`` is the user itself
 (``AnonymousUser`` when signed out), not a lazy object.
-
-Channels runs ``get_user`` on its one shared thread, so when hundreds of pages open at once
-their session and user reads queue there one after another (on PostgreSQL, two round trips
-each). Here they run on the event loop's thread pool, several at a time, each thread with its
-own connection (SQLite's WAL lets readers run beside the writer).
 """
 
 from __future__ import annotations
@@ -19,11 +14,8 @@ from __future__ import annotations
 from importlib import import_module
 
 from channels.auth import get_user
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http.cookie import parse_cookie
-
-read_user = database_sync_to_async(get_user.func, thread_sensitive=False)
 
 
 class SocketUserMiddleware:
@@ -39,5 +31,5 @@ class SocketUserMiddleware:
                 break
         scope = dict(scope, cookies=cookies,
                      session=self.session_store(session_key=cookies.get(settings.SESSION_COOKIE_NAME)))
-        scope["user"] = await read_user(scope)
+        scope["user"] = await get_user(scope)
         return await self.inner(scope, receive, send)
