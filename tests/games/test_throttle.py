@@ -10,6 +10,20 @@ from django.conf import settings as live
 from games import throttle
 
 
+@pytest.fixture
+async def processes(request):
+    """Two processes' limits on the test's Redis, under a prefix of this test, removed after."""
+    if not live.REDIS_URL:
+        pytest.skip("needs REDIS_URL")
+    prefix = f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-{request.node.name}"
+    one, two = throttle.RedisLimits(live.REDIS_URL, prefix), throttle.RedisLimits(live.REDIS_URL, prefix)
+    yield one, two
+    client = one._redis()
+    keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
+    if keys:
+        await client.delete(*keys)
+
+
 async def test_a_clients_sockets_share_one_cap_and_one_bucket(settings):
     settings.WS_MAX_SOCKETS, settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 2, 3, 0.001
     limits = throttle.MemoryLimits()
@@ -22,56 +36,36 @@ async def test_a_clients_sockets_share_one_cap_and_one_bucket(settings):
 
 
 @pytest.mark.services
-async def test_two_processes_share_the_counts_in_redis(settings):
-    if not live.REDIS_URL:
-        pytest.skip("needs REDIS_URL")
+async def test_two_processes_share_the_counts_in_redis(settings, processes):
     settings.WS_MAX_SOCKETS, settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 2, 3, 0.1
-    prefix = f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-throttle-test"
-    one, two = throttle.RedisLimits(live.REDIS_URL, prefix), throttle.RedisLimits(live.REDIS_URL, prefix)
-    try:
-        assert await one.open("u1", "a") and await two.open("u1", "b")
-        assert not await one.open("u1", "c")  # the other process's socket counts
-        await two.close("u1", "b")
-        assert await one.open("u1", "c")
-        budget = settings.WS_RATE_BURST + int(settings.WS_RATE_PER_SECOND * throttle.WINDOW_SECONDS)  # 4
-        takes = [await one.take("u9") for _ in range(3)] + [await two.take("u9") for _ in range(3)]
-        assert takes.count(True) <= budget and takes[-1] is False  # each process's bucket allows 3
-    finally:
-        client = one._redis()
-        keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
-        if keys:
-            await client.delete(*keys)
+    one, two = processes
+    assert await one.open("u1", "a") and await two.open("u1", "b")
+    assert not await one.open("u1", "c")  # the other process's socket counts
+    await two.close("u1", "b")
+    assert await one.open("u1", "c")
+    budget = settings.WS_RATE_BURST + int(settings.WS_RATE_PER_SECOND * throttle.WINDOW_SECONDS)  # 4
+    takes = [await one.take("u9") for _ in range(3)] + [await two.take("u9") for _ in range(3)]
+    assert takes.count(True) <= budget and takes[-1] is False  # each process's bucket allows 3
 
 
 @pytest.mark.services
-async def test_processes_lease_the_shared_budget_and_never_exceed_it(settings):
-    if not live.REDIS_URL:
-        pytest.skip("needs REDIS_URL")
+async def test_processes_lease_the_shared_budget_and_never_exceed_it(settings, processes):
     settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 40, 0.001  # budget 40: leases of 5
-    prefix = f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-lease-test"
-    one, two = throttle.RedisLimits(live.REDIS_URL, prefix), throttle.RedisLimits(live.REDIS_URL, prefix)
-    try:
-        window = int(time.time() // throttle.WINDOW_SECONDS)
-        assert [await one.take("u5") for _ in range(3)] == [True] * 3
-        key = one._key(f"window{window}", "u5")
-        if int(time.time() // throttle.WINDOW_SECONDS) == window:  # not across a window's end
-            assert int(await one._redis().get(key)) == 5  # one round trip for the three
-        takes = [await process.take("u5") for _ in range(40) for process in (one, two)]
-        allowed = 3 + takes.count(True)
-        assert 40 - 2 * 4 <= allowed <= 40  # a process's unused lease at most is lost
-        assert takes[-2:] == [False, False]
-    finally:
-        client = one._redis()
-        keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
-        if keys:
-            await client.delete(*keys)
+    one, two = processes
+    window = int(time.time() // throttle.WINDOW_SECONDS)
+    assert [await one.take("u5") for _ in range(3)] == [True] * 3
+    key = one._key(f"window{window}", "u5")
+    if int(time.time() // throttle.WINDOW_SECONDS) == window:  # not across a window's end
+        assert int(await one._redis().get(key)) == 5  # one round trip for the three
+    takes = [await process.take("u5") for _ in range(40) for process in (one, two)]
+    allowed = 3 + takes.count(True)
+    assert 40 - 2 * 4 <= allowed <= 40  # a process's unused lease at most is lost
+    assert takes[-2:] == [False, False]
 
 
 @pytest.mark.services
-async def test_many_sockets_closing_at_once_wait_for_a_connection_instead_of_failing():
-    if not live.REDIS_URL:
-        pytest.skip("needs REDIS_URL")
-    limits = throttle.RedisLimits(live.REDIS_URL, f"{live.CHANNEL_LAYERS['default']['CONFIG']['prefix']}-burst-test")
+async def test_many_sockets_closing_at_once_wait_for_a_connection_instead_of_failing(processes):
+    limits, _ = processes
     await asyncio.gather(*(limits.open("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
     await asyncio.gather(*(limits.close("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
     assert await limits._redis().zcard(limits._key("sockets", "u1")) == 0
