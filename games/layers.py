@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
@@ -145,6 +146,72 @@ class _LoopLayer(RedisPubSubLoopLayer):
 
 
 class _Shard(RedisSingleShardConnection):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._changes: deque[tuple[str, str, asyncio.Future]] = deque()
+        self._changing: asyncio.Task | None = None
+
+    # Subscriptions. channels-redis sends each SUBSCRIBE and UNSUBSCRIBE under the connection's
+    # lock, one at a time; at a loaded server each waits a turn of the event loop, and 800
+    # sockets opening within 5 s (two subscriptions each) queued for seconds. Here the changes
+    # asked for while one is under way wait together and leave as one command per run of the
+    # same kind, in the order asked. Each caller still returns once its command was sent.
+    async def subscribe(self, channel: str) -> None:
+        await self._change("subscribe", channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        await self._change("unsubscribe", channel)
+
+    async def _change(self, kind: str, channel: str) -> None:
+        sent = asyncio.get_running_loop().create_future()
+        self._changes.append((kind, channel, sent))
+        if self._changing is None:
+            self._changing = asyncio.ensure_future(self._send_changes())
+        await sent
+
+    async def _send_changes(self) -> None:
+        try:
+            async with self._lock:  # still exclusive with ``flush``
+                while self._changes:
+                    kind = self._changes[0][0]
+                    run = []
+                    while self._changes and self._changes[0][0] == kind:
+                        run.append(self._changes.popleft())
+                    try:
+                        await self._send_change(kind, [channel for _, channel, _ in run])
+                    except asyncio.CancelledError:
+                        for _, _, sent in run:
+                            sent.cancel()
+                        raise
+                    except Exception as err:  # noqa: BLE001 - each caller gets it (and may retry)
+                        for _, _, sent in run:
+                            if not sent.done():
+                                sent.set_exception(err)
+                    else:
+                        for _, _, sent in run:
+                            if not sent.done():
+                                sent.set_result(None)
+        finally:
+            self._changing = None
+            if self._changes:  # asked for while this task was being cancelled: start again
+                self._changing = asyncio.ensure_future(self._send_changes())
+
+    async def _send_change(self, kind: str, channels: list[str]) -> None:
+        if kind == "subscribe":
+            todo = [c for c in dict.fromkeys(channels) if c not in self._subscribed_to]
+        else:
+            todo = [c for c in dict.fromkeys(channels) if c in self._subscribed_to]
+        if not todo:
+            return
+        self._ensure_redis()
+        self._ensure_receiver()
+        if kind == "subscribe":
+            await self._pubsub.subscribe(*todo)
+            self._subscribed_to.update(todo)
+        else:
+            await self._pubsub.unsubscribe(*todo)
+            self._subscribed_to.difference_update(todo)
+
     async def publish(self, channel: str, message: bytes) -> None:
         """channels-redis holds the connection's lock for the whole round trip, so a process
         published one message at a time, each waiting for the last one's answer and for every

@@ -31,6 +31,17 @@ SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longe
 MAX_REMEMBERED = 50_000  # buckets kept per process; full ones are forgotten first
 
 
+# Forget the client's sockets that stopped pinging, then count this one if there is room.
+# KEYS[1]: the client's sorted set; ARGV: now, stale before, the cap, the channel, the TTL.
+OPEN_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[2])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
 def client_key(scope) -> str:
     user = scope.get("user")
     if user is not None and user.is_authenticated:
@@ -109,6 +120,7 @@ class RedisLimits(MemoryLimits):
         super().__init__()
         self.url, self.prefix = url, prefix
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
+        self._open_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> script
 
     def _redis(self):
         import redis.asyncio  # noqa: PLC0415 (only the scaled set-up needs it)
@@ -131,14 +143,15 @@ class RedisLimits(MemoryLimits):
         return f"{self.prefix}:limit:{kind}:{client}"
 
     async def open(self, client: str, channel: str) -> bool:
-        key, now = self._key("sockets", client), time.time()
-        pipe = self._redis().pipeline()
-        pipe.zremrangebyscore(key, 0, now - SOCKET_FRESH_SECONDS).zcard(key)
-        _, count = await pipe.execute()
-        if count >= settings.WS_MAX_SOCKETS:
-            return False
-        await self._redis().pipeline().zadd(key, {channel: now}).expire(key, SOCKET_FRESH_SECONDS).execute()
-        return True
+        """One round trip, and atomic: two sockets opening together on two processes cannot
+        both take the client's last place."""
+        script = self._open_scripts.get(asyncio.get_running_loop())
+        if script is None:
+            script = self._open_scripts[asyncio.get_running_loop()] = self._redis().register_script(OPEN_SCRIPT)
+        now = time.time()
+        return bool(await script(keys=[self._key("sockets", client)],
+                                 args=[now, now - SOCKET_FRESH_SECONDS, settings.WS_MAX_SOCKETS, channel,
+                                       SOCKET_FRESH_SECONDS]))
 
     async def touch(self, client: str, channel: str) -> None:
         key = self._key("sockets", client)

@@ -118,3 +118,59 @@ async def test_redis_publishing_does_not_wait_for_a_subscription_under_way():
         await asyncio.wait_for(layer.group_send("g", {"type": "x"}), 2)
         assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "x"}
     await layer.flush()
+
+
+@pytest.mark.services
+async def test_redis_subscriptions_asked_together_leave_as_few_commands(monkeypatch):
+    from redis.asyncio.client import PubSub  # noqa: PLC0415
+
+    layer = redis_layer()
+    commands = []
+    original = PubSub.execute_command
+    monkeypatch.setattr(PubSub, "execute_command",
+                        lambda self, *args: commands.append(args[0]) or original(self, *args))
+    names = await asyncio.gather(*(layer.new_channel() for _ in range(20)))
+    await asyncio.gather(*(layer.group_add(f"g{n}", name) for n, name in enumerate(names)))
+    assert 2 <= commands.count("SUBSCRIBE") <= 4  # 40 subscriptions; one command each before
+    for n, name in enumerate(names):
+        await layer.group_send(f"g{n}", {"type": "x", "n": n})
+    for n, name in enumerate(names):
+        assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "x", "n": n}
+    await layer.flush()
+
+
+@pytest.mark.services
+async def test_redis_subscribing_and_leaving_together_keep_their_order():
+    layer = redis_layer()
+    stays, goes = await layer.new_channel(), await layer.new_channel()
+    await asyncio.gather(layer.group_add("back", stays), layer.group_discard("back", stays),
+                         layer.group_add("back", stays), layer.group_add("gone", goes),
+                         layer.group_discard("gone", goes))
+    shard = layer._get_layer()._shards[0]
+    assert "layer-test__group__back" in shard._subscribed_to
+    assert "layer-test__group__gone" not in shard._subscribed_to
+    await layer.group_send("back", {"type": "x"})
+    await layer.group_send("gone", {"type": "y"})
+    assert await asyncio.wait_for(layer.receive(stays), 2) == {"type": "x"}
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(goes), 0.3)
+    await layer.flush()
+
+
+@pytest.mark.services
+async def test_redis_a_failed_subscription_fails_every_socket_that_waited_for_it(monkeypatch):
+    layer = redis_layer()
+    name = await layer.new_channel()
+    shard = layer._get_layer()._shards[0]
+
+    async def broken(kind, channels):
+        raise ConnectionError("Redis went away")
+
+    monkeypatch.setattr(shard, "_send_change", broken)
+    results = await asyncio.gather(*(shard.subscribe(f"c{n}") for n in range(5)), return_exceptions=True)
+    assert all(isinstance(r, ConnectionError) for r in results)
+    monkeypatch.undo()
+    await layer.group_add("after", name)  # the next ones go through
+    await layer.group_send("after", {"type": "z"})
+    assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "z"}
+    await layer.flush()
