@@ -69,3 +69,24 @@ async def test_many_sockets_closing_at_once_wait_for_a_connection_instead_of_fai
     await asyncio.gather(*(limits.open("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
     await asyncio.gather(*(limits.close("u1", f"c{n}") for n in range(3 * throttle.POOL_CONNECTIONS)))
     assert await limits._redis().zcard(limits._key("sockets", "u1")) == 0
+
+
+@pytest.mark.services
+async def test_sockets_opening_together_on_two_processes_never_pass_the_cap(settings, processes):
+    settings.WS_MAX_SOCKETS = 5
+    one, _ = processes
+    admitted = await asyncio.gather(*(process.open("u3", f"c{n}-{i}") for n in range(10)
+                                      for i, process in enumerate(processes)))
+    assert admitted.count(True) == 5
+    assert await one._redis().zcard(one._key("sockets", "u3")) == 5
+
+
+@pytest.mark.services
+async def test_a_socket_that_stopped_pinging_gives_its_place_back(settings, processes):
+    settings.WS_MAX_SOCKETS = 1
+    one, two = processes
+    key = one._key("sockets", "u4")
+    await one._redis().zadd(key, {"dead": time.time() - throttle.SOCKET_FRESH_SECONDS - 1})
+    assert await two.open("u4", "alive")
+    assert not await one.open("u4", "another")
+    assert await one._redis().ttl(key) > 0
