@@ -7,6 +7,11 @@ session, so this reads the cookie, the session and its user once, with Channels'
 ``get_user`` (Django's checks: a flushed, expired or password-changed session signs nobody
 in), and hands sends straight to the server. ``scope["user"]`` is the user itself
 (``AnonymousUser`` when signed out), not a lazy object.
+
+Channels runs ``get_user`` on its one shared thread: when hundreds of pages open at once
+their session and user reads (two round trips each on PostgreSQL) queued there one after
+another, most of a page's wait in the arrivals benchmark. They run on the database threads
+(``games.dbthreads``) instead, several side by side on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from importlib import import_module
 from channels.auth import get_user
 from django.conf import settings
 from django.http.cookie import parse_cookie
+
+from games.dbthreads import db
+
+read_user = db(get_user.func)  # Channels' own reading, off its shared thread
 
 
 class SocketUserMiddleware:
@@ -31,5 +40,5 @@ class SocketUserMiddleware:
                 break
         scope = dict(scope, cookies=cookies,
                      session=self.session_store(session_key=cookies.get(settings.SESSION_COOKIE_NAME)))
-        scope["user"] = await get_user(scope)
+        scope["user"] = await read_user(scope)
         return await self.inner(scope, receive, send)

@@ -3,6 +3,10 @@
 or password-changed session opens a signed-out socket, and sessions made before the written-out
 backend still sign their player in."""
 
+import asyncio
+import threading
+from importlib import import_module
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -92,3 +96,30 @@ async def test_the_socket_middleware_reads_the_user_once_and_leaves_sends_alone(
     user = seen["scope"]["user"]
     assert type(user) is (type(ada) if signed_in else AnonymousUser)  # the user itself, not a lazy object
     assert user.pk == (ada.pk if signed_in else None)
+
+
+async def test_sockets_read_their_sessions_on_the_database_threads_side_by_side():
+    """Not on Channels' one shared thread: with several database threads (PostgreSQL) the
+    reads of pages opening together overlap."""
+    threads = settings.DB_THREADS
+    barrier = threading.Barrier(min(threads, 2), timeout=3)  # passes only if the reads overlap
+    names = []
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    class WatchedStore(store):
+        def load(self):
+            names.append(threading.current_thread().name)
+            barrier.wait()
+            return {}
+
+    users = []
+
+    async def inner(scope, receive, send):
+        users.append(scope["user"])
+
+    middleware = SocketUserMiddleware(inner)
+    middleware.session_store = WatchedStore
+    scopes = [{"type": "websocket", "headers": [(b"cookie", f"sessionid={key * 32}".encode())]} for key in "ab"]
+    await asyncio.gather(*(middleware(scope, None, None) for scope in scopes))
+    assert [user.is_authenticated for user in users] == [False, False]
+    assert all(name.startswith("db") for name in names)
