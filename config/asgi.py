@@ -21,6 +21,28 @@ from games.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
 
+
+def load_ahead() -> None:
+    """Import now what the first sockets would otherwise import on the event loop: the channel
+    layer's library, the session engine and its serializer, the authentication backends and, on
+    PostgreSQL, the connection pool. Right after a start, when every page reconnects at once,
+    those imports held up all of them (and loaded now, they are frozen below with the rest)."""
+    from importlib import import_module  # noqa: PLC0415
+
+    from channels.layers import get_channel_layer  # noqa: PLC0415
+    from django.contrib.auth import get_backends  # noqa: PLC0415
+    from django.utils.module_loading import import_string  # noqa: PLC0415
+
+    get_channel_layer()
+    import_module(settings.SESSION_ENGINE)
+    import_string(settings.SESSION_SERIALIZER)
+    get_backends()
+    if "pool" in settings.DATABASES["default"].get("OPTIONS", {}):
+        import_module("psycopg_pool")
+
+
+load_ahead()
+
 # A process sweeps for clocks that ran out while no process was watching (games/flagfall.py)
 # from its first connection on.
 application = SweepWhenServing(ProtocolTypeRouter(
