@@ -71,8 +71,8 @@ class MatchConsumer(Socket):
 
     def _open(self, invite: str | None):
         """One call: the match if this viewer may see it, its state, chat and presence; the
-        page counts as open from here. After a restart a computer turn may be pending: the
-        first visitor wakes it."""
+        page counts as open from here, and the match's next move here needs no read. After a
+        restart a computer turn may be pending: the first visitor wakes it."""
         match = rows.match_by_id(self.match_id)
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
             return None
@@ -80,6 +80,7 @@ class MatchConsumer(Socket):
         services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user, seats=seats)
         snapshot = selectors.match_snapshot(match=match, seats=seats)
         if match.status == Match.Status.ACTIVE:
+            services.move_memory_prime(match=match, seats=seats)
             services.computer_turn_resume(match=match, seats=seats)
         return (snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id),
                 presence.match_presence(match_id=self.match_id, seats=seats))

@@ -127,9 +127,28 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
 def _remember(match: Match, seats: list[Seat], state) -> None:
     known.pop(match.pk, None)
     if match.status == Match.Status.ACTIVE:
-        known[match.pk] = Known(match, seats, state)
-        if len(known) > MEMORY_SIZE:
-            known.popitem(last=False)
+        _keep(Known(match, seats, state))
+
+
+def _keep(memory: Known) -> None:
+    """Remember ``memory`` as the most recently used (the least recently used goes past the size)."""
+    known[memory.match.pk] = memory
+    known.move_to_end(memory.match.pk)
+    if len(known) > MEMORY_SIZE:
+        known.popitem(last=False)
+
+
+def move_memory_prime(*, match: Match, seats: list[Seat]) -> None:
+    """Remember an active ``match`` as just read (``seats`` with their players) unless a newer
+    version is remembered: a page opening does this, so the first move of a match in this
+    process (every match's first, and every match's after a restart) needs no read either.
+    A read is as good as a write here: the conditional update still checks the version and the
+    rest, and a stale memory takes the careful path."""
+    if match.status != Match.Status.ACTIVE:
+        return
+    memory = known.get(match.pk)
+    if memory is None or memory.match.version < match.version:
+        _keep(Known(match, seats, None))
 
 
 def forget(match_id: int) -> None:

@@ -492,3 +492,17 @@ async def test_a_page_still_closes_when_uncounting_its_socket_fails(monkeypatch,
     assert presence["spectators"] == 0
     assert "could not uncount a closing socket" in caplog.text
     await sx.disconnect()
+
+
+async def test_opening_a_page_lets_the_first_move_here_skip_the_read():
+    from games.services import moves  # noqa: PLC0415
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    moves.known.pop(match.pk, None)  # as in a process that never moved in it (after a restart)
+    sx, first = await join_match(match.pk, x)
+    assert moves.known[match.pk].match.version == first["version"] == 0
+    await sx.send_json_to({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
+    assert (await receive(sx, "state"))["version"] == 1
+    assert (await db_state(match.pk))[0] == 1
+    await sx.disconnect()

@@ -8,9 +8,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import rows, services
+from games.match_settings import MatchSettings
 from games.models import Match, Move, Outcome
 from games.rules import get_game
+from games.selectors import match_seats
 from games.services import ServiceError, moves
 from tests.support.players import make_players, play_out, race_moves, start_match
 
@@ -186,3 +188,48 @@ def test_the_last_move_stores_every_seats_result_without_compiling_a_bulk_update
     stored = {s.role: (s.score, s.outcome) for s in match.seats.all()}
     assert stored == {role: (scores[role], Outcome.DRAWN if match.result["draw"] else
                              Outcome.WON if role in winners else Outcome.LOST) for role in scores}
+
+
+def test_a_match_read_by_a_page_opening_is_moved_in_without_a_read():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    moves.known.clear()  # a fresh process
+    services.move_memory_prime(match=rows.match_by_id(match.pk), seats=match_seats(match.pk))
+    with CaptureQueriesContext(connection) as queries:
+        services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    statements = [q["sql"].split()[0] for q in queries]
+    if connection.vendor == "postgresql":
+        assert statements == ["WITH"]
+    else:
+        assert [s for s in statements if s not in {"BEGIN", "COMMIT"}] == ["UPDATE", "INSERT"]
+    assert moves_of(match) == [("xPlayer", "(play 2 2 2 2 x)")]
+
+
+def test_a_page_read_older_than_the_memory_or_than_the_match_changes_nothing_wrong():
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o])
+    read_before = rows.match_by_id(match.pk)
+    services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    services.move_memory_prime(match=read_before, seats=match_seats(match.pk))  # a slow page's older read
+    assert moves.known[match.pk].match.version == 1  # the newer memory is kept
+    with another_process():
+        services.move_memory_prime(match=rows.match_by_id(match.pk), seats=match_seats(match.pk))
+        services.move_submit(match_id=match.pk, user=o, action="(play 2 2 1 1 o)", version=1)
+    with another_process():  # this one read version 1, before the move it did not make
+        services.move_memory_prime(match=read_before, seats=match_seats(match.pk))
+        with pytest.raises(ServiceError) as refused:
+            services.move_submit(match_id=match.pk, user=o, action="(play 2 2 3 3 o)", version=1)
+        assert refused.value.code == "stale_version"
+        services.move_submit(match_id=match.pk, user=x, action="(play 1 1 2 2 x)", version=2)
+    assert [a for _, a in moves_of(match)] == ["(play 2 2 2 2 x)", "(play 2 2 1 1 o)", "(play 1 1 2 2 x)"]
+
+
+def test_only_active_matches_are_remembered_from_a_read():
+    x, o = make_players(2)
+    waiting = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe"))
+    finished = start_match("nine-board-tictactoe", [x, o])
+    play_out(finished, [x, o])
+    moves.known.clear()
+    for match in (waiting, finished):
+        services.move_memory_prime(match=rows.match_by_id(match.pk), seats=match_seats(match.pk))
+    assert moves.known == {}
