@@ -237,7 +237,7 @@ async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
                 while True:
                     state = await inbox.get()
                     if state["_stateID"] in sent:
-                        rec.deliveries.append(time.perf_counter() - sent[state["_stateID"]])
+                        rec.delivery(time.perf_counter() - sent[state["_stateID"]])
                     if state["ctx"].get("gameover") is not None or clock.stopped:
                         return
 

@@ -32,6 +32,8 @@ class Recorder:
     def __init__(self) -> None:
         self.acks: list[float] = []
         self.deliveries: list[float] = []
+        self.ack_sent: list[float] = []  # when each ack's move was sent (perf_counter)
+        self.delivery_sent: list[float] = []
         self.first_state: list[float] = []
         self.errors = 0
         self.failed_handshakes = 0
@@ -43,7 +45,17 @@ class Recorder:
     def ack(self, seconds: float, in_time: bool) -> None:
         """A mover's ack; ``in_time`` when it came before the deadline (those make moves/s)."""
         self.acks.append(seconds)
+        self.ack_sent.append(time.perf_counter() - seconds)
         self.moves += in_time
+
+    def delivery(self, seconds: float) -> None:
+        """A spectator received a state ``seconds`` after its move was sent."""
+        self.deliveries.append(seconds)
+        self.delivery_sent.append(time.perf_counter() - seconds)
+
+    def steady(self, samples: list[float], sent: list[float], since: float) -> list[float]:
+        """The samples of the moves sent from ``since`` on (after the warm-up)."""
+        return [x for x, at in zip(samples, sent) if at >= since]
 
     def error(self, what: object) -> None:
         self.errors += 1
@@ -201,7 +213,7 @@ async def boardhall_match(match_id: int, slot: dict, clock: Clock, rec: Recorder
             while True:
                 message = await receive(ws)
                 if message["version"] in sent:
-                    rec.deliveries.append(time.perf_counter() - sent[message["version"]])
+                    rec.delivery(time.perf_counter() - sent[message["version"]])
                 if message["match"]["status"] != "active" or clock.stopped:
                     return
 
@@ -311,7 +323,10 @@ async def run(spec: dict) -> dict:
         elapsed = max(time.perf_counter() - clock.started, 1e-9)
     cpu = time.process_time() - cpu0
     window = min(elapsed, spec["seconds"]) if spec["mode"] != "arrivals" else elapsed
+    since = clock.started + spec.get("warmup", 0)
     return {"moves": rec.moves, "window": window, "acks": rec.acks, "deliveries": rec.deliveries, "first_state": rec.first_state,
+            "acks_steady": rec.steady(rec.acks, rec.ack_sent, since),
+            "deliveries_steady": rec.steady(rec.deliveries, rec.delivery_sent, since),
             "errors": rec.errors, "stalls": rec.stalls, "failed_handshakes": rec.failed_handshakes, "elapsed": elapsed,
             "exhausted_slots": rec.exhausted_slots, "error_samples": rec.error_samples + side.error_samples,
             "computer_side_moves": len(side.acks), "computer_side_errors": side.errors,

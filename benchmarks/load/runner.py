@@ -90,7 +90,8 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
             raise RuntimeError("a client process failed")
         outs.append(json.loads(out.strip().splitlines()[-1]))
     server_cpu = (cpu_seconds(server_pids) - cpu_before) / (time.perf_counter() - wall_before)
-    merged = {key: [x for o in outs for x in o[key]] for key in ("acks", "deliveries", "first_state", "error_samples")}
+    merged = {key: [x for o in outs for x in o[key]] for key in ("acks", "deliveries", "first_state", "error_samples",
+                                                                   "acks_steady", "deliveries_steady")}
     for key in ("moves", "errors", "stalls", "failed_handshakes", "exhausted_slots", "computer_side_moves",
                 "computer_side_errors"):
         merged[key] = sum(o[key] for o in outs)
@@ -113,7 +114,8 @@ def figures(m: dict, window: float, server_cpu: float, client_cpu: float) -> dic
            "exhausted_slots": m["exhausted_slots"], "server_cpu": server_cpu, "client_cpu": client_cpu,
            "computer_side_moves": m["computer_side_moves"], "sockets_ok": len(m["first_state"]),
            "error_samples": m["error_samples"][:3]}
-    for name, key in (("ack", "acks"), ("spec", "deliveries"), ("first", "first_state")):
+    for name, key in (("ack", "acks"), ("spec", "deliveries"), ("first", "first_state"),
+                      ("ack_steady", "acks_steady"), ("spec_steady", "deliveries_steady")):
         for q in (50, 95, 99):
             out[f"{name}_p{q}"] = pct(m[key], q)
     return out
@@ -171,7 +173,7 @@ def run_boardhall(config: dict) -> dict:
             slot["player_url"], slot["spectator_url"] = urls[n % len(urls)], urls[(n + 1) % len(urls)]
         for n, slot in enumerate(computer_slots):
             slot["player_url"] = urls[n % len(urls)]
-        spec = {"kind": "boardhall", "seconds": config["seconds"], "think": think(config),
+        spec = {"kind": "boardhall", "seconds": config["seconds"], "think": think(config), "warmup": config["warmup"],
                 "window": config["window"], "seed": config["seed"],
                 "mode": "arrivals" if mode == "arrivals" else "play"}
 
@@ -318,6 +320,7 @@ def run_bgio(config: dict) -> dict:
                   "matches": made[n * games:(n + 1) * games]}
                  for n in range(m)]
         spec = {"kind": "bgio", "mode": "play", "seconds": config["seconds"], "think": think(config),
+                "warmup": config["warmup"],
                 "seed": config["seed"], "slots": slots}
         return drive(spec, config["clients"], [server.pid])
     finally:
