@@ -197,19 +197,16 @@ class _Shard(RedisSingleShardConnection):
                 self._changing = asyncio.ensure_future(self._send_changes())
 
     async def _send_change(self, kind: str, channels: list[str]) -> None:
-        if kind == "subscribe":
-            todo = [c for c in dict.fromkeys(channels) if c not in self._subscribed_to]
-        else:
-            todo = [c for c in dict.fromkeys(channels) if c in self._subscribed_to]
+        subscribing = kind == "subscribe"
+        todo = [c for c in dict.fromkeys(channels) if (c in self._subscribed_to) != subscribing]
         if not todo:
             return
         self._ensure_redis()
         self._ensure_receiver()
-        if kind == "subscribe":
-            await self._pubsub.subscribe(*todo)
+        await getattr(self._pubsub, kind)(*todo)
+        if subscribing:
             self._subscribed_to.update(todo)
         else:
-            await self._pubsub.unsubscribe(*todo)
             self._subscribed_to.difference_update(todo)
 
     async def publish(self, channel: str, message: bytes) -> None:

@@ -145,9 +145,10 @@ class RedisLimits(MemoryLimits):
     async def open(self, client: str, channel: str) -> bool:
         """One round trip, and atomic: two sockets opening together on two processes cannot
         both take the client's last place."""
-        script = self._open_scripts.get(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        script = self._open_scripts.get(loop)
         if script is None:
-            script = self._open_scripts[asyncio.get_running_loop()] = self._redis().register_script(OPEN_SCRIPT)
+            script = self._open_scripts[loop] = self._redis().register_script(OPEN_SCRIPT)
         now = time.time()
         return bool(await script(keys=[self._key("sockets", client)],
                                  args=[now, now - SOCKET_FRESH_SECONDS, settings.WS_MAX_SOCKETS, channel,

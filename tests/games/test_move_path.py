@@ -32,6 +32,14 @@ def another_process():
         moves.known.update(mine)
 
 
+def assert_written_without_a_read(queries) -> None:
+    statements = [q["sql"].split()[0] for q in queries]
+    if connection.vendor == "postgresql":
+        assert statements == ["WITH"]  # the conditional update and the insert, one statement, no transaction
+    else:
+        assert [s for s in statements if s not in {"BEGIN", "COMMIT"}] == ["UPDATE", "INSERT"]  # no read
+
+
 def moves_of(match):
     return list(Move.objects.filter(match=match).order_by("ply").values_list("role", "action"))
 
@@ -43,11 +51,7 @@ def test_a_remembered_match_is_played_without_a_read():
     assert moves.known[match.pk].match.version == 1
     with CaptureQueriesContext(connection) as queries:
         services.move_submit(match_id=match.pk, user=o, action="(play 2 2 1 1 o)", version=1)
-    statements = [q["sql"].split()[0] for q in queries]
-    if connection.vendor == "postgresql":
-        assert statements == ["WITH"]  # the conditional update and the insert, one statement, no transaction
-    else:
-        assert [s for s in statements if s not in {"BEGIN", "COMMIT"}] == ["UPDATE", "INSERT"]  # no read
+    assert_written_without_a_read(queries)
     match.refresh_from_db()
     assert match.version == 2 and moves.known[match.pk].match.version == 2
     game = get_game(match.game)
@@ -197,11 +201,7 @@ def test_a_match_read_by_a_page_opening_is_moved_in_without_a_read():
     services.move_memory_prime(match=rows.match_by_id(match.pk), seats=match_seats(match.pk))
     with CaptureQueriesContext(connection) as queries:
         services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
-    statements = [q["sql"].split()[0] for q in queries]
-    if connection.vendor == "postgresql":
-        assert statements == ["WITH"]
-    else:
-        assert [s for s in statements if s not in {"BEGIN", "COMMIT"}] == ["UPDATE", "INSERT"]
+    assert_written_without_a_read(queries)
     assert moves_of(match) == [("xPlayer", "(play 2 2 2 2 x)")]
 
 
