@@ -127,6 +127,9 @@ else:
 # Threads that run database work for the sockets (games/dbthreads.py). SQLite has one writer
 # at a time, so one thread; on PostgreSQL several overlap their round trips.
 DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
+# With one database thread, moves that queue for it share a transaction and its commit
+# (games/movequeue.py); with several, each move is its own call and they overlap.
+MOVE_BATCHES = DB_THREADS == 1
 # Tests use a file for SQLite too: live-server tests run Daphne in a child process.
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
     str(BASE_DIR / "test_boardhall.sqlite3") if DATABASES["default"]["ENGINE"].endswith("sqlite3") else None)}

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, presence, rows, selectors, services, snapshots
+from games import broadcast, movequeue, presence, rows, selectors, services, snapshots
 from games.dbthreads import db
 from games.models import Match
 from games.services import ServiceError
@@ -110,15 +110,15 @@ class MatchConsumer(Socket):
 
     async def handle(self, kind: str, fields: dict[str, Any]) -> None:
         if kind in SEAT_ACTIONS:
-            await self._call(SEAT_ACTIONS[kind], match_id=self.match_id, user=self.user)
+            await self._call(db(SEAT_ACTIONS[kind]), match_id=self.match_id, user=self.user)
         else:
             await super().handle(kind, fields)
 
     async def _on_action(self, *, action: str, version: int) -> None:
-        await self._call(services.move_submit, match_id=self.match_id, user=self.user, action=action, version=version)
+        await self._call(movequeue.submit, match_id=self.match_id, user=self.user, action=action, version=version)
 
     async def _on_chat(self, *, text: str) -> None:
-        await self._call(services.chat_post, match_id=self.match_id, user=self.user, text=text)
+        await self._call(db(services.chat_post), match_id=self.match_id, user=self.user, text=text)
 
     async def _on_sync(self, version: int | None = None) -> None:
         event, chat = await db(self._read_state)()
@@ -131,10 +131,10 @@ class MatchConsumer(Socket):
         return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
     async def _call(self, service, **kwargs) -> None:
-        """Run one service; its refusal becomes one error message to this socket alone (and a
-        failure a ``server_error``, in ``receive``)."""
+        """Await one service (``db(...)`` of one, or the move line); its refusal becomes one
+        error message to this socket alone (and a failure a ``server_error``, in ``receive``)."""
         try:
-            await db(service)(**kwargs)
+            await service(**kwargs)
         except ServiceError as err:
             extra = dict(err.extra)
             if err.code == "stale_version":

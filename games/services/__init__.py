@@ -36,7 +36,7 @@ from games.services.matches import (
                                     rematch_offer,
                                     seat_join,
 )
-from games.services.moves import computer_turn_resume, move_memory_prime, move_submit
+from games.services.moves import computer_turn_resume, move_memory_prime, move_submit, move_submit_many
 from games.services.pairing import pool_enter, pool_leave, pool_pair
 from games.services.presence import online_enter, online_leave, presence_enter, presence_leave, presence_touch
 from games.services.ratings import ratings_recompute
@@ -51,7 +51,7 @@ __all__ = [
     "ServiceError", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_create", "match_resign",
-    "move_memory_prime", "move_submit", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
+    "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_offer", "seat_join",
     "takeback_accept", "takeback_decline", "takeback_offer", "waiting_matches_expire",
 ]

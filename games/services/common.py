@@ -151,8 +151,10 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
 
 def one_statement(match: Match, moves: list[Move]) -> bool:
     """Whether a remembered match's move can be written as one statement outside a transaction
-    (PostgreSQL, and the game goes on: a finishing move also writes the seats)."""
-    return bool(moves) and match.status == Match.Status.ACTIVE and connection.vendor in statements.ONE_STATEMENT
+    (PostgreSQL, and the game goes on: a finishing move also writes the seats; not inside a
+    caller's transaction, where a failed statement would end that transaction)."""
+    return (bool(moves) and match.status == Match.Status.ACTIVE and connection.vendor in statements.ONE_STATEMENT
+            and not connection.in_atomic_block)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:

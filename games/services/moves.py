@@ -63,10 +63,38 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     try:
         return _submit(match_id, user, action, version)
     except clocks.OutOfTime:
-        known.pop(match_id, None)
-        clock_flag(match_id=match_id)
-        raise ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
-                           {"version": version}) from None
+        raise _lost_on_time(match_id, version) from None
+
+
+def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
+    """Several moves (each ``move_submit``'s keyword arguments) in one transaction with one
+    commit: what a database thread does with the moves that queued for it meanwhile
+    (``games.movequeue``). Each move is a savepoint of its own: a refusal or a failure undoes
+    that move alone and takes its place in the list returned, in the order of ``calls``. A
+    move lost on time still ends its match. Nothing is sent before the one commit.
+
+    The savepoints are the move path's own ``atomic`` blocks: every write of ``_submit`` is
+    inside one (the careful path's, or the one around ``record``), so a move that fails
+    rolls back to where it began."""
+    results: list[Match | Exception] = []
+    with transaction.atomic():
+        for call in calls:
+            try:
+                try:
+                    results.append(_submit(call["match_id"], call["user"], call["action"], call["version"]))
+                except clocks.OutOfTime:
+                    results.append(_lost_on_time(call["match_id"], call["version"]))
+            except Exception as err:  # noqa: BLE001 - the caller of that move alone receives it
+                results.append(err)
+    return results
+
+
+def _lost_on_time(match_id: int, version: int) -> ServiceError:
+    """The mover's clock ran out: end the match on time, and the refusal to give."""
+    known.pop(match_id, None)
+    clock_flag(match_id=match_id)
+    return ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
+                        {"version": version})
 
 
 def _submit(match_id: int, user, action: str, version: int) -> Match:
@@ -91,9 +119,7 @@ def _submit(match_id: int, user, action: str, version: int) -> Match:
 
 
 def _play(memory: Known, user, action: str, version: int, *, unchanged_since: int | None) -> Match:
-    match, seats = copy.copy(memory.match), memory.seats
-    if unchanged_since is not None:
-        seats = [copy.copy(s) for s in seats]
+    match, seats = _clone(memory.match), memory.seats
     seat = seat_of(match, user, seats)
     require_active(match)
     if version != match.version:
@@ -114,6 +140,8 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
         raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
     moves = [Move(match=match, ply=match.plies + 1, role=seat.role, action=action)]
     state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
+    if unchanged_since is not None and game.is_terminal(state):
+        seats = [_clone(s) for s in seats]  # finishing writes the results into them: not into the memory
     if unchanged_since is not None and not game.is_terminal(state) and one_statement(match, moves):
         record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)  # commits on its own
         _remember(match, seats, state)
@@ -122,6 +150,16 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
         record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)
         transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
     return match
+
+
+def _clone(instance):
+    """A shallow copy of a model instance: what ``copy.copy`` gives (its own field values and
+    its own cache of related objects), without the detour through pickling's protocol."""
+    clone = instance.__class__.__new__(instance.__class__)
+    clone.__dict__ = instance.__dict__.copy()
+    clone._state = copy.copy(instance._state)
+    clone._state.fields_cache = instance._state.fields_cache.copy()
+    return clone
 
 
 def _remember(match: Match, seats: list[Seat], state) -> None:

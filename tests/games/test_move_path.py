@@ -233,3 +233,63 @@ def test_only_active_matches_are_remembered_from_a_read():
     for match in (waiting, finished):
         services.move_memory_prime(match=rows.match_by_id(match.pk), seats=match_seats(match.pk))
     assert moves.known == {}
+
+
+def committed(queries) -> int:
+    return sum(q["sql"].split()[0] == "COMMIT" for q in queries)
+
+
+def test_moves_submitted_together_commit_once_and_each_gets_its_own_answer():
+    x, o = make_players(2)
+    a, b, c = (start_match("nine-board-tictactoe", [x, o]) for _ in range(3))
+    services.move_submit(match_id=c.pk, user=x, action="(play 2 2 2 2 x)", version=0)  # c is remembered
+    calls = [
+        {"match_id": a.pk, "user": x, "action": "(play 2 2 2 2 x)", "version": 0},
+        {"match_id": b.pk, "user": x, "action": "(play 2 2 9 9 x)", "version": 0},  # illegal
+        {"match_id": a.pk, "user": x, "action": "(play 2 2 1 1 x)", "version": 0},  # a has moved on
+        {"match_id": c.pk, "user": x, "action": "(play 2 2 1 1 x)", "version": 1},  # o's turn
+        {"match_id": c.pk, "user": o, "action": "(play 2 2 1 1 o)", "version": 1},
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        results = services.move_submit_many(calls)
+    assert committed(queries) == 1
+    assert [r.code if isinstance(r, ServiceError) else r.version for r in results] == [
+        1, "illegal_action", "stale_version", "not_your_turn", 2]
+    assert moves_of(a) == [("xPlayer", "(play 2 2 2 2 x)")] and moves_of(b) == []
+    assert moves_of(c) == [("xPlayer", "(play 2 2 2 2 x)"), ("oPlayer", "(play 2 2 1 1 o)")]
+    assert moves.known[a.pk].match.version == 1 and moves.known[c.pk].match.version == 2
+
+
+def test_a_move_that_fails_in_a_batch_undoes_itself_alone():
+    x, o = make_players(2)
+    a, b = (start_match("nine-board-tictactoe", [x, o]) for _ in range(2))
+    for match in (a, b):
+        services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
+    # Another writer put a move at b's next ply without raising its version: b's conditional
+    # update applies, then its insert fails on (match, ply).
+    Move.objects.create(match=b, ply=2, role="oPlayer", action="(play 2 2 3 3 o)")
+    results = services.move_submit_many([
+        {"match_id": b.pk, "user": o, "action": "(play 2 2 1 1 o)", "version": 1},
+        {"match_id": a.pk, "user": o, "action": "(play 2 2 1 1 o)", "version": 1},
+    ])
+    assert isinstance(results[0], ServiceError) and results[0].code == "stale_version"
+    assert results[1].version == 2
+    assert Match.objects.get(pk=b.pk).version == 1  # its update was rolled back with its insert
+    assert Match.objects.get(pk=a.pk).version == 2 and len(moves_of(a)) == 2
+
+
+def test_a_move_too_late_in_a_batch_still_ends_its_match_on_time(fake_time):
+    from games.clocks import TimeControl
+
+    x, o = make_players(2)
+    timed = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60, increment=0))
+    other = start_match("nine-board-tictactoe", [x, o])
+    fake_time.advance(61)
+    results = services.move_submit_many([
+        {"match_id": timed.pk, "user": x, "action": "(play 2 2 2 2 x)", "version": 0},
+        {"match_id": other.pk, "user": x, "action": "(play 2 2 2 2 x)", "version": 0},
+    ])
+    assert isinstance(results[0], ServiceError) and results[0].code == "out_of_time"
+    timed.refresh_from_db()
+    assert timed.status == Match.Status.FINISHED and timed.result["winners"] == ["oPlayer"]
+    assert moves_of(timed) == [] and results[1].version == 1

@@ -1,0 +1,105 @@
+"""The moves' line to the database thread (games/movequeue.py): a move that finds it idle goes
+alone and at once; moves that arrive while a batch is on the thread go together as the next;
+each waiting socket gets its own move's answer, and a failed call fails every move in it."""
+
+import asyncio
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import OperationalError
+from django.test import override_settings
+
+from games import movequeue, services
+from games.models import Move
+from games.services import ServiceError
+from tests.support.players import make_players, start_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("batches")]
+
+
+@pytest.fixture
+def batches():
+    with override_settings(MOVE_BATCHES=True):  # as with one database thread, on any database
+        yield
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The batches that reach the move service, as lists of match ids; the first one lingers
+    on the database thread, as a slow commit would."""
+    seen: list[list[int]] = []
+    real = services.move_submit_many
+
+    def spy(batch):
+        seen.append([call["match_id"] for call in batch])
+        if len(seen) == 1:
+            time.sleep(0.3)
+        return real(batch)
+
+    monkeypatch.setattr(services, "move_submit_many", spy)
+    return seen
+
+
+async def matches(count: int):
+    x, o = await database_sync_to_async(make_players)(2)
+    return x, [await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o]) for _ in range(count)]
+
+
+def submit(match, user, action="(play 2 2 2 2 x)", version=0):
+    return movequeue.submit(match_id=match.pk, user=user, action=action, version=version)
+
+
+async def test_moves_that_arrive_while_a_batch_is_on_the_thread_go_together_as_the_next(calls):
+    x, (a, b, c) = await matches(3)
+    first = asyncio.ensure_future(submit(a, x))
+    await asyncio.sleep(0.1)  # a's batch is on the database thread now
+    done = await asyncio.gather(first, submit(b, x), submit(c, x))
+    assert calls == [[a.pk], [b.pk, c.pk]]
+    assert [m.version for m in done] == [1, 1, 1]
+    assert await database_sync_to_async(Move.objects.filter(match__in=[a, b, c]).count)() == 3
+
+
+async def test_each_waiting_socket_gets_its_own_moves_answer(calls):
+    x, (a, b, c) = await matches(3)
+    first = asyncio.ensure_future(submit(a, x))
+    await asyncio.sleep(0.1)
+    answers = await asyncio.gather(first, submit(b, x, action="(play 9 9 9 9 x)"), submit(c, x, version=3),
+                                   return_exceptions=True)
+    assert calls == [[a.pk], [b.pk, c.pk]]
+    assert answers[0].version == 1
+    assert [(type(e), e.code) for e in answers[1:]] == [(ServiceError, "illegal_action"), (ServiceError, "stale_version")]
+
+
+async def test_a_failed_call_fails_every_move_in_it_and_the_line_goes_on(monkeypatch):
+    x, (a, b, c) = await matches(3)
+    real = services.move_submit_many
+
+    def failing(batch):
+        raise OperationalError("disk I/O error")
+
+    monkeypatch.setattr(services, "move_submit_many", failing)
+    answers = await asyncio.gather(submit(a, x), submit(b, x), return_exceptions=True)
+    assert [type(e) for e in answers] == [OperationalError, OperationalError]
+    monkeypatch.setattr(services, "move_submit_many", real)
+    assert (await submit(c, x)).version == 1  # the line is free again
+
+
+async def test_a_socket_gone_before_its_answer_leaves_its_move_standing(calls):
+    x, (a, b) = await matches(2)
+    first = asyncio.ensure_future(submit(a, x))
+    await asyncio.sleep(0.1)
+    gone = asyncio.ensure_future(submit(b, x))
+    await asyncio.sleep(0)
+    gone.cancel()  # the page closed while its move waited
+    assert (await first).version == 1
+    await asyncio.sleep(0.2)
+    assert calls == [[a.pk], [b.pk]]
+    assert await database_sync_to_async(Move.objects.filter(match=b).count)() == 1
+
+
+@override_settings(MOVE_BATCHES=False)
+async def test_with_several_database_threads_each_move_is_its_own_call(calls):
+    x, (a, b) = await matches(2)
+    done = await asyncio.gather(submit(a, x), submit(b, x))
+    assert calls == [] and [m.version for m in done] == [1, 1]
