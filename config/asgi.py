@@ -16,10 +16,12 @@ from config.handshake import lazy_pformat  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
+from config.tcpwrite import write_at_once  # noqa: E402
 from games.flagfall import SweepWhenServing  # noqa: E402
 from games.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
+write_at_once()
 
 
 def load_ahead() -> None:
