@@ -167,6 +167,13 @@ class Socket(AsyncWebsocketConsumer):
     async def send_json_text(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
+    async def websocket_disconnect(self, message: dict) -> None:
+        """Channels' own, less its hop to the shared thread to close stale database connections
+        when each socket closes: ours never use the database on the event loop, and the
+        database threads close stale connections themselves. (No class-level ``groups`` here.)"""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -236,6 +236,27 @@ async def test_presence_counts_spectators_and_online_players():
     await sx.disconnect()
 
 
+async def test_a_page_closing_makes_no_hop_to_channels_shared_thread(monkeypatch):
+    import channels.generic.websocket as channels_websocket  # noqa: PLC0415
+
+    hops = []
+
+    async def spy():
+        hops.append("close_old_connections")
+
+    monkeypatch.setattr(channels_websocket, "aclose_old_connections", spy)
+    x, o, fan = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    watcher, _ = await join_match(match.pk, fan)
+    while (await receive(sx, "presence"))["spectators"] < 1:
+        pass
+    await watcher.disconnect()
+    assert (await receive(sx, "presence"))["spectators"] == 0  # the closing page was still counted out
+    assert hops == []
+    await sx.disconnect()
+
+
 async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed():
     white, black = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
