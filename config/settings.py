@@ -143,8 +143,9 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
             "BACKEND": "games.layers.RedisPubSubLayer",
             "CONFIG": {
                 # Publishes run concurrently (games/layers.py), each on a pooled connection;
-                # redis-py's default pool refuses past 100 at once.
-                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5,
+                # redis-py's default pool refuses past 100 at once. No per-command timeout:
+                # the layer bounds each publish itself, more cheaply (layers.PUBLISH_SECONDS).
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5, "socket_timeout": None,
                            "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
             },

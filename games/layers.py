@@ -32,6 +32,11 @@ logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
 SUBSCRIBE_ATTEMPTS = 4
+# The layer's Redis connections have no timeout of their own (``socket_timeout`` is None in the
+# settings): redis-py bounds each command by running it as a task of its own, which cost a
+# loaded process more than the publish. A publish is bounded here instead, whole (connecting
+# included), by one timer: a Redis that stopped answering fails it instead of holding it.
+PUBLISH_SECONDS = 5.0
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -216,13 +221,16 @@ class _Shard(RedisSingleShardConnection):
         connection pool serves concurrent publishes; the order of one group's messages is
         kept by their sender (``games.broadcast``), which waits for each before the next.
         A publish on a connection that Redis closed (it restarted) is tried once more: the
-        message did not reach a server that no longer exists."""
+        message did not reach a server that no longer exists. Each try has ``PUBLISH_SECONDS``
+        (redis-py drops a connection whose command was cut short)."""
         self._ensure_redis()  # synchronous: no other task runs between the check and the set
         try:
-            await self._redis.publish(channel, message)
+            async with asyncio.timeout(PUBLISH_SECONDS):
+                await self._redis.publish(channel, message)
         except RedisConnectionError:  # a pooled connection to a Redis that has since restarted
             await asyncio.sleep(0.05)
-            await self._redis.publish(channel, message)
+            async with asyncio.timeout(PUBLISH_SECONDS):
+                await self._redis.publish(channel, message)
 
     def _receive_message(self, message) -> None:
         if message is None:
