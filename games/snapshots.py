@@ -14,11 +14,23 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import orjson
+
 from games import clocks, conduct
 from games.clocks import TimeControl
 from games.models import Match, Move
 
 REMEMBERED_MATCHES = 5000
+
+
+def encode(value: Any) -> str:
+    """Compact JSON text: orjson, about ten times the standard library's speed on a state
+    message (non-ASCII characters stay as they are). What orjson refuses (a lone surrogate
+    that a client sent, echoed in an error) the standard library writes as an escape."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"))
 
 
 def player_json(user) -> dict[str, Any] | None:
@@ -125,9 +137,9 @@ def state_event(snapshot: dict[str, Any], last_move: dict[str, Any] | None) -> d
         "active": active,
         "to_move": snapshot["view"].get("to_move"),
         "players": [[s["role"], s["player"]["id"] if s["player"] else None] for s in snapshot["seats"]],
-        "legal": json.dumps(mover_actions(snapshot["view"]) if active else [], separators=(",", ":")),
-        "text": json.dumps(snapshot, separators=(",", ":")),
-        "last_move": json.dumps(last_move, separators=(",", ":")),
+        "legal": encode(mover_actions(snapshot["view"]) if active else []),
+        "text": encode(snapshot),
+        "last_move": encode(last_move),
     }
 
 
@@ -146,7 +158,7 @@ def viewer_message(event: dict[str, Any], user_id: int | None) -> str:
         you = '{"roles":[],"legal":{}}'
     else:
         to_move = event["to_move"]
-        legal = f'{json.dumps(to_move)}:{event["legal"]}' if event["active"] and to_move in roles else ""
-        you = f'{{"roles":{json.dumps(roles, separators=(",", ":"))},"legal":{{{legal}}}}}'
+        legal = f'{encode(to_move)}:{event["legal"]}' if event["active"] and to_move in roles else ""
+        you = f'{{"roles":{encode(roles)},"legal":{{{legal}}}}}'
     return (f'{{"type":"state","version":{event["version"]},"match":{event["text"]},'
             f'"last_move":{event["last_move"]},"you":{you}}}')

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 from typing import Any
 
@@ -30,7 +29,7 @@ from django.db import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games import presence, protocol, throttle
+from games import presence, protocol, snapshots, throttle
 from games.dbthreads import db
 
 TOO_MANY = 4429
@@ -165,7 +164,7 @@ class Socket(AsyncWebsocketConsumer):
         return self.client is not None and await throttle.limits().take(self.client)
 
     async def send_json_text(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=snapshots.encode(content))
 
     async def websocket_disconnect(self, message: dict) -> None:
         """Channels' own, less its hop to the shared thread to close stale database connections

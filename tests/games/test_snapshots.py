@@ -38,3 +38,16 @@ def test_nobody_has_legal_actions_in_a_finished_match():
     snapshot = {**SNAPSHOT, "status": Match.Status.FINISHED}
     message = json.loads(snapshots.viewer_message(snapshots.state_event(snapshot, None), 8))
     assert message["you"] == {"roles": ["oPlayer"], "legal": {}}
+
+
+def test_messages_are_compact_json_that_reads_back_the_same():
+    value = {"name": "Zoë 😀", "cells": {1: "(play 1 1 1 1 x)"}, "moves": (1, 2), "none": None, "ok": True}
+    text = snapshots.encode(value)
+    assert " " not in text.replace("Zoë 😀", "").replace("(play 1 1 1 1 x)", "")  # compact
+    assert json.loads(text) == {"name": "Zoë 😀", "cells": {"1": "(play 1 1 1 1 x)"}, "moves": [1, 2], "none": None,
+                                "ok": True}
+
+
+def test_text_orjson_refuses_is_still_encoded():
+    text = snapshots.encode({"type": "error", "message": "no such action: \ud800"})  # a lone surrogate a client sent
+    assert json.loads(text) == {"type": "error", "message": "no such action: \ud800"}
