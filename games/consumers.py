@@ -14,7 +14,6 @@ from urllib.parse import parse_qs
 
 from games import broadcast, movequeue, presence, rows, selectors, services, snapshots
 from games.dbthreads import db
-from games.models import Match
 from games.services import ServiceError
 from games.sockets import Socket
 
@@ -79,9 +78,8 @@ class MatchConsumer(Socket):
         seats = selectors.match_seats(self.match_id)
         services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user, seats=seats)
         snapshot = selectors.match_snapshot(match=match, seats=seats)
-        if match.status == Match.Status.ACTIVE:
-            services.move_memory_prime(match=match, seats=seats)
-            services.computer_turn_resume(match=match, seats=seats)
+        services.move_memory_prime(match=match, seats=seats)  # each of these two: active matches only
+        services.computer_turn_resume(match=match, seats=seats)
         return (snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id),
                 presence.match_presence(match_id=self.match_id, seats=seats))
 

@@ -119,25 +119,29 @@ class RedisLimits(MemoryLimits):
     def __init__(self, url: str, prefix: str) -> None:
         super().__init__()
         self.url, self.prefix = url, prefix
-        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
-        self._open_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> script
+        self._loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> (client, open script)
 
-    def _redis(self):
+    def _connection(self) -> tuple:
+        """This event loop's Redis client and its registered ``OPEN_SCRIPT``."""
         import redis.asyncio  # noqa: PLC0415 (only the scaled set-up needs it)
         from redis.asyncio.retry import Retry  # noqa: PLC0415
         from redis.backoff import NoBackoff  # noqa: PLC0415
 
         loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
+        connection = self._loops.get(loop)
+        if connection is None:
             # Fail fast when Redis is down, as presence does; but when many sockets open or close
             # at once, wait for a connection of the pool rather than fail (redis-py's default
             # pool raises "Too many connections" past 100, and 800 closing sockets met it).
             pool = redis.asyncio.BlockingConnectionPool.from_url(
                 self.url, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_SECONDS,
                 socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
-            client = self._clients[loop] = redis.asyncio.Redis(connection_pool=pool)
-        return client
+            client = redis.asyncio.Redis(connection_pool=pool)
+            connection = self._loops[loop] = (client, client.register_script(OPEN_SCRIPT))
+        return connection
+
+    def _redis(self):
+        return self._connection()[0]
 
     def _key(self, kind: str, client: str) -> str:
         return f"{self.prefix}:limit:{kind}:{client}"
@@ -145,10 +149,7 @@ class RedisLimits(MemoryLimits):
     async def open(self, client: str, channel: str) -> bool:
         """One round trip, and atomic: two sockets opening together on two processes cannot
         both take the client's last place."""
-        loop = asyncio.get_running_loop()
-        script = self._open_scripts.get(loop)
-        if script is None:
-            script = self._open_scripts[loop] = self._redis().register_script(OPEN_SCRIPT)
+        script = self._connection()[1]
         now = time.time()
         return bool(await script(keys=[self._key("sockets", client)],
                                  args=[now, now - SOCKET_FRESH_SECONDS, settings.WS_MAX_SOCKETS, channel,

@@ -63,7 +63,10 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     try:
         return _submit(match_id, user, action, version)
     except clocks.OutOfTime:
-        raise _lost_on_time(match_id, version) from None
+        known.pop(match_id, None)
+        clock_flag(match_id=match_id)
+        raise ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
+                           {"version": version}) from None
 
 
 def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
@@ -73,28 +76,18 @@ def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
     that move alone and takes its place in the list returned, in the order of ``calls``. A
     move lost on time still ends its match. Nothing is sent before the one commit.
 
-    The savepoints are the move path's own ``atomic`` blocks: every write of ``_submit`` is
-    inside one (the careful path's, or the one around ``record``), so a move that fails
-    rolls back to where it began."""
+    The savepoints are the move path's own ``atomic`` blocks: every write of ``move_submit`` is
+    inside one (the careful path's, the one around ``record``, the flag fall's), so a move that
+    fails rolls back to where it began; inside this transaction a move is never the one
+    statement that commits on its own (``one_statement``)."""
     results: list[Match | Exception] = []
     with transaction.atomic():
         for call in calls:
             try:
-                try:
-                    results.append(_submit(call["match_id"], call["user"], call["action"], call["version"]))
-                except clocks.OutOfTime:
-                    results.append(_lost_on_time(call["match_id"], call["version"]))
+                results.append(move_submit(**call))
             except Exception as err:  # noqa: BLE001 - the caller of that move alone receives it
                 results.append(err)
     return results
-
-
-def _lost_on_time(match_id: int, version: int) -> ServiceError:
-    """The mover's clock ran out: end the match on time, and the refusal to give."""
-    known.pop(match_id, None)
-    clock_flag(match_id=match_id)
-    return ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
-                        {"version": version})
 
 
 def _submit(match_id: int, user, action: str, version: int) -> Match:
