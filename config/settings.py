@@ -266,6 +266,10 @@ COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
 # "inline", in the calling thread (tests of the service layer).
 COMPUTER_WORKERS = os.environ.get("COMPUTER_WORKERS", "channel" if REDIS_URL else "pool")
 COMPUTER_PROCESSES = int(os.environ.get("COMPUTER_PROCESSES", "1"))
+# How much the computer's thinking gives way to the threads serving people: the nice value added
+# to each thinking process (pool) or thread (worker), 0 to 19. On a busy machine the computer
+# answers later; its strength is set by search rounds, and its 1.5 s cap has ample room.
+COMPUTER_NICE = min(19, max(0, int(os.environ.get("COMPUTER_NICE", "10"))))
 
 LOGGING = {
     "version": 1,

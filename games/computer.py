@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from typing import Any
@@ -93,6 +94,14 @@ def _search_once(game: Game, root: _Node, rng: random.Random) -> None:
         totals = visited.totals
         for role, value in goals.items():
             totals[role] += value
+
+
+def give_way(niceness: int) -> None:
+    """Run this thread (on Linux a thread has its own nice value; a pool's process has one
+    thread that thinks) at ``niceness`` more than now: the scheduler then serves the threads
+    that answer people first, and the search takes what is left."""
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def choose_action_from_json(game_slug: str, state_json: Any, *, seed: str, iterations: int, seconds: float) -> Action:

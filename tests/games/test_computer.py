@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import os
 import random
 from unittest import mock
 
@@ -195,3 +196,18 @@ async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_
     assert (await receive(sock, "state", timeout=10))["version"] == 2
     assert (await receive(sock, "state", timeout=10))["version"] == 3  # both computer seats played
     await sock.disconnect()
+
+
+# -- where it thinks: below the people's threads -----------------------------------------------
+
+def _own_niceness() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)  # Linux: the calling thread's own value
+
+
+@pytest.mark.parametrize("executor", [bots._process_pool, bots.thinking_thread], ids=["pool", "worker thread"])
+def test_the_computer_thinks_at_a_lower_priority_than_the_threads_serving_people(executor, settings):
+    assert settings.COMPUTER_NICE == 10
+    mine = _own_niceness()
+    thinking = executor().submit(_own_niceness).result(timeout=60)
+    assert thinking == min(19, mine + settings.COMPUTER_NICE)
+    assert _own_niceness() == mine  # the thread that serves people is left as it was
