@@ -25,7 +25,11 @@ from functools import cache
 from django.conf import settings
 
 WINDOW_SECONDS = 10
-POOL_CONNECTIONS, POOL_WAIT_SECONDS = 50, 10  # a process's connections to Redis for the limits
+POOL_CONNECTIONS = 50  # a process's connections to Redis for the limits
+# Each call to Redis for the limits, waiting for a pooled connection included, is bounded by one
+# timer: a Redis that stopped answering fails it. The connections have no timeout of their own:
+# redis-py would run every command as a task of its own to time it (as in games.layers).
+CALL_SECONDS = 5.0
 MAX_LEASE = 16  # messages of a client's shared budget a process takes from Redis at once
 SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longer counts
 MAX_REMEMBERED = 50_000  # buckets kept per process; full ones are forgotten first
@@ -134,8 +138,8 @@ class RedisLimits(MemoryLimits):
             # at once, wait for a connection of the pool rather than fail (redis-py's default
             # pool raises "Too many connections" past 100, and 800 closing sockets met it).
             pool = redis.asyncio.BlockingConnectionPool.from_url(
-                self.url, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_SECONDS,
-                socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
+                self.url, max_connections=POOL_CONNECTIONS, timeout=CALL_SECONDS,
+                socket_connect_timeout=2, socket_timeout=None, retry=Retry(NoBackoff(), 1))
             client = redis.asyncio.Redis(connection_pool=pool)
             connection = self._loops[loop] = (client, client.register_script(OPEN_SCRIPT))
         return connection
@@ -151,17 +155,20 @@ class RedisLimits(MemoryLimits):
         both take the client's last place."""
         script = self._connection()[1]
         now = time.time()
-        return bool(await script(keys=[self._key("sockets", client)],
-                                 args=[now, now - SOCKET_FRESH_SECONDS, settings.WS_MAX_SOCKETS, channel,
-                                       SOCKET_FRESH_SECONDS]))
+        async with asyncio.timeout(CALL_SECONDS):
+            return bool(await script(keys=[self._key("sockets", client)],
+                                     args=[now, now - SOCKET_FRESH_SECONDS, settings.WS_MAX_SOCKETS, channel,
+                                           SOCKET_FRESH_SECONDS]))
 
     async def touch(self, client: str, channel: str) -> None:
         key = self._key("sockets", client)
-        await self._redis().pipeline().zadd(key, {channel: time.time()}, xx=True).expire(
-            key, SOCKET_FRESH_SECONDS).execute()
+        async with asyncio.timeout(CALL_SECONDS):
+            await self._redis().pipeline().zadd(key, {channel: time.time()}, xx=True).expire(
+                key, SOCKET_FRESH_SECONDS).execute()
 
     async def close(self, client: str, channel: str) -> None:
-        await self._redis().zrem(self._key("sockets", client), channel)
+        async with asyncio.timeout(CALL_SECONDS):
+            await self._redis().zrem(self._key("sockets", client), channel)
 
     async def take(self, client: str) -> bool:
         bucket = self._bucket(client)
@@ -177,7 +184,8 @@ class RedisLimits(MemoryLimits):
         budget = int(settings.WS_RATE_BURST + settings.WS_RATE_PER_SECOND * WINDOW_SECONDS)
         lease = max(1, min(MAX_LEASE, budget // 8))
         key = self._key(f"window{window}", client)
-        count, _ = await self._redis().pipeline().incrby(key, lease).expire(key, 2 * WINDOW_SECONDS).execute()
+        async with asyncio.timeout(CALL_SECONDS):
+            count, _ = await self._redis().pipeline().incrby(key, lease).expire(key, 2 * WINDOW_SECONDS).execute()
         granted = max(0, min(lease, budget - (count - lease)))
         bucket.lease_window, bucket.lease_left = window, granted - 1
         return granted > 0

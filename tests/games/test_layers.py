@@ -6,6 +6,7 @@ import pytest
 from channels.exceptions import ChannelFull
 
 from games import layers
+from tests.support.hung import hung_redis
 
 
 async def test_a_group_message_reaches_every_member_once():
@@ -178,19 +179,10 @@ async def test_redis_a_failed_subscription_fails_every_socket_that_waited_for_it
 
 async def test_a_publish_to_a_redis_that_stopped_answering_fails_in_time(monkeypatch):
     """The layer's connections have no timeout of their own: the layer bounds each publish."""
-    heard = []
-
-    async def silent(reader, writer):  # accepts, reads, never answers: a hung Redis
-        heard.append(await reader.read(100))
-        await asyncio.sleep(30)
-
-    server = await asyncio.start_server(silent, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
     monkeypatch.setattr(layers, "PUBLISH_SECONDS", 0.3)
-    layer = layers.RedisPubSubLayer(hosts=[{"address": f"redis://127.0.0.1:{port}", "socket_timeout": None}],
-                                    prefix="silent")
-    started = asyncio.get_running_loop().time()
-    with pytest.raises(TimeoutError):
-        await asyncio.wait_for(layer.group_send("g", {"type": "x"}), 5)
-    assert asyncio.get_running_loop().time() - started < 2 and heard  # it did reach the server
-    server.close()
+    async with hung_redis() as (url, heard):
+        layer = layers.RedisPubSubLayer(hosts=[{"address": url, "socket_timeout": None}], prefix="silent")
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.group_send("g", {"type": "x"}), 5)
+        assert asyncio.get_running_loop().time() - started < 2 and heard  # it did reach the server

@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings as live
 
 from games import throttle
+from tests.support.hung import hung_redis
 
 
 @pytest.fixture
@@ -90,3 +91,38 @@ async def test_a_socket_that_stopped_pinging_gives_its_place_back(settings, proc
     assert await two.open("u4", "alive")
     assert not await one.open("u4", "another")
     assert await one._redis().ttl(key) > 0
+
+
+async def test_a_redis_that_stopped_answering_fails_each_call_in_time(monkeypatch):
+    """The connections have no timeout of their own: each call is bounded by one timer."""
+    monkeypatch.setattr(throttle, "CALL_SECONDS", 0.3)
+    loop = asyncio.get_running_loop()
+    async with hung_redis() as (url, heard):
+        limits = throttle.RedisLimits(url, "silent")
+        for call in (lambda: limits.open("u1", "c1"), lambda: limits.close("u1", "c1"),
+                     lambda: limits.touch("u1", "c1")):
+            started = loop.time()
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(call(), 5)
+            assert loop.time() - started < 2
+        assert heard  # the calls did reach the server
+
+
+@pytest.mark.services
+async def test_a_call_to_redis_runs_no_timing_task_of_its_own(settings, processes, monkeypatch):
+    """redis-py times a command with a socket timeout by running it under ``asyncio.wait_for``
+    (a task per command); the limits' connections have none, so no such task is made."""
+    limits, _ = processes
+    timed = []
+    real = asyncio.wait_for
+
+    def counting(*args, **kwargs):
+        timed.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "wait_for", counting)
+    assert await limits.open("u9", "c1")
+    assert await limits.take("u9")
+    await limits.touch("u9", "c1")
+    await limits.close("u9", "c1")
+    assert timed == []
