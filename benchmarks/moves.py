@@ -147,11 +147,12 @@ def summary(mode: str, f: dict) -> str:
         return f"{f['queries_mean']:.1f} queries, {f['ms_p50']:.2f} ms a move at the median"
     if mode == "arrivals":
         return (f"{f['sockets_ok']} first states, {f['failed_handshakes']} failed handshakes, "
-                f"p99 {fmt(f['first_p99'])} ms")
+                f"p99 {fmt(f['first_p99'])} ms, listen overflows {f.get('listen_overflows')}")
     steady = (f" (after warm-up p50 {fmt(f.get('ack_steady_p50'))} p99 {fmt(f.get('ack_steady_p99'))})"
               if mode == "offered" else "")
     return (f"{f['moves_per_s']:.0f} moves/s, ack p50 {fmt(f['ack_p50'])} p99 {fmt(f['ack_p99'])} ms{steady}, "
-            f"errors {f['errors']} (stalls {f.get('stalls')}), server cpu {f['server_cpu']:.0%}, client cpu {f['client_cpu']:.0%}"
+            f"errors {f['errors']} (stalls {f.get('stalls')}), server cpu {f['server_cpu']:.0%}, client cpu {f['client_cpu']:.0%}, "
+            f"machine busy {f.get('machine_busy', 0):.0%}"
             + (f", e.g. {f['error_samples'][0]}" if f["error_samples"] else ""))
 
 
@@ -196,16 +197,17 @@ COLUMNS = {
                    ("spectator p50", ms("spec_p50")), ("p95", ms("spec_p95")), ("p99", ms("spec_p99")),
                    ("failed handshakes", count("failed_handshakes")), ("errors", count("errors")),
                    ("stalls", count("stalls")), ("server cpu", share("server_cpu")),
-                   ("client cpu", share("client_cpu"))],
+                   ("client cpu", share("client_cpu")), ("machine busy", share("machine_busy"))],
     "offered": [("M", lambda runs: str(runs[0]["M"])), ("offered/s", lambda runs: f"{runs[0]['rate']:g}"),
                 ("achieved/s", count("moves_per_s")), ("ack p50", ms("ack_p50")), ("p99", ms("ack_p99")),
                 ("spectator p50", ms("spec_p50")), ("p99", ms("spec_p99")),
                 ("after warm-up: ack p50", ms("ack_steady_p50")), ("p99", ms("ack_steady_p99")),
                 ("spectator p50", ms("spec_steady_p50")), ("p99", ms("spec_steady_p99")), ("errors", count("errors")),
-                ("server cpu", share("server_cpu"))],
+                ("server cpu", share("server_cpu")), ("machine busy", share("machine_busy"))],
     "arrivals": [("sockets", lambda runs: str(4 * runs[0]["M"])),
                  ("failed handshakes", count("failed_handshakes")), ("first state p50", ms("first_p50")),
-                 ("p99", ms("first_p99")), ("errors", count("errors")), ("server cpu", share("server_cpu"))],
+                 ("p99", ms("first_p99")), ("errors", count("errors")),
+                 ("listen overflows", count("listen_overflows")), ("server cpu", share("server_cpu"))],
     "cost": [("moves", count("moves")), ("queries per move", ms("queries_mean")), ("max", count("queries_max")),
              ("ms per move p50", lambda runs: fmt(median(runs, "ms_p50"), 2)),
              ("p95", lambda runs: fmt(median(runs, "ms_p95"), 2)), ("mean", lambda runs: fmt(median(runs, "ms_mean"), 2))],
@@ -215,7 +217,7 @@ COLUMNS = {
                  ("p99", ms("beside_ack_p99")), ("p99 rise", rise),
                  ("moves against the computer", count("beside_computer_side_moves")),
                  ("errors", lambda runs: fmt((median(runs, "alone_errors") or 0) + (median(runs, "beside_errors") or 0), 0)),
-                 ("server cpu beside", share("beside_server_cpu"))],
+                 ("server cpu beside", share("beside_server_cpu")), ("machine busy beside", share("beside_machine_busy"))],
 }
 
 

@@ -68,6 +68,21 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def machine_ticks() -> tuple[int, int]:
+    """The whole machine's CPU time so far, in clock ticks of all cores: (busy, all). Idle and
+    waiting on I/O are not busy; everything else is (the servers, the clients, PostgreSQL,
+    Redis and anything else this machine runs)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:8]]
+    return sum(fields) - fields[3] - fields[4], sum(fields)
+
+
+def listen_overflows() -> int:
+    """Connections the kernel dropped so far because a listening socket's queue was full (the
+    server did not accept them fast enough): the client's retry waits a second or more."""
+    lines = [line.split() for line in Path("/proc/net/netstat").read_text().splitlines() if line.startswith("TcpExt:")]
+    return int(dict(zip(lines[0], lines[1], strict=True)).get("ListenOverflows", 0))
+
+
 def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
     """Split the slots over ``clients`` processes, start them together, merge their samples."""
     spec = {**spec, "start_at": time.time() + 2 + 0.5 * clients}
@@ -82,7 +97,8 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
         process.stdin.close()
         parts.append(process)
     time.sleep(max(0.0, spec["start_at"] - time.time()))
-    cpu_before, wall_before = cpu_seconds(server_pids), time.perf_counter()
+    cpu_before, wall_before, machine_before = cpu_seconds(server_pids), time.perf_counter(), machine_ticks()
+    overflows_before = listen_overflows()
     outs = []
     for process in parts:
         out = process.stdout.read()
@@ -90,13 +106,16 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
             raise RuntimeError("a client process failed")
         outs.append(json.loads(out.strip().splitlines()[-1]))
     server_cpu = (cpu_seconds(server_pids) - cpu_before) / (time.perf_counter() - wall_before)
+    machine_after = machine_ticks()
+    machine_busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
     merged = {key: [x for o in outs for x in o[key]] for key in ("acks", "deliveries", "first_state", "error_samples",
                                                                    "acks_steady", "deliveries_steady")}
     for key in ("moves", "errors", "stalls", "failed_handshakes", "exhausted_slots", "computer_side_moves",
                 "computer_side_errors"):
         merged[key] = sum(o[key] for o in outs)
     window = max(o["window"] for o in outs)
-    return figures(merged, window, server_cpu, max(o["client_cpu"] for o in outs))
+    return {**figures(merged, window, server_cpu, max(o["client_cpu"] for o in outs)), "machine_busy": machine_busy,
+            "listen_overflows": listen_overflows() - overflows_before}
 
 
 def pct(samples: list[float], q: int) -> float | None:
