@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -98,6 +99,10 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
         parts.append(process)
     time.sleep(max(0.0, spec["start_at"] - time.time()))
     cpu_before, wall_before, machine_before = cpu_seconds(server_pids), time.perf_counter(), machine_ticks()
+    # The machine's share is read over the timed play alone (not the matches settling after it).
+    machine_after: list[tuple[int, int]] = []
+    timer = threading.Timer(spec["seconds"], lambda: machine_after.append(machine_ticks()))
+    timer.start()
     overflows_before = listen_overflows()
     outs = []
     for process in parts:
@@ -106,8 +111,9 @@ def drive(spec: dict, clients: int, server_pids: list[int]) -> dict:
             raise RuntimeError("a client process failed")
         outs.append(json.loads(out.strip().splitlines()[-1]))
     server_cpu = (cpu_seconds(server_pids) - cpu_before) / (time.perf_counter() - wall_before)
-    machine_after = machine_ticks()
-    machine_busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
+    timer.cancel()
+    busy, ticks = machine_after[0] if machine_after else machine_ticks()
+    machine_busy = (busy - machine_before[0]) / max(1, ticks - machine_before[1])
     merged = {key: [x for o in outs for x in o[key]] for key in ("acks", "deliveries", "first_state", "error_samples",
                                                                    "acks_steady", "deliveries_steady")}
     for key in ("moves", "errors", "stalls", "failed_handshakes", "exhausted_slots", "computer_side_moves",
