@@ -80,18 +80,21 @@ class Pace:
     regular (``fixed``) process of mean interval ``think[1]``, whoever moves and whatever game the
     slot is in, so answer times, reconnects between games and the ack's own latency do not lower
     the offered rate. A slot that falls behind moves at once, but never catches up on more than
-    a second of backlog. Without ``think``, moves are sent at once (saturation)."""
+    a second of backlog. The slot's first move is due a think after its first state: the time
+    its sockets took to open at the start is no backlog (it made every slot's first moves a
+    burst at once). Without ``think``, moves are sent at once (saturation)."""
 
     def __init__(self, think, rng: random.Random) -> None:
         self.think, self.rng = think, rng
-        self.due = time.perf_counter()
+        self.due: float | None = None
 
     async def wait(self) -> None:
         if not self.think:
             return
         distribution, mean = self.think
         now = time.perf_counter()
-        self.due = max(self.due, now - 1.0) + (self.rng.expovariate(1 / mean) if distribution == "exp" else mean)
+        since = now if self.due is None else max(self.due, now - 1.0)
+        self.due = since + (self.rng.expovariate(1 / mean) if distribution == "exp" else mean)
         if self.due > now:
             await asyncio.sleep(self.due - now)
 
