@@ -14,6 +14,7 @@ messages. Delivery is unchanged: same queues, same capacity, same expiry.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -37,6 +38,7 @@ SUBSCRIBE_ATTEMPTS = 4
 # loaded process more than the publish. A publish is bounded here instead, whole (connecting
 # included), by one timer: a Redis that stopped answering fails it instead of holding it.
 PUBLISH_SECONDS = 5.0
+PUBLISH_BATCH = 64  # messages in one pipeline at most
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -150,11 +152,66 @@ class _LoopLayer(RedisPubSubLoopLayer):
         self._shards = [_Shard(shard.host, self) for shard in self._shards]
 
 
+class _Together:
+    """Items asked for while a batch of them is under way wait, and go as the next batch: one
+    ``send(items)`` for the items ``take`` removes from the front of the queue, in the order
+    asked (under ``lock``, if given). Each caller returns once its batch was sent, or gets its
+    failure."""
+
+    def __init__(self, send, take, lock: asyncio.Lock | None = None) -> None:
+        self.send, self.take, self.lock = send, take, lock
+        self.waiting: deque[tuple[object, asyncio.Future]] = deque()
+        self.task: asyncio.Task | None = None
+
+    async def put(self, item) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.append((item, done))
+        if self.task is None:
+            self.task = asyncio.ensure_future(self._run())
+        await done
+
+    async def _run(self) -> None:
+        try:
+            async with self.lock or contextlib.nullcontext():
+                while self.waiting:
+                    batch = self.take(self.waiting)
+                    try:
+                        await self.send([item for item, _ in batch])
+                    except asyncio.CancelledError:
+                        for _, done in batch:
+                            done.cancel()
+                        raise
+                    except Exception as err:  # noqa: BLE001 - each caller gets it (and may retry)
+                        for _, done in batch:
+                            if not done.done():
+                                done.set_exception(err)
+                    else:
+                        for _, done in batch:
+                            if not done.done():
+                                done.set_result(None)
+        finally:
+            self.task = None
+            if self.waiting:  # asked for while this task was being cancelled: start again
+                self.task = asyncio.ensure_future(self._run())
+
+
+def _same_kind(waiting: deque) -> list:
+    """The subscription changes at the front of the queue of one kind (subscribe, unsubscribe)."""
+    kind, run = waiting[0][0][0], []
+    while waiting and waiting[0][0][0] == kind:
+        run.append(waiting.popleft())
+    return run
+
+
+def _first_messages(waiting: deque) -> list:
+    return [waiting.popleft() for _ in range(min(PUBLISH_BATCH, len(waiting)))]
+
+
 class _Shard(RedisSingleShardConnection):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._changes: deque[tuple[str, str, asyncio.Future]] = deque()
-        self._changing: asyncio.Task | None = None
+        self._changes = _Together(self._send_changes, _same_kind, lock=self._lock)  # exclusive with ``flush``
+        self._outbox = _Together(self._publish_batch, _first_messages)
 
     # Subscriptions. channels-redis sends each SUBSCRIBE and UNSUBSCRIBE under the connection's
     # lock, one at a time; at a loaded server each waits a turn of the event loop, and 800
@@ -162,44 +219,13 @@ class _Shard(RedisSingleShardConnection):
     # asked for while one is under way wait together and leave as one command per run of the
     # same kind, in the order asked. Each caller still returns once its command was sent.
     async def subscribe(self, channel: str) -> None:
-        await self._change("subscribe", channel)
+        await self._changes.put(("subscribe", channel))
 
     async def unsubscribe(self, channel: str) -> None:
-        await self._change("unsubscribe", channel)
+        await self._changes.put(("unsubscribe", channel))
 
-    async def _change(self, kind: str, channel: str) -> None:
-        sent = asyncio.get_running_loop().create_future()
-        self._changes.append((kind, channel, sent))
-        if self._changing is None:
-            self._changing = asyncio.ensure_future(self._send_changes())
-        await sent
-
-    async def _send_changes(self) -> None:
-        try:
-            async with self._lock:  # still exclusive with ``flush``
-                while self._changes:
-                    kind = self._changes[0][0]
-                    run = []
-                    while self._changes and self._changes[0][0] == kind:
-                        run.append(self._changes.popleft())
-                    try:
-                        await self._send_change(kind, [channel for _, channel, _ in run])
-                    except asyncio.CancelledError:
-                        for _, _, sent in run:
-                            sent.cancel()
-                        raise
-                    except Exception as err:  # noqa: BLE001 - each caller gets it (and may retry)
-                        for _, _, sent in run:
-                            if not sent.done():
-                                sent.set_exception(err)
-                    else:
-                        for _, _, sent in run:
-                            if not sent.done():
-                                sent.set_result(None)
-        finally:
-            self._changing = None
-            if self._changes:  # asked for while this task was being cancelled: start again
-                self._changing = asyncio.ensure_future(self._send_changes())
+    async def _send_changes(self, changes: list[tuple[str, str]]) -> None:
+        await self._send_change(changes[0][0], [channel for _, channel in changes])
 
     async def _send_change(self, kind: str, channels: list[str]) -> None:
         subscribing = kind == "subscribe"
@@ -214,23 +240,34 @@ class _Shard(RedisSingleShardConnection):
         else:
             self._subscribed_to.difference_update(todo)
 
+    # Publishing. channels-redis holds the connection's lock for each publish's whole round
+    # trip, so a process published one message at a time, each waiting for the last one's
+    # answer and for every subscription under way: at a loaded server, the limit of the scaled
+    # set-up. Here the messages asked for while a batch is on its way wait together and leave as
+    # the next batch, one pipeline (one round trip; redis-py's machinery per command cost a
+    # loaded process more than Redis itself). A message that finds none on its way leaves at
+    # once. Each caller returns once Redis has its message; the order of one group's messages
+    # is kept by their sender (``games.broadcast``), which waits for each before the next.
     async def publish(self, channel: str, message: bytes) -> None:
-        """channels-redis holds the connection's lock for the whole round trip, so a process
-        published one message at a time, each waiting for the last one's answer and for every
-        subscription under way: at a loaded server, the limit of the scaled set-up. The
-        connection pool serves concurrent publishes; the order of one group's messages is
-        kept by their sender (``games.broadcast``), which waits for each before the next.
-        A publish on a connection that Redis closed (it restarted) is tried once more: the
-        message did not reach a server that no longer exists. Each try has ``PUBLISH_SECONDS``
-        (redis-py drops a connection whose command was cut short)."""
+        await self._outbox.put((channel, message))
+
+    async def _publish_batch(self, batch: list) -> None:
+        """A batch on a pooled connection that Redis closed (it restarted) is tried once more:
+        its messages did not reach a server that no longer exists. Each try has
+        ``PUBLISH_SECONDS`` (redis-py drops a connection whose command was cut short)."""
         self._ensure_redis()  # synchronous: no other task runs between the check and the set
-        try:
-            async with asyncio.timeout(PUBLISH_SECONDS):
-                await self._redis.publish(channel, message)
-        except RedisConnectionError:  # a pooled connection to a Redis that has since restarted
-            await asyncio.sleep(0.05)
-            async with asyncio.timeout(PUBLISH_SECONDS):
-                await self._redis.publish(channel, message)
+        for attempt in (1, 2):
+            try:
+                async with asyncio.timeout(PUBLISH_SECONDS):
+                    pipe = self._redis.pipeline(transaction=False)
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+                return
+            except RedisConnectionError:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.05)
 
     def _receive_message(self, message) -> None:
         if message is None:

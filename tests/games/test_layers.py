@@ -159,21 +159,75 @@ async def test_redis_subscribing_and_leaving_together_keep_their_order():
 
 
 @pytest.mark.services
-async def test_redis_a_failed_subscription_fails_every_socket_that_waited_for_it(monkeypatch):
+async def test_redis_messages_asked_for_together_leave_as_one_pipeline_in_order(monkeypatch):
+    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+
     layer = redis_layer()
     name = await layer.new_channel()
+    await layer.group_add("g", name)
+    batches = []
+    original = Pipeline.execute
+
+    async def counting(self, *args, **kwargs):
+        batches.append(len(self.command_stack))
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counting)
+    await layer.group_send("g", {"type": "x", "n": 0})  # alone: leaves at once, by itself
+    await asyncio.gather(*(layer.group_send("g", {"type": "x", "n": n}) for n in range(1, 11)))
+    assert batches == [1, 10]
+    received = [await asyncio.wait_for(layer.receive(name), 2) for _ in range(11)]
+    assert [m["n"] for m in received] == list(range(11))
+    await layer.flush()
+
+
+@pytest.mark.services
+@pytest.mark.parametrize("what", ["subscriptions", "messages"])
+async def test_redis_a_failed_batch_fails_everyone_who_waited_for_it_and_the_next_one_goes(what, monkeypatch):
+    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+
+    layer = redis_layer()
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
     shard = layer._get_layer()._shards[0]
 
-    async def broken(kind, channels):
+    async def broken(*args, **kwargs):
         raise ConnectionError("Redis went away")
 
-    monkeypatch.setattr(shard, "_send_change", broken)
-    results = await asyncio.gather(*(shard.subscribe(f"c{n}") for n in range(5)), return_exceptions=True)
+    if what == "subscriptions":
+        monkeypatch.setattr(shard, "_send_change", broken)
+        asked = [shard.subscribe(f"c{n}") for n in range(5)]
+    else:
+        monkeypatch.setattr(Pipeline, "execute", broken)
+        asked = [layer.group_send("g", {"type": "x"}) for _ in range(5)]
+    results = await asyncio.gather(*asked, return_exceptions=True)
     assert all(isinstance(r, ConnectionError) for r in results)
     monkeypatch.undo()
     await layer.group_add("after", name)  # the next ones go through
     await layer.group_send("after", {"type": "z"})
     assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "z"}
+    await layer.flush()
+
+
+@pytest.mark.services
+async def test_redis_a_batch_on_a_connection_redis_closed_is_tried_once_more(monkeypatch):
+    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+
+    layer = redis_layer()
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
+    original, tries = Pipeline.execute, []
+
+    async def first_fails(self, *args, **kwargs):
+        tries.append(1)
+        if len(tries) == 1:
+            raise layers.RedisConnectionError("Connection closed by server.")
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", first_fails)
+    await layer.group_send("g", {"type": "x"})
+    assert len(tries) == 2
+    assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "x"}
     await layer.flush()
 
 
