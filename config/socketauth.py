@@ -3,8 +3,8 @@
 Channels' ``AuthMiddlewareStack`` reads the same, but it also wraps every message a socket
 sends, to save a changed session, which only an HTTP response can carry; at a loaded server
 that check on each state message cost about 3% of the process. Sockets never change the
-session, so this reads the cookie, the session and its user once, with Channels' own
-``get_user`` (Django's checks: a flushed, expired or password-changed session signs nobody
+session, so this reads the cookie, the session and its user once, with Django's own
+``auth.get_user`` (its checks: a flushed, expired or password-changed session signs nobody
 in), and hands sends straight to the server. ``scope["user"]`` is the user itself
 (``AnonymousUser`` when signed out), not a lazy object.
 
@@ -18,13 +18,21 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from channels.auth import get_user
+from types import SimpleNamespace
+
 from django.conf import settings
+from django.contrib import auth
 from django.http.cookie import parse_cookie
 
 from games.dbthreads import db
 
-read_user = db(get_user.func)  # Channels' own reading, off its shared thread
+
+def _user_of(scope):
+    """Django's ``auth.get_user``, which reads nothing of a request but its session."""
+    return auth.get_user(SimpleNamespace(session=scope["session"]))
+
+
+read_user = db(_user_of)
 
 
 class SocketUserMiddleware:
