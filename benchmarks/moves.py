@@ -61,7 +61,7 @@ def main() -> None:
                                                          "saturation, 50 for offered and computer, 200 for arrivals)")
     parser.add_argument("--seconds", type=float, default=20, help="how long players move, per run")
     parser.add_argument("--games", type=int, help="Boardhall matches made per slot (default: enough for "
-                                                  "1,000 moves/s; a slot that runs out stops early, noted under "
+                                                  "2,000 moves/s; a slot that runs out stops early, noted under "
                                                   "the table)")
     parser.add_argument("--bgio-games", type=int, help="boardgame.io matches made per slot (default: enough "
                                                        "for 3,000 moves/s)")
@@ -100,7 +100,7 @@ def main() -> None:
             runs = []
             for r in range(args.repeat):
                 config = {"mode": args.mode, "setup": setup, "matches": m, "seconds": args.seconds,
-                          "games": args.games or games_for(1000, args.seconds, m),
+                          "games": args.games or games_for(2000, args.seconds, m),
                           "bgio_games": args.bgio_games or games_for(3000, args.seconds, m), "rate": args.rate,
                           "think": args.think, "warmup": args.warmup, "window": args.window, "computer_matches": args.computer_matches, "moves": args.moves,
                           "clients": args.clients, "seed": r, "bgio_client": args.bgio_client}
