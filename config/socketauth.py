@@ -17,7 +17,6 @@ another, most of a page's wait in the arrivals benchmark. They run on the databa
 from __future__ import annotations
 
 from importlib import import_module
-
 from types import SimpleNamespace
 
 from django.conf import settings
