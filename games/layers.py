@@ -14,7 +14,6 @@ messages. Delivery is unchanged: same queues, same capacity, same expiry.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -28,6 +27,8 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from games.batches import Batches, first
 
 logger = logging.getLogger(__name__)
 
@@ -152,49 +153,6 @@ class _LoopLayer(RedisPubSubLoopLayer):
         self._shards = [_Shard(shard.host, self) for shard in self._shards]
 
 
-class _Together:
-    """Items asked for while a batch of them is under way wait, and go as the next batch: one
-    ``send(items)`` for the items ``take`` removes from the front of the queue, in the order
-    asked (under ``lock``, if given). Each caller returns once its batch was sent, or gets its
-    failure."""
-
-    def __init__(self, send, take, lock: asyncio.Lock | None = None) -> None:
-        self.send, self.take, self.lock = send, take, lock
-        self.waiting: deque[tuple[object, asyncio.Future]] = deque()
-        self.task: asyncio.Task | None = None
-
-    async def put(self, item) -> None:
-        done = asyncio.get_running_loop().create_future()
-        self.waiting.append((item, done))
-        if self.task is None:
-            self.task = asyncio.ensure_future(self._run())
-        await done
-
-    async def _run(self) -> None:
-        try:
-            async with self.lock or contextlib.nullcontext():
-                while self.waiting:
-                    batch = self.take(self.waiting)
-                    try:
-                        await self.send([item for item, _ in batch])
-                    except asyncio.CancelledError:
-                        for _, done in batch:
-                            done.cancel()
-                        raise
-                    except Exception as err:  # noqa: BLE001 - each caller gets it (and may retry)
-                        for _, done in batch:
-                            if not done.done():
-                                done.set_exception(err)
-                    else:
-                        for _, done in batch:
-                            if not done.done():
-                                done.set_result(None)
-        finally:
-            self.task = None
-            if self.waiting:  # asked for while this task was being cancelled: start again
-                self.task = asyncio.ensure_future(self._run())
-
-
 def _same_kind(waiting: deque) -> list:
     """The subscription changes at the front of the queue of one kind (subscribe, unsubscribe)."""
     kind, run = waiting[0][0][0], []
@@ -203,15 +161,11 @@ def _same_kind(waiting: deque) -> list:
     return run
 
 
-def _first_messages(waiting: deque) -> list:
-    return [waiting.popleft() for _ in range(min(PUBLISH_BATCH, len(waiting)))]
-
-
 class _Shard(RedisSingleShardConnection):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._changes = _Together(self._send_changes, _same_kind, lock=self._lock)  # exclusive with ``flush``
-        self._outbox = _Together(self._publish_batch, _first_messages)
+        self._changes = Batches(self._send_changes, _same_kind, lock=self._lock)  # exclusive with ``flush``
+        self._outbox = Batches(self._publish_batch, first(PUBLISH_BATCH))
 
     # Subscriptions. channels-redis sends each SUBSCRIBE and UNSUBSCRIBE under the connection's
     # lock, one at a time; at a loaded server each waits a turn of the event loop, and 800

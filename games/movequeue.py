@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from games import services
+from games.batches import Batches, first
 from games.dbthreads import db
 
 BATCH_LIMIT = 32  # moves in one transaction at most: the first of them waits for the rest
@@ -32,41 +32,14 @@ async def submit(*, match_id: int, user, action: str, version: int):
     loop = asyncio.get_running_loop()
     line = _lines.get(loop)
     if line is None:
-        line = _lines[loop] = _Line()
-    waiter = loop.create_future()
-    line.waiting.append(({"match_id": match_id, "user": user, "action": action, "version": version}, waiter))
-    if not line.running:
-        line.running = True
-        loop.create_task(_drain(line))
-    return await waiter
+        line = _lines[loop] = Batches(_send, first(BATCH_LIMIT))
+    return await line.put({"match_id": match_id, "user": user, "action": action, "version": version})
 
 
-@dataclass
-class _Line:
-    waiting: list = field(default_factory=list)
-    running: bool = False
+_lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batches] = weakref.WeakKeyDictionary()
 
 
-_lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Line] = weakref.WeakKeyDictionary()
-
-
-async def _drain(line: _Line) -> None:
-    """Send the waiting moves to the database thread, up to ``BATCH_LIMIT`` a call, until none
-    wait; each waiter gets its own move's result or refusal. If the call itself fails (the
-    database is down, the commit failed), every move of it gets that failure."""
-    try:
-        while line.waiting:
-            batch, line.waiting = line.waiting[:BATCH_LIMIT], line.waiting[BATCH_LIMIT:]
-            try:
-                results = await db(services.move_submit_many)([call for call, _ in batch])
-            except Exception as err:  # noqa: BLE001 - handed to each waiting socket
-                results = [err] * len(batch)
-            for (_, waiter), result in zip(batch, results, strict=True):
-                if waiter.done():  # the socket went away meanwhile; its move stands
-                    continue
-                if isinstance(result, Exception):
-                    waiter.set_exception(result)
-                else:
-                    waiter.set_result(result)
-    finally:
-        line.running = False
+async def _send(calls: list[dict]) -> list:
+    """One batch on the database thread: each move's result or refusal, in order. If the call
+    itself fails (the database is down, the commit failed), every move of it gets that failure."""
+    return await db(services.move_submit_many)(calls)
