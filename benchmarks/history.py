@@ -16,13 +16,10 @@ import os
 import platform
 import random
 import statistics
-import sys
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from throwaway import django_on_throwaway_database
 
 
 def main() -> None:
@@ -32,14 +29,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=30)
     args = parser.parse_args()
 
-    workdir = tempfile.mkdtemp(prefix="boardhall-history-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DEBUG"] = "1"
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    workdir = django_on_throwaway_database("history", DEBUG="1")
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client

@@ -30,13 +30,10 @@ import os
 import platform
 import random
 import statistics
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from throwaway import django_on_throwaway_database
 
 
 def main() -> None:
@@ -48,14 +45,8 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     args = parser.parse_args()
 
-    workdir = tempfile.mkdtemp(prefix="boardhall-pairing-bench-")
-    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{workdir}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.pop("REDIS_URL", None)  # no pages listen: the on-commit messages go to the in-memory layer
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    django_on_throwaway_database("pairing", args.database_url)
     from django.core.management import call_command
     from django.db import connection
 
