@@ -1,6 +1,8 @@
-"""Websocket routes."""
+"""Websocket routes. A path that names no socket is refused at the handshake (HTTP 403), as
+Channels' ``WebsocketDenier`` does, instead of failing inside the router."""
 
-from django.urls import path
+from channels.security.websocket import WebsocketDenier
+from django.urls import path, re_path
 
 from games.consumers import MatchConsumer
 from lobby.consumers import LobbyConsumer, SiteConsumer
@@ -9,4 +11,5 @@ websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/site/", SiteConsumer.as_asgi()),
+    re_path(r"", WebsocketDenier.as_asgi()),
 ]

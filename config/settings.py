@@ -236,10 +236,10 @@ if BEHIND_TLS_PROXY:
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
-# Websocket limits (games/throttle.py): Daphne refuses frames over its own limit; consumers
-# refuse longer texts and, per client across its sockets, more than WS_RATE_BURST messages at
-# once, refilled at WS_RATE_PER_SECOND.
-WS_MAX_MESSAGE_BYTES = 4096
+# Websocket limits (games/throttle.py): Daphne fails a connection whose message is over 1 MiB
+# (close 1009, as the websocket standard has it); consumers refuse texts over
+# games.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
+# messages at once, refilled at WS_RATE_PER_SECOND.
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
 # Match and lobby sockets one client (a player, or an anonymous visitor's address) may have open.

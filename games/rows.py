@@ -20,6 +20,8 @@ from django.db import connection
 
 from games.models import ChatMessage, Match, Seat
 
+MAX_ID = 2**63 - 1  # the largest id a BigAutoField (SQLite's integer, PostgreSQL's bigint) holds
+
 
 class _Part:
     """The columns of one model in a query, under a table alias, and how to read them back."""
@@ -88,6 +90,8 @@ def _match(vendor: str) -> tuple[str, _Part]:
 
 
 def match_by_id(match_id: int) -> Match | None:
+    if not 0 < match_id <= MAX_ID:  # no such row, and the database would refuse the number
+        return None
     sql, part = _match(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])

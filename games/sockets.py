@@ -21,6 +21,7 @@ import functools
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,6 +33,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from games import presence, protocol, snapshots, throttle
 from games.dbthreads import db
 
+CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
 TOO_MANY = 4429
 TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
 logger = logging.getLogger(__name__)
@@ -42,6 +44,7 @@ SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalErr
 class Socket(AsyncWebsocketConsumer):
     client: str | None = None  # the client this socket is counted against, once admitted
     layer_down = False
+    closed_down = False  # ``disconnect`` has run
     shapes = protocol.SHAPES  # the messages a client may send on this socket
 
     async def __call__(self, scope, receive, send) -> None:
@@ -50,11 +53,16 @@ class Socket(AsyncWebsocketConsumer):
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = await self.channel_layer.new_channel()
         self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-        self.base_send = send
+        self.base_send = functools.partial(send_unless_closing, send)
         try:
             await pump([receive, self.channel_receive], self.dispatch)
         except StopConsumer:
             pass
+        finally:
+            # However the loop ended (a handler failed, Daphne cancelled it), the page's count,
+            # group and presence are given back: a crashed socket must not hold them for good.
+            if not self.closed_down:
+                await self.disconnect(CLOSED_ABNORMALLY)
 
     def receiving(self) -> bool:
         """Whether the socket takes messages now (a match page: once it may watch the match)."""
@@ -68,10 +76,9 @@ class Socket(AsyncWebsocketConsumer):
         kind = "message"
         try:
             if not await self.within_budget():
-                await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
                 return
             try:
-                kind, fields = protocol.parse(text_data, bytes_data, self.shapes)
+                kind, fields = self.parse(text_data, bytes_data)
             except protocol.Malformed as err:
                 await self._error("malformed", str(err))
                 return
@@ -82,6 +89,10 @@ class Socket(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("%s: %s failed", self, kind)
             await self._error("server_error", "Something went wrong on our side; nothing was changed. Try again.")
+
+    def parse(self, text_data: str | None, bytes_data: bytes | None) -> tuple[str, dict[str, Any]]:
+        """The frame as (kind, fields) by this socket's ``shapes``; ``protocol.Malformed`` if not."""
+        return protocol.parse(text_data, bytes_data, self.shapes)
 
     def presence_key(self) -> int:
         """The key of this socket's page in ``games.presence`` (a match id, or ``presence.SITE``)."""
@@ -160,8 +171,12 @@ class Socket(AsyncWebsocketConsumer):
                 logger.exception("%s: could not uncount a closing socket; it ages out", self)
 
     async def within_budget(self) -> bool:
-        """Take one message from the client's budget; False if it is spent."""
-        return self.client is not None and await throttle.limits().take(self.client)
+        """Take one message from the client's budget. If it is spent, the client is told and
+        False is returned: the message changes nothing."""
+        if self.client is not None and await throttle.limits().take(self.client):
+            return True
+        await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
+        return False
 
     async def send_json_text(self, content: dict[str, Any]) -> None:
         await self.send(text_data=snapshots.encode(content))
@@ -170,6 +185,7 @@ class Socket(AsyncWebsocketConsumer):
         """Channels' own, less its hop to the shared thread to close stale database connections
         when each socket closes: ours never use the database on the event loop, and the
         database threads close stale connections themselves. (No class-level ``groups`` here.)"""
+        self.closed_down = True
         await self.disconnect(message["code"])
         raise StopConsumer()
 
@@ -178,6 +194,17 @@ class Socket(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+async def send_unless_closing(send, message: dict) -> None:
+    """Daphne's ``send``, less its failure on a socket whose client has begun to close: there
+    autobahn raises ``Disconnected`` before Daphne marks the socket closed (django/channels#1820),
+    and the exception would end the socket's loop. Such a message is dropped, as Daphne drops
+    the ones sent once it knows; the client's close arrives next, as ``websocket.disconnect``."""
+    try:
+        await send(message)
+    except Disconnected:
+        pass
 
 
 async def pump(sources, dispatch) -> None:

@@ -38,9 +38,10 @@ class LobbyConsumer(Socket):
         except Exception:
             logger.exception("could not record a lobby page closing")
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        """Whatever a client sends (text, bytes, JSON or not) gets the same answer."""
-        await self.send_json_text({"type": "error", "code": "malformed", "message": "The lobby socket only sends."})
+    def parse(self, text_data=None, bytes_data=None):
+        """Whatever a client sends (text, bytes, JSON or not) gets the same answer (and is taken
+        from the client's message budget like any socket's message)."""
+        raise protocol.Malformed("The lobby socket only sends.")
 
     async def lobby_stale(self, event) -> None:
         try:
