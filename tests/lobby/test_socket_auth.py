@@ -77,6 +77,26 @@ async def test_a_spoiled_session_opens_a_signed_out_socket(spoil):
     assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
 
 
+FORGED = ["\x00abcdefghijk", "abcdefgh\x00", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "x" * 41, "abc-defg.hij", "\x7f" * 32]
+
+
+@pytest.mark.parametrize("forged", FORGED)
+async def test_a_session_key_django_could_not_have_made_opens_a_signed_out_socket(forged):
+    """It never reaches the database: PostgreSQL fails a query with a NUL in its text."""
+    comm, first = await site_socket(forged)
+    assert first["type"] == "websocket.send" and '"not_signed_in"' in first["text"], first
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
+
+
+@pytest.mark.parametrize("forged", FORGED)
+def test_a_session_key_django_could_not_have_made_is_a_signed_out_visit(forged):
+    client = Client(raise_request_exception=False)
+    client.cookies[settings.SESSION_COOKIE_NAME] = forged
+    page = client.get("/")
+    assert page.status_code == 200
+    assert not page.wsgi_request.user.is_authenticated
+
+
 @pytest.mark.parametrize("signed_in", [True, False])
 async def test_the_socket_middleware_reads_the_user_once_and_leaves_sends_alone(signed_in):
     (ada,) = await database_sync_to_async(make_accounts)(1)
