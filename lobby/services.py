@@ -48,6 +48,10 @@ def guest_create(*, display_name: str) -> User:
     return user
 
 
+# The site's own accounts: the computer's (games.services.computer_user) and guests' (guest_create).
+RESERVED_USERNAMES = ("computer", "guest-")
+
+
 def _username_taken(username: str, user: User) -> bool:
     return User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists()
 
@@ -61,6 +65,9 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
         User.username_validator(username)
     except ValidationError as err:
         raise ServiceError("invalid_username", " ".join(err.messages)) from None
+    if username.casefold().startswith(RESERVED_USERNAMES):
+        raise ServiceError("reserved_username", "User names starting with 'computer' or 'guest-' belong to the "
+                                                "site's own accounts; choose another.")
     user = guest if guest is not None and guest.is_guest else User()
     if _username_taken(username, user):  # said before the display name, which defaults to it
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.")

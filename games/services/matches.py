@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 
@@ -27,6 +28,8 @@ from games.services.common import (
     seat_of,
 )
 from games.services.ratings import is_ratable, seat_rating
+
+logger = logging.getLogger(__name__)
 
 
 def match_create(*, user, settings: MatchSettings, is_private: bool = False, role: str | None = None,
@@ -89,6 +92,12 @@ def computer_user(number: int = 1, level: int = computer.STRONGEST):
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
+    elif not user.is_computer:
+        # A person's account holds the name (signing up under it is refused, but an older
+        # deployment may have one): never seat them as the computer.
+        logger.error("the computer's account name %r belongs to a person's account", user.username)
+        raise ServiceError("computer_unavailable", "The computer cannot play at this level right now; "
+                                                   "try another level.")
     return user
 
 

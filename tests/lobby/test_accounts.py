@@ -60,6 +60,33 @@ def test_signup_refusals_save_nothing():
     assert list(User.objects.values_list("username", flat=True)) == ["alan"]
 
 
+@pytest.mark.parametrize("username", ["computer-easy-1", "Computer-Strong-2", "COMPUTER", "computerwiz",
+                                      "guest-0a1b2c3d4e5f", "Guest-x"])
+def test_the_sites_own_account_names_cannot_be_signed_up_for(username):
+    with pytest.raises(ServiceError) as info:
+        account_signup(username=username, password=STRONG, display_name="Mallory")
+    assert info.value.code == "reserved_username"
+    assert not User.objects.exists()
+
+
+def test_a_person_holding_a_computer_account_name_is_never_seated_as_the_computer(caplog):
+    """An account made before those names were refused: the match is not made, and nobody is
+    seated as the computer."""
+    User.objects.create(username="computer-easy-1", display_name="Mallory", password="!")
+    victim = guest_create(display_name="Victim")
+    with pytest.raises(ServiceError) as info:
+        services.match_create(user=victim, settings=MatchSettings("quarto-misere"), role="white",
+                              against_computer=True, computer_level=1)
+    assert info.value.code == "computer_unavailable"
+    assert "belongs to a person" in caplog.text
+    from games.models import Match  # noqa: PLC0415
+
+    assert not Match.objects.exists()
+    other_level = services.match_create(user=victim, settings=MatchSettings("quarto-misere"), role="white",
+                                        against_computer=True, computer_level=2)
+    assert other_level.seats.get(role="black").player.is_computer
+
+
 def test_a_rename_in_the_admin_frees_the_old_name():
     from django.contrib.admin.sites import site
 
