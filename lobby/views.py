@@ -30,6 +30,9 @@ def home(request):
 
 @require_POST
 def guest(request):
+    if request.user.is_authenticated:  # a second name would strand the first (its matches, its name)
+        messages.info(request, f"You are already playing as {request.user.display_name}.")
+        return redirect(_next_url(request))
     form = forms.GuestForm(request.POST)
     if form.is_valid():
         try:
@@ -44,7 +47,7 @@ def guest(request):
 
 
 def signup(request):
-    form = forms.SignupForm(request.POST or None)
+    form = forms.SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         guest_user = request.user if request.user.is_authenticated and request.user.is_guest else None
         try:

@@ -45,9 +45,10 @@ def match_visible_q(*, user, prefix: str = "") -> Q:
     return public | Q(**{f"{prefix}pk__in": own})
 
 
-def match_visible(*, match: Match, user) -> bool:
-    """Public matches are open to all; a private one only to its players (no invite links here)."""
-    if not match.is_private:
+def match_visible(*, match: Match, user, invite_token: str | None = None) -> bool:
+    """Public matches are open to all; a private one to its players and, as its page is, to the
+    holders of its invite link (lists never show it to them: they name no match)."""
+    if not match.is_private or (invite_token and invite_token == match.invite_token):
         return True
     return bool(user is not None and user.is_authenticated and match.seats.filter(player=user).exists())
 

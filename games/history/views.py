@@ -18,11 +18,14 @@ from games.services import ServiceError
 IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
 
 
-def _visible_match(request, match_id: int) -> Match:
+def _visible_match(request, match_id: int) -> tuple[Match, str | None]:
+    """The match, if this request may see it, and the invite token to carry on in its links
+    (a private match seen through its invite link), or None."""
     match = get_object_or_404(Match, pk=match_id)
-    if not selectors.match_visible(match=match, user=request.user):
+    invite = request.GET.get("invite") or None
+    if not selectors.match_visible(match=match, user=request.user, invite_token=invite):
         raise Http404("No such match, or it is private.")
-    return match
+    return match, invite if match.is_private and invite == match.invite_token else None
 
 
 def history_list(request):
@@ -65,7 +68,7 @@ def leaderboard(request):
 
 
 def match_replay(request, match_id: int):
-    match = _visible_match(request, match_id)
+    match, invite = _visible_match(request, match_id)
     replay = selectors.match_replay(match=match)
     last = len(replay["moves"])
     try:
@@ -73,13 +76,13 @@ def match_replay(request, match_id: int):
     except ValueError:
         ply = last
     return render(request, "history/replay.html", {
-        "match": match, "replay": replay, "ply": ply, "last": last,
+        "match": match, "replay": replay, "ply": ply, "last": last, "invite": invite,
         "replay_data": {"views": replay["views"], "moves": replay["moves"], "ply": ply},
     })
 
 
 def match_export(request, match_id: int):
-    match = _visible_match(request, match_id)
+    match, _ = _visible_match(request, match_id)
     try:
         data = selectors.match_export(match=match)
     except RulesError:
@@ -91,13 +94,25 @@ def match_export(request, match_id: int):
     return response
 
 
+def _refused_unread(declared: str | None) -> tuple[int, str] | None:
+    """Why an upload is refused before its body is read (status, message), from the length it
+    declares: too large, or a length that is not a number."""
+    try:
+        length = int(declared or 0)
+    except ValueError:
+        return 400, "The upload's declared length is not a number; send the file again."
+    return (413, services.IMPORT_TOO_LARGE) if length > IMPORT_MAX_REQUEST_BYTES else None
+
+
 @login_required
 def history_import(request):
-    if request.method == "POST" and int(request.META.get("CONTENT_LENGTH") or 0) > IMPORT_MAX_REQUEST_BYTES:
-        form = ImportForm(data={})  # the body is refused unread
-        form.errors["file"] = form.error_class([services.IMPORT_TOO_LARGE])
-        return render(request, "history/import.html", {"form": form}, status=413)
-    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        refused = _refused_unread(request.META.get("CONTENT_LENGTH"))
+        if refused:
+            form = ImportForm(data={})
+            form.errors["file"] = form.error_class([refused[1]])
+            return render(request, "history/import.html", {"form": form}, status=refused[0])
+    form = ImportForm(*(request.POST, request.FILES) if request.method == "POST" else (None, None))
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_import(user=request.user, content=form.cleaned_data["file"].read(services.IMPORT_MAX_BYTES + 1))

@@ -107,6 +107,23 @@ def test_a_file_just_over_the_limit_is_refused_by_its_size(uploader):  # noqa: F
     assert response.status_code == 400 and "larger than" in response.content.decode()
 
 
+@pytest.mark.parametrize("declared", ["abc", "1e3", "0x10", ""])
+def test_a_declared_length_that_is_not_a_number_is_refused_unread(uploader, declared):  # noqa: F811
+    before = counts()
+    response = uploader.generic("POST", "/history/import/", b"{}", content_type="application/json",
+                                CONTENT_LENGTH=declared)
+    assert response.status_code == 400  # a 500 before, for the first three
+    assert counts() == before
+
+
+def test_a_post_with_no_fields_shows_the_forms_errors(uploader, client):  # noqa: F811
+    """An empty POST is a submitted form, not a blank one: its errors are shown."""
+    imported = uploader.post("/history/import/", {})
+    assert imported.status_code == 400 and "required" in imported.content.decode()
+    signup = client.post("/signup/", {})
+    assert signup.status_code == 200 and "required" in signup.content.decode()
+
+
 def test_history_pages_survive_stored_names_from_before_the_policy(players):
     a, b, *_ = players
     match = finished_match("quarto-misere", [a, b], ["won", "lost"])

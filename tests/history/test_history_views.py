@@ -90,6 +90,25 @@ def test_private_match_is_hidden_from_strangers_everywhere(played):
         assert mine.get(url).status_code == 200
 
 
+def test_a_private_matchs_invite_link_opens_its_replay_and_export_but_no_list(played):
+    """The match page links its replay and export with the invite it was opened with."""
+    match, people = played("quarto-misere", private=True)
+    holder = client_for()
+    invite = f"?invite={match.invite_token}"
+    replay = holder.get(reverse("history:replay", args=[match.pk]) + invite)
+    assert replay.status_code == 200
+    html = replay.content.decode()
+    assert f'href="/matches/{match.pk}/{invite}"' in html  # its links keep the invite
+    assert f'href="/matches/{match.pk}/export.json{invite}"' in html
+    assert holder.get(reverse("history:export", args=[match.pk]) + invite).status_code == 200
+    assert match.pk not in listed(holder.get("/history/" + invite))
+    for wrong in ("?invite=" + match.invite_token[:-1], "?invite=", "?invite=%00"):
+        assert holder.get(reverse("history:replay", args=[match.pk]) + wrong).status_code == 404
+        assert holder.get(reverse("history:export", args=[match.pk]) + wrong).status_code == 404
+    mine = client_for(people[0]).get(reverse("history:replay", args=[match.pk]) + "?invite=bogus")
+    assert mine.status_code == 200 and "invite=bogus" not in mine.content.decode()  # a wrong one is not carried on
+
+
 def replay_data(response) -> dict:
     html = response.content.decode()
     start = html.index('id="replay-data" type="application/json">') + len('id="replay-data" type="application/json">')

@@ -39,6 +39,17 @@ def test_guest_form_signs_in_and_returns_to_next(client):
     assert "Grace" in client.get("/").content.decode()
 
 
+def test_a_signed_in_player_posting_the_guest_form_stays_who_they_are(signed_in):
+    """A second guest name would strand the first: its name kept for good, its matches waiting."""
+    from lobby.models import User  # noqa: PLC0415
+
+    client, ada = signed_in
+    response = client.post("/guest/", {"display_name": "Bella", "next": "/history/"})
+    assert response.status_code == 302 and response["Location"] == "/history/"
+    assert client.get("/").wsgi_request.user == ada
+    assert not User.objects.filter(display_name="Bella").exists()
+
+
 def test_guest_form_refuses_an_outside_next(client):
     response = client.post("/guest/", {"display_name": "Grace", "next": "//evil.example/"})
     assert response.url == reverse("lobby:home")
