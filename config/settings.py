@@ -236,8 +236,8 @@ if BEHIND_TLS_PROXY:
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
-# Websocket limits (games/throttle.py): Daphne fails a connection whose message is over 1 MiB
-# (close 1009, as the websocket standard has it); consumers refuse texts over
+# Websocket limits (games/throttle.py): Daphne drops a connection whose message is over 1 MiB
+# (the websocket standard lets a server do so); consumers refuse texts over
 # games.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
 # messages at once, refilled at WS_RATE_PER_SECOND.
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
