@@ -147,7 +147,7 @@ class MatchConsumer(Socket):
 
     async def _send_state(self, event: dict[str, Any]) -> None:
         self.version = event["version"]
-        await self.send(text_data=snapshots.viewer_message(event, self.user_id))
+        await self.send_text(snapshots.viewer_message(event, self.user_id))
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         await self.send_json_text({"type": "chat", "lines": [event["line"]], "replace": False})
