@@ -16,7 +16,7 @@ from games import broadcast, selectors
 from games.errors import ServiceError
 from games.match_settings import MatchSettings
 from games.models import Challenge, PoolEntry
-from games.services.common import require_player
+from games.services.common import lock_player, require_player
 from games.services.matches import match_create
 from games.services.ratings import is_ratable
 
@@ -35,7 +35,8 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
                                                    "challenge a guest to a casual match.")
     now = timezone.now()
     with transaction.atomic():
-        pending = Challenge.objects.select_for_update().filter(
+        lock_player(user)  # the checks below count what is there: one challenge at a time per challenger
+        pending = Challenge.objects.filter(
             challenger=user, status=Challenge.Status.PENDING, expires_at__gt=now)
         if any(c.challenged_id == target.pk for c in pending):
             raise ServiceError("already_challenged", f"You have already challenged {target}: wait for the answer, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
@@ -18,6 +19,14 @@ from games.services import statements
 from games.services.ratings import SEAT_RATING_FIELDS, ratings_update
 
 SEAT_RESULT_FIELDS = ["score", "outcome", *SEAT_RATING_FIELDS]
+
+
+def lock_player(user) -> None:
+    """Take ``user``'s row lock for the rest of the transaction, so that the same player's
+    requests that check what they already have before adding to it (a pool entry, pending
+    challenges) run one at a time: a check finds no row to lock in what is not there yet.
+    (SQLite: one writer at a time already.)"""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
 
 
 def lock_match(match_id: int) -> Match:

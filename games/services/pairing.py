@@ -25,7 +25,7 @@ from games.errors import ServiceError
 from games.match_settings import MatchSettings
 from games.models import Match, PoolEntry
 from games.rules import get_game
-from games.services.common import require_player
+from games.services.common import lock_player, require_player
 from games.services.matches import match_create
 from games.services.ratings import is_ratable, seat_rating
 
@@ -55,6 +55,7 @@ def pool_enter(*, user, settings: MatchSettings, channel_name: str) -> Match | N
     rating, _ = seat_rating(user=user, game=settings.game)
     now = timezone.now()
     with transaction.atomic():
+        lock_player(user)  # two pages entering at once: the later replaces the earlier
         PoolEntry.objects.filter(player=user).delete()
         entry = PoolEntry.objects.create(player=user, key=settings.pool_key(), settings=settings.to_json(),
                                          rating=rating if rating is not None else ratings.SHOWN_BASE,

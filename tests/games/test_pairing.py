@@ -99,3 +99,31 @@ def test_players_entering_at_once_are_each_paired_at_most_once():
     assert len(seated) == len(set(seated)), "a player was paired twice"
     assert sorted(seated + waiting) == sorted(p.pk for p in players)
     assert Match.objects.count() == len(seated) // 2 and len(waiting) == 1
+
+
+def test_two_pages_of_one_player_entering_at_once_leave_one_search():
+    """The later search replaces the earlier; without the player's row lock the second insert
+    broke the one-entry-per-player key (an IntegrityError, every time on PostgreSQL)."""
+    ada, = make_accounts(1)
+    for _ in range(5):
+        outcomes = run_at_once([lambda page=page: services.pool_enter(user=ada, settings=RATED, channel_name=page)
+                                for page in ("page-1", "page-2")])
+        assert outcomes == ["ok", "ok"]
+        assert PoolEntry.objects.filter(player=ada).count() == 1
+
+
+def test_challenges_sent_at_once_keep_one_per_opponent_and_the_cap():
+    """Without the challenger's row lock, two tabs challenging one player both got through
+    (each then a match of its own), and eight at once passed the cap of five."""
+    from games.models import Challenge  # noqa: PLC0415
+    from games.services import challenges  # noqa: PLC0415
+
+    ada, bob, *others = make_accounts(2 + 8)
+    casual = MatchSettings("quarto-misere")
+    outcomes = run_at_once([lambda: services.challenge_create(user=ada, to_id=bob.pk, settings=casual)] * 3)
+    assert sorted(outcomes) == ["already_challenged", "already_challenged", "ok"]
+    Challenge.objects.all().delete()
+    outcomes = run_at_once([lambda to=to: services.challenge_create(user=ada, to_id=to.pk, settings=casual)
+                            for to in others])
+    assert sorted(outcomes) == ["ok"] * challenges.MAX_OPEN + ["too_many_challenges"] * (8 - challenges.MAX_OPEN)
+    assert Challenge.objects.filter(challenger=ada, status=Challenge.Status.PENDING).count() == challenges.MAX_OPEN
