@@ -223,6 +223,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     seat.save(update_fields=["resigned"])
     game = get_game(match.game)
     resigned = {s.role for s in seats if s.resigned}
+    match.resigned = statements.resigned_text(resigned)
+    match.save(update_fields=["resigned"])
     if len(game.roles) - len(resigned) <= 1:
         scores = {role: (0 if role in resigned else 100) for role in game.roles}
         outcome = {"scores": scores, "reason": reason or f"{' and '.join(sorted(resigned))} resigned", "line": [],

@@ -24,27 +24,31 @@ def _table(model) -> str:
 
 
 @cache
-def _update_sql(fields: tuple[str, ...], resigned_known: int, vendor: str) -> str:
+def _update_sql(fields: tuple[str, ...], vendor: str) -> str:
     sets = ", ".join(f"{_column(Match, f)} = %s" for f in fields)
-    roles = ", ".join(["%s"] * resigned_known)
-    other_resigned = (f"SELECT 1 FROM {_table(Seat)} WHERE {_column(Seat, 'match')} = %s "
-                      f"AND {_column(Seat, 'resigned')} = %s"
-                      + (f" AND {_column(Seat, 'role')} NOT IN ({roles})" if resigned_known else ""))
+    # Conditions on the row alone: on PostgreSQL an update that waited for another transaction's
+    # row lock re-checks them against the row that transaction left, where a subquery (on the
+    # seats, say) would still see the rows as they were before it.
     return (f"UPDATE {_table(Match)} SET {sets} WHERE {_column(Match, 'id')} = %s "
             f"AND {_column(Match, 'version')} = %s AND {_column(Match, 'status')} = %s "
-            f"AND {_column(Match, 'offers')} = '' AND NOT EXISTS ({other_resigned})")
+            f"AND {_column(Match, 'offers')} = '' AND {_column(Match, 'resigned')} = %s")
 
 
 def _update_params(match: Match, fields: list[str], since: int, resigned: set[str]) -> list:
     params = [Match._meta.get_field(f).get_db_prep_save(getattr(match, f), connection) for f in fields]
-    return params + [match.pk, since, Match.Status.ACTIVE, match.pk, True, *sorted(resigned)]
+    return params + [match.pk, since, Match.Status.ACTIVE, resigned_text(resigned)]
+
+
+def resigned_text(roles) -> str:
+    """``Match.resigned`` for these resigned roles."""
+    return " ".join(sorted(roles))
 
 
 def update_if_unchanged(match: Match, fields: list[str], since: int, resigned: set[str]) -> bool:
     """Write ``fields`` of ``match`` if its row is still at version ``since``, still active, with
     no pending offers, and no seat outside ``resigned`` has resigned. True if it did (the row is then locked)."""
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(tuple(fields), len(resigned), connection.vendor),
+        cursor.execute(_update_sql(tuple(fields), connection.vendor),
                        _update_params(match, fields, since, resigned))
         return cursor.rowcount == 1
 
@@ -53,8 +57,8 @@ ONE_STATEMENT = {"postgresql"}  # databases where update_and_insert_if_unchanged
 
 
 @cache
-def _update_and_insert_sql(fields: tuple[str, ...], resigned_known: int, rows: int, vendor: str) -> str:
-    update = _update_sql(fields, resigned_known, vendor) + f" RETURNING {_column(Match, 'id')}"
+def _update_and_insert_sql(fields: tuple[str, ...], rows: int, vendor: str) -> str:
+    update = _update_sql(fields, vendor) + f" RETURNING {_column(Match, 'id')}"
     columns = ", ".join(_column(Move, f) for f in ("match", "ply", "role", "action", "created_at"))
     values = ", ".join(["(%s::integer, %s::varchar, %s::varchar, %s::timestamptz)"] * rows)
     return (f"WITH changed AS ({update}) INSERT INTO {_table(Move)} ({columns}) "
@@ -72,7 +76,7 @@ def update_and_insert_if_unchanged(match: Match, fields: list[str], since: int, 
         move.created_at = created
         params += [move.ply, move.role, move.action, created]
     with connection.cursor() as cursor:
-        cursor.execute(_update_and_insert_sql(tuple(fields), len(resigned), len(moves), connection.vendor), params)
+        cursor.execute(_update_and_insert_sql(tuple(fields), len(moves), connection.vendor), params)
         return cursor.rowcount == len(moves)
 
 

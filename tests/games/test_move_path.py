@@ -293,3 +293,29 @@ def test_a_move_too_late_in_a_batch_still_ends_its_match_on_time(fake_time):
     timed.refresh_from_db()
     assert timed.status == Match.Status.FINISHED and timed.result["winners"] == ["oPlayer"]
     assert moves_of(timed) == [] and results[1].version == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resignation_at_the_moment_of_a_move_never_leaves_the_resigned_seat_to_move():
+    """Three players: z resigns while o moves from the move path's memory. On PostgreSQL the
+    move's conditional update waited for the resignation's row lock, then re-checked only the
+    match row, where nothing had changed: the move went in without z's turn being played for it,
+    and the match waited for a player who had resigned (7 to 13 rounds in 30, before the match
+    row carried its resigned roles)."""
+    from tests.support.players import run_at_once  # noqa: PLC0415
+
+    game = get_game("tictactoe-3player")
+    for n in range(15):
+        x, o, z = make_players(3, prefix=f"round {n}")
+        match = start_match("tictactoe-3player", [x, o, z])
+        services.move_submit(match_id=match.pk, user=x, action="(mark 1 1)", version=0)  # remembered
+        outcomes = run_at_once([
+            lambda: services.move_submit(match_id=match.pk, user=o, action="(mark 2 2)", version=1),
+            lambda: services.match_resign(match_id=match.pk, user=z)])
+        assert set(outcomes) <= {"ok", "stale_version"}, outcomes
+        match.refresh_from_db()
+        resigned = {s.role for s in match.seats.all() if s.resigned}
+        assert resigned == {"zplayer"} and match.resigned == "zplayer"
+        state = game.state_from_json(match.state)
+        assert match.status != Match.Status.ACTIVE or game.to_move(state) not in resigned, \
+            f"{game.to_move(state)} resigned but is to move at version {match.version}"
