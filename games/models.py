@@ -69,6 +69,15 @@ class Outcome(models.TextChoices):
     LOST = "lost"
 
 
+class Out(models.TextChoices):
+    """How a seat left play (``Seat.resigned``): the pages say so instead of "resigned" for all."""
+
+    RESIGNED = "resigned", "resigned"
+    TIME = "time", "ran out of time"
+    ABANDONED = "abandoned", "away, claimed against"
+    LEFT = "left", "left the site"
+
+
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     role = models.CharField(max_length=20)
@@ -79,6 +88,8 @@ class Seat(models.Model):
                                      related_name="+", help_text="a rematch seat kept for this player")
     joined_at = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    out = models.CharField(max_length=10, choices=Out.choices, blank=True,
+                           help_text="how a resigned seat left play (blank before this was kept: resigned)")
     away_since = models.DateTimeField(null=True, blank=True,
                                       help_text="when the player's last page on this match closed")
     score = models.PositiveSmallIntegerField(null=True, blank=True)

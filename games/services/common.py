@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import bots, broadcast, clocks, conduct, flagfall
 from games.clocks import TimeControl
 from games.errors import ServiceError
-from games.models import Match, Move, Outcome, Seat
+from games.models import Match, Move, Out, Outcome, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services import statements
@@ -216,11 +216,13 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
         statements.update_seats(seats, SEAT_RESULT_FIELDS)
 
 
-def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None) -> None:
-    """``seat`` scores 0 from now on; finish the match (``reason``, by default "... resigned")
-    if at most one seat plays on, else play the seat's turns at random. Call holding the row lock."""
-    seat.resigned = True
-    seat.save(update_fields=["resigned"])
+def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None,
+                out: str = Out.RESIGNED) -> None:
+    """``seat`` scores 0 from now on (having left play as ``out`` says); finish the match
+    (``reason``, by default "... resigned") if at most one seat plays on, else play the seat's
+    turns at random. Call holding the row lock."""
+    seat.resigned, seat.out = True, out
+    seat.save(update_fields=["resigned", "out"])
     game = get_game(match.game)
     resigned = {s.role for s in seats if s.resigned}
     match.resigned = statements.resigned_text(resigned)

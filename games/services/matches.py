@@ -16,7 +16,7 @@ from games.clocks import TimeControl
 from games.errors import ServiceError
 from games.labels import role_label
 from games.match_settings import MatchSettings
-from games.models import Match, Seat
+from games.models import Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import (
@@ -163,7 +163,7 @@ def match_claim(*, match_id: int, user) -> Match:
             raise ServiceError("not_abandoned", f"{role_label(mover)} is still here, or left less than {wait} seconds ago: "
                                                 "you can claim the match once they have been gone that long.")
         resign_seat(match, seats, next(s for s in seats if s.role == mover),
-                    reason=f"{mover} left the match and the win was claimed")
+                    reason=f"{mover} left the match and the win was claimed", out=Out.ABANDONED)
     return match
 
 

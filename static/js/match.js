@@ -17,6 +17,9 @@ const signedIn = root.dataset.signedIn === "1";
 const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
 const withInvite = invite ? { invite } : {}; // forms about this match carry the link we came by
 const pageTitle = document.title;
+// How a seat left play (games.models.Out), as its line in the seats says it.
+const OUT_LABELS = { resigned: "resigned", time: "ran out of time", abandoned: "away, claimed against",
+                     left: "left the site" };
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -255,7 +258,7 @@ function renderSeats() {
     const label = roleLabel(seat.role);
     const bits = [mark && mark.toUpperCase() !== label ? `${label}, plays ${mark}` : label];
     if (!seat.player && seat.reserved_for) bits.push(`kept for ${seat.reserved_for.name}`);
-    if (seat.resigned) bits.push("resigned");
+    if (seat.resigned) bits.push(OUT_LABELS[seat.out] || "resigned");
     if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
     detail.textContent = bits.join(" · ");
     text.append(name, detail);

@@ -165,6 +165,8 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     claim.get_by_role("button", name="Claim the win").click()
     expect(ada.locator("#result-text")).to_contain_text("Ada won: Bob left the match")
     expect(claim).to_be_hidden()
+    expect(ada.locator('.seat[data-role="oPlayer"] .seat__role')).to_contain_text("away, claimed against")
+    expect(ada.locator('.seat[data-role="oPlayer"] .seat__role')).not_to_contain_text("resigned")
 
 
 @pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])

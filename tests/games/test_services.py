@@ -119,6 +119,7 @@ def test_two_player_resignation_ends_the_match():
     assert match.status == Match.Status.FINISHED
     assert match.result["scores"] == {"white": 100, "black": 0}
     assert match.result["winners"] == ["white"] and match.result["resigned"] == ["black"]
+    assert match.seats.get(player=black).out == "resigned"
     assert_refused("match_over", services.match_resign, match_id=match.pk, user=white)
 
 
@@ -220,6 +221,8 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
     assert match.result["scores"] == {"white": 100, "black": 0} and match.result["winners"] == ["white"]
     assert match.result["reason"] == "black left the match and the win was claimed"
     assert match.seats.get(player=black).outcome == "lost"
+    seats = {s["role"]: s["out"] for s in selectors.match_snapshot_by_id(match_id=match.pk)["seats"]}
+    assert seats == {"white": "", "black": "abandoned"}  # the page says how black left, not "resigned"
     assert_refused("match_over", services.match_claim, match_id=match.pk, user=white)
 
 
