@@ -31,6 +31,14 @@ def move(match: Match, user, action: str | None = None) -> Match:
     return match
 
 
+def every_seat_moves(match: Match, players: list) -> Match:
+    """One move each, at once: the match has begun (a seat that never moved is not flagged but
+    calls the match off), and the first player is to move again."""
+    for player in players:
+        match = move(match, player)
+    return match
+
+
 def test_an_untimed_match_has_no_clock(fake_time):
     x, o = make_players(2)
     match = move(start_match("nine-board-tictactoe", [x, o]), x)
@@ -105,24 +113,23 @@ def test_correspondence_gives_each_move_its_days(fake_time):
 
 def test_a_move_after_the_deadline_is_refused_and_the_match_ends_on_time(fake_time):
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
-    match = move(match, x)
-    fake_time.advance(180)
-    err = assert_refused("out_of_time", services.move_submit, match_id=match.pk, user=o,
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
+    fake_time.advance(182)  # 180 s and one increment
+    err = assert_refused("out_of_time", services.move_submit, match_id=match.pk, user=x,
                          action=get_game(match.game).legal_actions(get_game(match.game).state_from_json(match.state))[0],
                          version=match.version)
     assert "time" in err.message
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.plies == 1 and Move.objects.filter(match=match).count() == 1
-    assert match.result["scores"] == {"xPlayer": 100, "oPlayer": 0}
-    assert match.result["reason"] == "oPlayer ran out of time"
-    assert match.clock["remaining"]["oPlayer"] == 0 and match.deadline is None
+    assert match.status == Match.Status.FINISHED and match.plies == 2 and Move.objects.filter(match=match).count() == 2
+    assert match.result["scores"] == {"xPlayer": 0, "oPlayer": 100}
+    assert match.result["reason"] == "xPlayer ran out of time"
+    assert match.clock["remaining"]["xPlayer"] == 0 and match.deadline is None
 
 
 def test_the_flag_falls_once_and_not_before_the_deadline(fake_time):
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
-    fake_time.advance(179)
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
+    fake_time.advance(181)
     assert services.clock_flag(match_id=match.pk) == match.deadline  # still ahead: nothing happens
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
@@ -139,13 +146,14 @@ def test_the_flag_falls_once_and_not_before_the_deadline(fake_time):
 
 def test_three_players_the_flagged_seat_resigns_and_play_goes_on(fake_time):
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z], time_control=TimeControl(base=60))
+    match = every_seat_moves(start_match("tictactoe-3player", [x, o, z], time_control=TimeControl(base=60)), [x, o, z])
     fake_time.advance(60)
     services.clock_flag(match_id=match.pk)
     match.refresh_from_db()
-    seats = {s.role: s.resigned for s in match.seats.all()}
-    assert match.status == Match.Status.ACTIVE and seats == {"xplayer": True, "oplayer": False, "zplayer": False}
-    assert match.plies == 1  # the flagged seat's turn was played for it
+    seats = {s.role: (s.resigned, s.out) for s in match.seats.all()}
+    assert match.status == Match.Status.ACTIVE and seats == {"xplayer": (True, "time"), "oplayer": (False, ""),
+                                                             "zplayer": (False, "")}
+    assert match.plies == 4  # the flagged seat's turn was played for it
     assert match.clock["running"] == "oplayer" and match.deadline == fake_time.now + timedelta(seconds=60)
     fake_time.advance(60)
     services.clock_flag(match_id=match.pk)
@@ -157,7 +165,7 @@ def test_three_players_the_flagged_seat_resigns_and_play_goes_on(fake_time):
 
 def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     a, b, c, d = make_players(4)
-    overdue = start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60))
+    overdue = every_seat_moves(start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60)), [a, b])
     fake_time.advance(30)
     later = start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60))
     untimed = start_match("quarto-misere", [c, d])
@@ -170,6 +178,24 @@ def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     assert services.clock_sweep() == 0
 
 
+@pytest.mark.parametrize("moved", [0, 1])
+def test_a_seat_out_of_time_before_its_first_move_calls_the_match_off(fake_time, moved):
+    """As on lichess: a game nobody (or only the first player) began is aborted, not lost,
+    and counts nowhere; a rated one changes no rating."""
+    from tests.support.players import make_accounts
+
+    x, o = make_accounts(2)
+    match = start_match("nine-board-tictactoe", [x, o], rated=True, time_control=BLITZ)
+    match = every_seat_moves(match, [x, o][:moved])
+    fake_time.advance(182)
+    assert services.clock_flag(match_id=match.pk) is None
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result is None and match.deadline is None
+    assert not match.seats.filter(resigned=True).exists()
+    assert not match.seats.exclude(rating_after=None).exists()
+    assert services.clock_sweep() == 0
+
+
 def test_claims_are_for_untimed_matches(fake_time):
     x, o = make_players(2)
     match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
@@ -178,7 +204,7 @@ def test_claims_are_for_untimed_matches(fake_time):
 
 def test_a_rematch_keeps_the_time_control(fake_time):
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
     fake_time.advance(200)
     services.clock_flag(match_id=match.pk)
     new = services.rematch_offer(match_id=match.pk, user=o)
@@ -204,7 +230,7 @@ def test_the_sweep_command_ends_overdue_matches(fake_time):
     from django.core.management import call_command
 
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60))
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60)), [x, o])
     fake_time.advance(61)
     out = StringIO()
     call_command("clock_sweep", stdout=out)

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from games import flagfall
 from games.clocks import TimeControl
 from tests.games.test_consumers import join_match, receive
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, play_out, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,6 +28,7 @@ async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
                                                       time_control=TimeControl(base=60, increment=1))
+    await database_sync_to_async(play_out)(match, [x, o], max_moves=2)  # each seat's first move, at once
     xs, first = await join_match(match.pk, x)
     spectator, _ = await join_match(match.pk)
     assert first["match"]["clock"]["running"] == "xPlayer" and first["match"]["clock"]["label"] == "1+1"
@@ -35,11 +36,11 @@ async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
     fake_time.advance(5)
     await xs.send_json_to({"type": "action", "action": action, "version": first["version"]})
     moved = await receive(spectator, "state")
-    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}
+    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 57_000, "oPlayer": 61_000}
     assert moved["match"]["clock"]["running"] == "oPlayer"
     await until_armed(match.pk)  # the process that took the move armed a timer for o's deadline
-    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=60)
-    fake_time.advance(59)
+    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=61)
+    fake_time.advance(60)
     await flagfall.fire_due()  # not due yet
     assert await spectator.receive_nothing(timeout=0.2)
     fake_time.advance(1)
@@ -58,6 +59,7 @@ async def test_a_late_move_is_refused_with_its_own_code(fake_time):
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
                                                       time_control=TimeControl(base=60))
+    await database_sync_to_async(play_out)(match, [x, o], max_moves=2)
     xs, first = await join_match(match.pk, x)
     fake_time.advance(61)
     await xs.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0],

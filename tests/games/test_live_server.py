@@ -15,7 +15,7 @@ from django.conf import settings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.support.live import LiveServer, free_port, live_server
-from tests.support.players import make_players, session_cookie, start_match
+from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.wsclient import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -256,12 +256,12 @@ def test_a_real_server_ends_matches_on_time_by_itself():
 
     a, b, c, d = make_players(4)
     control = TimeControl(base=60)
-    overdue = start_match("nine-board-tictactoe", [a, b], time_control=control)
+    overdue = play_out(start_match("nine-board-tictactoe", [a, b], time_control=control), [a, b], max_moves=2)
     since = timezone.now() - timedelta(seconds=90)
     Match.objects.filter(pk=overdue.pk).update(
         clock={"remaining": {"xPlayer": 60_000, "oPlayer": 60_000}, "since": int(since.timestamp() * 1000),
                "running": "xPlayer"}, deadline=since + timedelta(seconds=60))
-    short = start_match("nine-board-tictactoe", [c, d], time_control=control)
+    short = play_out(start_match("nine-board-tictactoe", [c, d], time_control=control), [c, d], max_moves=2)
     clock = dict(short.clock, remaining={"xPlayer": 60_000, "oPlayer": 1_500})  # o has 1.5 s left
     Match.objects.filter(pk=short.pk).update(clock=clock)
     server = LiveServer(env={"CLOCK_SWEEP_SECONDS": "30"}).start()

@@ -282,17 +282,22 @@ def test_a_move_too_late_in_a_batch_still_ends_its_match_on_time(fake_time):
     from games.clocks import TimeControl
 
     x, o = make_players(2)
+    from tests.support.players import play_out  # noqa: PLC0415
+
     timed = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60, increment=0))
+    timed = play_out(timed, [x, o], max_moves=2)  # each seat's first move, at once
     other = start_match("nine-board-tictactoe", [x, o])
+    game = get_game(timed.game)
+    late = game.legal_actions(game.state_from_json(timed.state))[0]
     fake_time.advance(61)
     results = services.move_submit_many([
-        {"match_id": timed.pk, "user": x, "action": "(play 2 2 2 2 x)", "version": 0},
+        {"match_id": timed.pk, "user": x, "action": late, "version": 2},
         {"match_id": other.pk, "user": x, "action": "(play 2 2 2 2 x)", "version": 0},
     ])
     assert isinstance(results[0], ServiceError) and results[0].code == "out_of_time"
     timed.refresh_from_db()
     assert timed.status == Match.Status.FINISHED and timed.result["winners"] == ["oPlayer"]
-    assert moves_of(timed) == [] and results[1].version == 1
+    assert len(moves_of(timed)) == 2 and results[1].version == 1
 
 
 @pytest.mark.django_db(transaction=True)

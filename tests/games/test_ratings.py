@@ -168,6 +168,7 @@ def test_the_lobby_form_makes_rated_matches_for_accounts_only(client):
 def test_a_flag_fall_rates_the_match_once(fake_time):
     alice, bob = make_accounts(2)
     match = start_match("nine-board-tictactoe", [alice, bob], rated=True, time_control=TimeControl(base=60))
+    play_out(match, [alice, bob], max_moves=2)  # a seat out of time before its first move would call it off
     fake_time.advance(61)
     services.clock_flag(match_id=match.pk)
     services.clock_flag(match_id=match.pk)  # a second timer or the sweep: the flag falls once

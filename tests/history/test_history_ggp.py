@@ -181,7 +181,8 @@ def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, f
 
     people = make_players(2)
     timed = start_match("quarto-misere", people, time_control=TimeControl(base=300, increment=3))
-    fake_time.advance(301)
+    timed = play_out(timed, people, max_moves=4)  # both have moved (else the flag calls it off); white to move
+    fake_time.advance(400)
     game_services.clock_flag(match_id=timed.pk)
     data = export(Client(), timed)
     assert data["timeControl"] == "5+3" and data["endReason"] == "white ran out of time"
