@@ -59,6 +59,8 @@ def _join_draw(match_id: int, user, *, answering: bool) -> Match:
             raise ServiceError("already_offered", "You have offered a draw: wait for the answer.")
         if answering and not offers["draw"]:
             raise ServiceError("no_offer", "There is no draw offer for you to answer.")
+        if not offers["draw"] and seat.role in offers["declined"]:
+            raise ServiceError("draw_declined", "Your draw offer was declined: you may offer again after your next move.")
         playing = [s for s in seats if not s.resigned]
         if any(s.player.is_computer for s in playing):
             raise ServiceError("computer_plays_on", "The computer does not take draw offers: play on, or resign.")
@@ -114,6 +116,8 @@ def _decline(match_id: int, user, kind: str, verb: str) -> Match:
         offers = conduct.parse(match.offers)
         if not offers[kind] or seat.role in offers[kind]:
             raise ServiceError("no_offer", f"There is no {kind} offer for you to answer.")
+        if kind == "draw":  # who offered may not offer again before moving
+            offers["declined"] = sorted(set(offers["declined"]) | set(offers["draw"]))
         offers[kind] = []
         _save_offers(match, offers)
         broadcast.match_notice_on_commit(match.pk, f"{seat.player} {verb}.")

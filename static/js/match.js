@@ -358,7 +358,9 @@ function conductControls(match, mySeat) {
   if (draw.length && !draw.includes(mySeat.role)) {
     parts.push(answer("draw", "Accept the draw?"));
   } else if (!draw.length && others.length && others.every((s) => !s.player.computer)) {
-    parts.push(button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
+    parts.push(match.offers.declined.includes(mySeat.role)
+      ? hintText("Your draw offer was declined: you may offer again after your next move.")
+      : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
   }
   if (takeback.length && !takeback.includes(mySeat.role)) {
     parts.push(answer("takeback", "Let them take back their move?"));

@@ -50,7 +50,8 @@ def test_clocks_tick_for_the_player_to_move_and_a_draw_is_agreed(player_page):
     expect(watcher.get_by_role("button", name="Accept")).to_have_count(0)
     bob.get_by_role("group", name="Accept the draw?").get_by_role("button", name="Decline").click()
     expect(watcher.locator("#offers")).to_have_text("Bob declined the draw.")
-    expect(ada.get_by_role("button", name="Offer a draw")).to_be_visible()
+    expect(ada.locator("#controls")).to_contain_text("you may offer again after your next move")
+    expect(ada.get_by_role("button", name="Offer a draw")).to_have_count(0)  # no offering again and again
     bob.get_by_role("button", name="Offer a draw").click()
     ada.get_by_role("group", name="Accept the draw?").get_by_role("button", name="Accept").click()
     for page in (ada, bob, watcher):

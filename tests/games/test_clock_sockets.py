@@ -79,7 +79,7 @@ async def test_offers_and_answers_reach_players_and_spectators():
     spectator, _ = await join_match(match.pk)
     await xs.send_json_to({"type": "draw_offer"})
     for sock in (xs, os_, spectator):
-        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": []}
+        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": [], "declined": []}
     await spectator.send_json_to({"type": "draw_accept"})
     assert (await receive(spectator, "error"))["code"] == "not_seated"
     await os_.send_json_to({"type": "draw_decline"})

@@ -30,9 +30,9 @@ def replayed(match: Match):
 
 
 def test_offers_text_round_trips():
-    assert conduct.parse("") == {"draw": [], "takeback": []}
+    assert conduct.parse("") == {"draw": [], "takeback": [], "declined": []}
     assert conduct.format({"draw": ["x", "o"], "takeback": ["o"]}) == "draw:x,o;takeback:o"
-    assert conduct.parse("draw:x,o;takeback:o;junk:z") == {"draw": ["x", "o"], "takeback": ["o"]}
+    assert conduct.parse("draw:x,o;takeback:o;junk:z") == {"draw": ["x", "o"], "takeback": ["o"], "declined": []}
     assert conduct.after_move("draw:x;takeback:o", "x") == "draw:x"
     assert conduct.after_move("draw:x", "o") == ""
 
@@ -97,7 +97,25 @@ def test_a_declined_draw_is_gone():
     assert_refused("not_seated", services.draw_decline, match_id=match.pk, user=spectator)
     services.draw_decline(match_id=match.pk, user=x)
     match.refresh_from_db()
-    assert match.offers == "" and match.status == Match.Status.ACTIVE
+    assert offers(match)["draw"] == [] and match.status == Match.Status.ACTIVE
+
+
+def test_a_player_whose_draw_was_declined_offers_again_only_after_moving():
+    """No offering again and again (as on lichess); the other player may still offer, and moving
+    frees the offerer."""
+    x, o = make_players(2)
+    match = move(start_match("nine-board-tictactoe", [x, o]), x)
+    services.draw_offer(match_id=match.pk, user=o)
+    services.draw_decline(match_id=match.pk, user=x)
+    error = assert_refused("draw_declined", services.draw_offer, match_id=match.pk, user=o)
+    assert "after your next move" in error.message
+    assert selectors.match_snapshot_by_id(match_id=match.pk)["offers"]["declined"] == ["oPlayer"]
+    services.draw_offer(match_id=match.pk, user=x)  # x may: it was o's offer that was declined
+    services.draw_decline(match_id=match.pk, user=o)
+    match = move(match, o)
+    assert offers(match)["declined"] == ["xPlayer"]
+    services.draw_offer(match_id=match.pk, user=o)
+    assert offers(match)["draw"] == ["oPlayer"]
 
 
 def test_three_players_draw_when_every_player_still_playing_agrees():
