@@ -67,6 +67,11 @@ def match_rematch(request, match_id: int):
     return redirect("games:match", match_id=new.pk)
 
 
+@require_POST
+def match_rematch_decline(request, match_id: int):
+    return _act(request, _visible_match(request, match_id), services.rematch_decline)
+
+
 def _act(request, match: Match, service, **kwargs):
     try:
         service(match_id=match.pk, user=request.user, **kwargs)

@@ -25,7 +25,8 @@ FILES = [b"", b"\xff\xfe", b"[" * 50_000, b'{"matchId": "\\ud800"}', b"null", b'
 
 def post_urls(match_id: int) -> list[str]:
     return ["/guest/", "/signup/", "/login/", "/logout/", "/matches/new/", "/history/import/",
-            f"/matches/{match_id}/join/", f"/matches/{match_id}/abort/", f"/matches/{match_id}/rematch/"]
+            f"/matches/{match_id}/join/", f"/matches/{match_id}/abort/", f"/matches/{match_id}/rematch/",
+            f"/matches/{match_id}/rematch/decline/"]
 
 
 def counts():
@@ -42,7 +43,7 @@ def test_junk_posts_answer_without_a_500_and_change_nothing(visitor):
     if visitor != "anonymous":
         client.force_login({"spectator": watcher, "outsider": outsider}[visitor])
     before = counts()
-    for url in post_urls(match.pk) + post_urls(finished.pk)[-3:]:
+    for url in post_urls(match.pk) + post_urls(finished.pk)[-4:]:
         for data in JUNK:
             # Encoded as a browser would send the bytes: a lone surrogate as %ED%A0%80.
             body = urlencode(data, doseq=True, encoding="utf-8", errors="surrogatepass")

@@ -33,6 +33,7 @@ from games.services.matches import (
                                     match_claim,
                                     match_create,
                                     match_resign,
+                                    rematch_decline,
                                     rematch_offer,
                                     seat_join,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "challenge_expire", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_create", "match_resign",
     "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
-    "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_offer", "seat_join",
+    "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
+    "seat_join",
     "takeback_accept", "takeback_decline", "takeback_offer", "waiting_matches_expire",
 ]

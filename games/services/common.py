@@ -183,6 +183,8 @@ def call_off(match: Match) -> None:
     match.deadline, match.offers = None, ""
     match.save(update_fields=["status", "finished_at", "clock", "deadline", "offers"])
     broadcast.match_changed_on_commit(match.pk)
+    if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
+        broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.lobby_changed_on_commit()
 
 

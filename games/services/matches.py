@@ -20,6 +20,7 @@ from games.models import Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import (
+    call_off,
     computer_turn_after_commit,
     lock_match,
     lock_playing_seat,
@@ -204,6 +205,20 @@ def rematch_offer(*, match_id: int, user) -> Match:
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
     return new
+
+
+def rematch_decline(*, match_id: int, user) -> Match:
+    """Decline the rematch offered after the finished match ``match_id``: a player it waits
+    for calls it off, and the offer leaves every page of both matches (``call_off``)."""
+    with transaction.atomic():
+        pending = Match.objects.filter(rematch_of_id=match_id, status=Match.Status.WAITING).first()
+        rematch = lock_match(pending.pk) if pending is not None else None
+        if rematch is None or rematch.status != Match.Status.WAITING:
+            raise ServiceError("no_offer", "There is no rematch offer to decline.")
+        if not (user.is_authenticated and rematch.seats.filter(reserved_for=user).exists()):
+            raise ServiceError("not_yours", "Only a player the rematch waits for can decline it.")
+        call_off(rematch)
+    return rematch
 
 
 def _start(match: Match, game, seats: list[Seat], at) -> None:

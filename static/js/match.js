@@ -474,7 +474,8 @@ function rematchControl(match) {
   box.className = "offer";
   box.setAttribute("role", "status");
   box.append(hintText(`${by ? by.name : "Your opponent"} offers a rematch.`),
-             postButton(`/matches/${match.rematch}/join/`, "Accept the rematch", {}, "button--primary"));
+             postButton(`/matches/${match.rematch}/join/`, "Accept the rematch", {}, "button--primary"),
+             postButton(`/matches/${matchId}/rematch/decline/`, "Decline", {}, "button--secondary"));
   return box;
 }
 

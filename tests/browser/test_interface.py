@@ -217,17 +217,35 @@ def test_rules_pages_draw_their_diagrams_for_visitors(player_page):
     screenshot(visitor, "rules-quarto")
 
 
-def test_spectators_are_pointed_to_the_rematch(player_page):
+def ada_resigned_to_bob(player_page):
+    """Ada and Bob's Quarto, which Ada resigned, and a spectator's page on it."""
     ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
     watcher = player_page(None)
     watcher.goto(f"/matches/{match_id}/")
     ada.get_by_role("button", name="Resign").click()
     ada.get_by_role("button", name="Yes, resign").click()
     expect(watcher.locator("#status-line")).to_have_text("Game over: Bob won: Ada resigned.")
+    return ada, bob, watcher, match_id
+
+
+def test_spectators_are_pointed_to_the_rematch(player_page):
+    ada, bob, watcher, match_id = ada_resigned_to_bob(player_page)
     bob.get_by_role("button", name="Offer a rematch").click()
     link = watcher.get_by_role("link", name="Watch the rematch")
     expect(link).to_have_attribute("href", f"/matches/{match_id + 1}/")
     expect(watcher.locator("#controls")).to_contain_text("Bob offered a rematch.")
+
+
+def test_a_declined_rematch_leaves_every_page(player_page):
+    ada, bob, watcher, _ = ada_resigned_to_bob(player_page)
+    bob.get_by_role("button", name="Offer a rematch").click()
+    expect(ada.locator("#controls")).to_contain_text("Bob offers a rematch.")
+    expect(watcher.get_by_role("link", name="Watch the rematch")).to_be_visible()
+    ada.locator("#controls").get_by_role("button", name="Decline").click()
+    expect(ada.get_by_role("button", name="Offer a rematch")).to_be_visible()
+    expect(ada.locator("#controls")).not_to_contain_text("offers a rematch")
+    expect(watcher.get_by_role("link", name="Watch the rematch")).to_have_count(0)
+    expect(bob.locator("#status-line")).to_contain_text("called off")  # bob waits on the rematch's page
 
 
 def test_replay_header_says_who_won_and_its_buttons_are_the_sites(player_page):

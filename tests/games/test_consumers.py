@@ -527,3 +527,19 @@ async def test_opening_a_page_lets_the_first_move_here_skip_the_read():
     assert (await receive(sx, "state"))["version"] == 1
     assert (await db_state(match.pk))[0] == 1
     await sx.disconnect()
+
+
+async def test_a_rematch_offer_called_off_leaves_the_finished_matchs_page():
+    """The page of the finished match showed the offer (and spectators the way to it) after its
+    offerer called the rematch off: accepting then led to an aborted match."""
+    from tests.support.players import play_out
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    await database_sync_to_async(play_out)(match, [x, o])
+    xs, _ = await join_match(match.pk, x)
+    rematch = await database_sync_to_async(services.rematch_offer)(match_id=match.pk, user=o)
+    assert (await receive(xs, "state"))["match"]["rematch"] == rematch.pk
+    await database_sync_to_async(services.match_abort)(match_id=rematch.pk, user=o)
+    assert (await receive(xs, "state"))["match"]["rematch"] is None
+    await xs.disconnect()

@@ -298,6 +298,20 @@ def test_rematch_rotates_seats_and_starts_when_accepted():
     assert {s.role: s.player_id for s in new.seats.all()} == {"xplayer": z.pk, "oplayer": x.pk, "zplayer": o.pk}
 
 
+def test_a_rematch_offer_is_declined_by_a_player_it_waits_for():
+    x, o = make_players(2)
+    stranger, = make_players(1, "stranger")
+    old = play_out(start_match("quarto-misere", [x, o]), [x, o])
+    assert_refused("no_offer", services.rematch_decline, match_id=old.pk, user=x)
+    offered = services.rematch_offer(match_id=old.pk, user=o)
+    for someone in (o, stranger, AnonymousUser()):  # the offerer calls it off instead (abort)
+        assert_refused("not_yours", services.rematch_decline, match_id=old.pk, user=someone)
+    services.rematch_decline(match_id=old.pk, user=x)
+    assert Match.objects.get(pk=offered.pk).status == Match.Status.ABORTED
+    assert selectors.match_snapshot_by_id(match_id=old.pk)["rematch"] is None
+    assert services.rematch_offer(match_id=old.pk, user=o).pk != offered.pk  # may offer again
+
+
 def test_rematch_needs_a_finished_match():
     a, b = make_players(2)
     match = start_match("quarto-misere", [a, b])
