@@ -75,8 +75,7 @@ class MatchConsumer(Socket):
         match = rows.match_by_id(self.match_id)
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
             return None
-        seats = selectors.match_seats(self.match_id)
-        services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user, seats=seats)
+        seats = services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
         snapshot = selectors.match_snapshot(match=match, seats=seats)
         services.move_memory_prime(match=match, seats=seats)  # each of these two: active matches only
         services.computer_turn_resume(match=match, seats=seats)

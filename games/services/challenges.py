@@ -56,7 +56,13 @@ def challenge_accept(*, user, challenge_id: int) -> Challenge:
     with transaction.atomic():
         challenge = _lock_open(challenge_id, user, challenged=True)
         settings = MatchSettings.from_json(challenge.settings)
-        PoolEntry.objects.filter(player__in=[challenge.challenger_id, challenge.challenged_id]).delete()
+        # Neither keeps searching. A pairing holding an entry's lock makes the delete wait for it;
+        # an entry gone meanwhile means a quick game was just made (or the search stopped): ask.
+        searching = list(PoolEntry.objects.filter(player__in=[challenge.challenger_id, challenge.challenged_id])
+                         .values_list("pk", flat=True))
+        if PoolEntry.objects.filter(pk__in=searching).delete()[0] < len(searching):
+            raise ServiceError("just_paired", "One of you was just paired for a quick game (or stopped searching): "
+                                              "accept again to play this challenge as well.")
         challenge.match = match_create(user=challenge.challenger, settings=settings, opponents=[challenge.challenged])
         challenge.status = Challenge.Status.ACCEPTED
         challenge.save(update_fields=["status", "match"])

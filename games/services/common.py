@@ -25,8 +25,10 @@ def lock_player(user) -> None:
     """Take ``user``'s row lock for the rest of the transaction, so that the same player's
     requests that check what they already have before adding to it (a pool entry, pending
     challenges) run one at a time: a check finds no row to lock in what is not there yet.
-    (SQLite: one writer at a time already.)"""
-    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    (SQLite: one writer at a time already.) ``FOR NO KEY UPDATE``: rows that point at the
+    player (a challenge to them, a seat in a match pairing them) may still be written meanwhile;
+    ``FOR UPDATE`` blocked those, so two players challenging each other at once deadlocked."""
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
 
 
 def lock_match(match_id: int) -> Match:

@@ -17,44 +17,58 @@ from django.utils import timezone
 
 from games import broadcast
 from games.errors import ServiceError
-from games.models import Match, Seat
-from games.services.common import call_off, lock_match
-from games.services.matches import match_resign
+from games.models import Challenge, Match, Out, Seat
+from games.selectors import match_seats
+from games.services.challenges import challenge_cancel, challenge_decline
+from games.services.common import call_off, lock_match, resign_seat
 
 
 def player_depart(*, user) -> dict[str, int]:
     """Settle every unfinished match of ``user``, who is leaving for good.
 
+    Their open challenges, sent or received, close first (an accept already under way ends
+    before, and its match is settled below). Then each match is settled by its status under its
+    row lock, not by the status it had when listed (a waiting match may have started since).
     In play: the seat resigns (two players: the others win now; three: the game goes on with
     random moves for the seat, as after any resignation). Waiting: the seat is freed for
     someone else, and a match left with nobody seated (or a rematch kept for ``user``) is
     called off. Returns how many matches were resigned and freed or called off.
     """
+    _close_challenges(user)
     resigned = freed = 0
-    playing = Seat.objects.filter(player=user, resigned=False, match__status=Match.Status.ACTIVE)
-    for match_id in list(playing.values_list("match_id", flat=True)):
-        try:
-            match_resign(match_id=match_id, user=user)
-            resigned += 1
-        except ServiceError:  # it ended meanwhile
-            pass
-    waiting = (Seat.objects.filter(Q(player=user) | Q(reserved_for=user), match__status=Match.Status.WAITING)
-               .values_list("match_id", flat=True))
-    for match_id in sorted(set(waiting)):
+    unfinished = (Seat.objects.filter(Q(player=user) | Q(reserved_for=user),
+                                      match__status__in=[Match.Status.WAITING, Match.Status.ACTIVE])
+                  .values_list("match_id", flat=True))
+    for match_id in sorted(set(unfinished)):
         with transaction.atomic():
             match = lock_match(match_id)
-            if match.status != Match.Status.WAITING:
-                continue
-            seats = list(match.seats.select_for_update())
-            if any(s.reserved_for_id == user.pk for s in seats) or not any(
-                    s.player_id not in (None, user.pk) for s in seats):
-                call_off(match)
-            else:
-                Seat.objects.filter(match=match, player=user).update(player=None, joined_at=None, away_since=None)
-                broadcast.match_changed_on_commit(match.pk)
-                broadcast.lobby_changed_on_commit()
-            freed += 1
+            seats = match_seats(match.pk)
+            if match.status == Match.Status.ACTIVE:
+                seat = next((s for s in seats if s.player_id == user.pk and not s.resigned), None)
+                if seat is not None:
+                    resign_seat(match, seats, seat, out=Out.LEFT)
+                    resigned += 1
+            elif match.status == Match.Status.WAITING:
+                if any(s.reserved_for_id == user.pk for s in seats) or not any(
+                        s.player_id not in (None, user.pk) for s in seats):
+                    call_off(match)
+                else:
+                    Seat.objects.filter(match=match, player=user).update(player=None, joined_at=None, away_since=None)
+                    broadcast.match_changed_on_commit(match.pk)
+                    broadcast.lobby_changed_on_commit()
+                freed += 1
     return {"resigned": resigned, "freed": freed}
+
+
+def _close_challenges(user) -> None:
+    """Cancel the challenges ``user`` sent and decline those sent to them, each under its lock."""
+    open_ = Challenge.objects.filter(Q(challenger=user) | Q(challenged=user), status=Challenge.Status.PENDING)
+    for challenge_id, challenger_id in list(open_.values_list("pk", "challenger_id")):
+        close = challenge_cancel if challenger_id == user.pk else challenge_decline
+        try:
+            close(user=user, challenge_id=challenge_id)
+        except ServiceError:  # answered or expired meanwhile
+            pass
 
 
 def waiting_matches_expire(*, now=None) -> int:

@@ -184,6 +184,9 @@ def rematch_offer(*, match_id: int, user) -> Match:
         pending = old.rematches.exclude(status=Match.Status.ABORTED).first()
         if pending is not None:
             return pending
+        gone = next((s.player for s in old_seats if s.player is not None and not s.player.is_active), None)
+        if gone is not None:  # a guest who logged out: nobody could ever take the seat kept for them
+            raise ServiceError("player_gone", f"{gone} has left the site: there is nobody to play the rematch with.")
         game = get_game(old.game)
         kept = MatchSettings.of_match(old)
         new = Match.objects.create(game=old.game, rated=kept.rated, is_private=old.is_private, created_by=user,

@@ -13,19 +13,22 @@ from games.models import Seat
 from games.selectors import match_seats
 
 
-def presence_enter(*, match_id: int, channel_name: str, user, seats: list[Seat] | None = None) -> None:
-    """A page on the match opened (a websocket connected); a seated player is back."""
+def presence_enter(*, match_id: int, channel_name: str, user) -> list[Seat]:
+    """A page on the match opened (a websocket connected); a seated player is back. Returns
+    the match's seats, read once the page counts as open, so that a page of the same player
+    closing meanwhile either wrote its "away" before this read (cleared here) or sees this page
+    when it looks again after writing (``presence_leave``): a reload never leaves a player who
+    is there marked away."""
     signed_in = user is not None and user.is_authenticated
     presence.store().enter(match_id, channel_name, user.pk if signed_in else None)
-    if not signed_in:
-        return
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=match_id, player=user))
-    for seat in seats:
-        if seat.player_id == user.pk and seat.away_since is not None:
-            Seat.objects.filter(pk=seat.pk).update(away_since=None)
-            seat.away_since = None
-            broadcast.lobby_changed_on_commit()  # the match may be listed again
+    seats = match_seats(match_id)
+    if signed_in:
+        for seat in seats:
+            if seat.player_id == user.pk and seat.away_since is not None:
+                Seat.objects.filter(pk=seat.pk).update(away_since=None)
+                seat.away_since = None
+                broadcast.lobby_changed_on_commit()  # the match may be listed again
+    return seats
 
 
 def presence_touch(*, match_id: int, channel_name: str) -> None:
@@ -40,9 +43,16 @@ def presence_leave(*, match_id: int, channel_name: str, user) -> list[Seat]:
     seats = match_seats(match_id)
     if user is not None and user.is_authenticated and any(s.player_id == user.pk for s in seats):
         fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
-        if not any(uid == user.pk and seen >= fresh_after for uid, seen in store.pages(match_id)):
+
+        def still_here() -> bool:
+            return any(uid == user.pk and seen >= fresh_after for uid, seen in store.pages(match_id))
+
+        if not still_here():
             now = timezone.now()
             Seat.objects.filter(match_id=match_id, player=user).update(away_since=now)
+            if still_here():  # a page of theirs opened meanwhile and read the seats before this write
+                Seat.objects.filter(match_id=match_id, player=user, away_since=now).update(away_since=None)
+                return seats
             broadcast.lobby_changed_on_commit()  # the lobby lists only matches someone is at
             for seat in seats:
                 if seat.player_id == user.pk:

@@ -35,6 +35,7 @@ def test_a_departing_player_resigns_live_matches_and_frees_waiting_seats():
     assert two.status == Match.Status.FINISHED and two.result["winners"] == ["black"]
     three.refresh_from_db()
     assert three.status == Match.Status.ACTIVE and three.seats.get(player=ada).resigned  # the others play on
+    assert three.seats.get(player=ada).out == "left" and two.seats.get(player=ada).out == "left"
     assert Match.objects.get(pk=alone.pk).status == Match.Status.ABORTED
     assert Match.objects.get(pk=shared.pk).status == Match.Status.WAITING
     assert not shared.seats.filter(player=ada).exists()  # free for someone else
@@ -75,3 +76,34 @@ def test_waiting_matches_whose_players_all_left_expire():
     assert services.waiting_matches_expire() == 1
     assert Match.objects.get(pk=gone.pk).status == Match.Status.ABORTED
     assert Match.objects.get(pk=just_left.pk).status == Match.Status.WAITING
+
+
+def test_a_departing_guests_challenges_close_both_ways():
+    """Left open, the challenged player could accept after the guest had gone: a live match
+    against nobody."""
+    from games.models import Challenge
+    from lobby.services import guest_leave
+
+    ada, bob, cy = make_players(3)
+    sent = services.challenge_create(user=ada, to_id=bob.pk, settings=MatchSettings("quarto-misere"))
+    received = services.challenge_create(user=cy, to_id=ada.pk, settings=MatchSettings("quarto-misere"))
+    guest_leave(user=ada)
+    assert Challenge.objects.get(pk=sent.pk).status == Challenge.Status.CANCELLED
+    assert Challenge.objects.get(pk=received.pk).status == Challenge.Status.DECLINED
+    with pytest.raises(services.ServiceError) as info:
+        services.challenge_accept(user=bob, challenge_id=sent.pk)
+    assert info.value.code == "challenge_closed"
+    assert not Match.objects.exists()
+
+
+def test_no_rematch_is_kept_for_a_guest_who_left():
+    from lobby.services import guest_leave
+    from tests.support.players import play_out
+
+    ada, bob = make_players(2)
+    match = play_out(start_match("quarto-misere", [ada, bob]), [ada, bob])
+    guest_leave(user=ada)
+    with pytest.raises(services.ServiceError) as info:
+        services.rematch_offer(match_id=match.pk, user=bob)
+    assert info.value.code == "player_gone"
+    assert Match.objects.count() == 1
