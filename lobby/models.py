@@ -1,7 +1,15 @@
 """Accounts: a guest is a real account tied to a browser session, until it signs up."""
 
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models.functions import Lower
+
+
+class Users(UserManager):
+    def get_by_natural_key(self, username):
+        """Signing in (and ``createsuperuser``) finds the account whatever the case typed: no
+        two user names differ only in case (``username_unique_ignoring_case``)."""
+        return self.get(username__iexact=username)
 
 
 class User(AbstractUser):
@@ -13,9 +21,13 @@ class User(AbstractUser):
     computer_level = models.PositiveSmallIntegerField(null=True, blank=True,
                                                       help_text="the computer's strength, 1 to 3 (games.computer.LEVELS)")
 
+    objects = Users()
+
     class Meta(AbstractUser.Meta):
         constraints = [models.UniqueConstraint(fields=["name_key"], condition=~models.Q(name_key=""),
-                                               name="display_name_unique")]
+                                               name="display_name_unique"),
+                       # Sign-up checks this too (lobby.services); two sign-ups at once are held here.
+                       models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case")]
 
     def __str__(self) -> str:
         return self.display_name or self.username

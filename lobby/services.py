@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games import services as match_services
 from games.services import ServiceError
@@ -81,13 +85,11 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     user.is_guest = False
     try:
         with transaction.atomic():
-            if _username_taken(username, user):
-                raise IntegrityError
             user.save()
-    except IntegrityError:
-        if User.objects.filter(name_key=user.name_key).exclude(pk=user.pk).exists():
-            raise _name_taken(user.display_name) from None
-        raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
+    except IntegrityError:  # another sign-up took the user name (or the display name) a moment ago
+        if _username_taken(username, user):
+            raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
+        raise _name_taken(user.display_name) from None
     return user
 
 
@@ -98,3 +100,27 @@ def guest_leave(*, user: User) -> dict[str, int]:
     settled = match_services.player_depart(user=user)
     User.objects.filter(pk=user.pk, is_guest=True).update(name_key="", is_active=False)
     return settled
+
+
+# A guest made this recently may not have its session saved yet (the response saves it).
+GUEST_GRACE = timedelta(hours=1)
+
+
+def guests_expire(*, now=None) -> int:
+    """End the guests nobody can come back as, as if each had logged out (``guest_leave``): a
+    guest has no password, so once no unexpired session signs it in, its name and unfinished
+    matches are stranded for good. Returns how many. Reads every unexpired session, so it is
+    run as Django's ``clearsessions`` is: at start and then daily (``manage.py guests_expire``)."""
+    now = now or timezone.now()
+    signed_in = set()
+    for session in Session.objects.filter(expire_date__gt=now).only("session_data").iterator():
+        user_id = session.get_decoded().get(SESSION_KEY)
+        if user_id is not None:
+            signed_in.add(str(user_id))
+    stranded = [guest for guest in User.objects.filter(is_guest=True, is_active=True,
+                                                       date_joined__lt=now - GUEST_GRACE).iterator()
+                if str(guest.pk) not in signed_in]
+    for guest in stranded:
+        guest_leave(user=guest)
+    return len(stranded)
+

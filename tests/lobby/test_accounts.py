@@ -106,3 +106,81 @@ def test_the_database_refuses_a_second_player_with_the_same_name_key():
         User.objects.create(username="sneaky", display_name="ADA", name_key="ada")
     User.objects.create(username="computer-x", display_name="Computer (easy)")  # no key: not a person's name
     User.objects.create(username="computer-y", display_name="Computer (strong)")
+
+
+def test_the_database_refuses_user_names_differing_only_in_case():
+    from django.db import IntegrityError, transaction
+
+    account_signup(username="Alan", password=STRONG)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create(username="aLAN", display_name="Other Alan")
+    assert list(User.objects.values_list("username", flat=True)) == ["Alan"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sign_ups_at_once_for_one_name_in_two_cases_make_one_account(monkeypatch):
+    """On PostgreSQL both sign-ups are held just before saving until both have checked the name
+    (the race lost every time): both used to succeed, the display names being different; the
+    database now refuses the second, which is told the name is taken. SQLite's writers take its
+    lock at the start of the transaction, so there the second simply finds the first."""
+    import threading
+
+    from django.db import connection
+
+    from tests.support.players import run_at_once
+
+    if connection.vendor == "postgresql":
+        both_checked = threading.Barrier(2)
+        unpatched = User.save
+
+        def save_when_both_have_checked(user, *args, **kwargs):
+            both_checked.wait(timeout=10)
+            return unpatched(user, *args, **kwargs)
+
+        monkeypatch.setattr(User, "save", save_when_both_have_checked)
+    outcomes = run_at_once([lambda u=u, d=d: account_signup(username=u, password=STRONG, display_name=d)
+                            for u, d in (("Kurt", "Kurt"), ("kURT", "Gödel"))])
+    assert sorted(outcomes) == ["ok", "username_taken"]
+    assert User.objects.filter(username__iexact="kurt").count() == 1
+
+
+def test_signing_in_finds_the_account_whatever_the_case_typed():
+    from django.contrib.auth import authenticate
+
+    user = account_signup(username="Grace", password=STRONG)
+    assert authenticate(username="gRACE", password=STRONG) == user
+    assert authenticate(username="grace", password="wrong-horse") is None
+    assert authenticate(username="Grace2", password=STRONG) is None
+
+
+def test_guests_no_session_signs_in_are_ended_as_if_they_had_logged_out():
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.contrib.sessions.models import Session
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from games.models import Match
+    from lobby.services import GUEST_GRACE, guests_expire
+    from tests.support.players import session_cookie, start_match
+
+    gone, here, opponent, member = (guest_create(display_name=name) for name in ("Gone", "Here", "Opp", "Member"))
+    account_signup(username="member", password=STRONG, guest=member)
+    match = start_match("quarto-misere", [gone, opponent])
+    for user in (gone, here, opponent):
+        session_cookie(user)
+    User.objects.update(date_joined=timezone.now() - GUEST_GRACE - timedelta(minutes=1))
+    new = guest_create(display_name="Just Made")  # its session is not saved yet
+    assert guests_expire() == 0  # every older guest still has its session
+    gones = [s.pk for s in Session.objects.all() if s.get_decoded().get("_auth_user_id") == str(gone.pk)]
+    Session.objects.filter(pk__in=gones).update(expire_date=timezone.now() - timedelta(seconds=1))
+
+    call_command("guests_expire", stdout=(out := StringIO()))
+    assert out.getvalue().strip() == "1 guest ended."
+    assert set(User.objects.filter(is_active=True).values_list("pk", flat=True)) == {here.pk, opponent.pk,
+                                                                                   member.pk, new.pk}
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["black"]
+    assert guest_create(display_name="Gone").display_name == "Gone"  # the name is free again
+    assert guests_expire() == 0

@@ -115,6 +115,15 @@ def test_signup_turns_the_guest_into_an_account(client):
     assert "your account is ready" in page and "Log out" in page
 
 
+def test_logging_in_takes_the_user_name_in_any_case(client):
+    client.post("/guest/", {"display_name": "Grace"})
+    client.post("/signup/", {"username": "Grace", "password": "correct-horse-battery-staple"})
+    client.post("/logout/")
+    response = client.post("/login/", {"username": "GRACE", "password": "correct-horse-battery-staple"})
+    assert response.status_code == 302
+    assert "Log out" in client.get("/").content.decode()
+
+
 @pytest.mark.parametrize("path,data", [
     ("/guest/", {"display_name": "Grace"}),
     ("/matches/new/", {"game": "quarto-misere"}),
