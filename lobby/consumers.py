@@ -12,7 +12,7 @@ from games.dbthreads import db
 from games.match_settings import MatchSettings
 from games.services import ServiceError
 from games.sockets import Socket
-from lobby import lists
+from lobby import lists, sessions
 
 logger = logging.getLogger(__name__)
 SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
@@ -167,6 +167,14 @@ class SiteConsumer(Socket):
         return presence.SITE
 
     # -- group events --------------------------------------------------------------------------
+    async def site_signed_out(self, event) -> None:
+        """This browser logged out in another tab: this page reloads, signed out."""
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        if key and event.get("session") == sessions.digest(key):
+            await self.send_json_text({"type": "signed_out"})
+            await self.close(code=SIGNED_OUT)
+
     async def site_paired(self, event) -> None:
         if event["channel"] == self.channel_name:
             self._stop_waiting()

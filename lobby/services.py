@@ -12,9 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import broadcast
 from games import services as match_services
 from games.services import ServiceError
-from lobby import text
+from lobby import sessions, text
 from lobby.models import User
 
 NAME_MAX = text.NAME_MAX
@@ -124,3 +125,10 @@ def guests_expire(*, now=None) -> int:
         guest_leave(user=guest)
     return len(stranded)
 
+
+def pages_signed_out(*, request, user, **_) -> None:
+    """A browser logged out (Django's ``user_logged_out``): its pages still open in other tabs
+    are told, and reload signed out, instead of acting as the player from their sockets."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and key:
+        broadcast.player_notify_on_commit(user.pk, {"type": "site.signed_out", "session": sessions.digest(key)})

@@ -5,6 +5,8 @@ the database) or ``lobby.sessions.database`` (several processes)."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.utils import timezone
 
@@ -25,3 +27,8 @@ class WrittenOutRead:
         if session is None:
             self._session_key = None  # as Django's store does for a missing or expired session
         return session
+
+
+def digest(session_key: str) -> str:
+    """Names one browser's session in messages between processes without carrying the key."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]

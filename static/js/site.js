@@ -50,6 +50,9 @@ class Site extends EventTarget {
       }
       this.challenges.set(challenge.id, challenge);
       if (challenge.status !== "pending") setTimeout(() => { this.challenges.delete(challenge.id); this.render(); }, 8000);
+    } else if (message.type === "signed_out") {  // this browser logged out in another tab
+      location.reload();
+      return;
     } else if (message.type === "paired") {
       location.assign(`/matches/${message.match}/`);
       return;

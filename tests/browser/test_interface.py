@@ -168,6 +168,17 @@ def test_a_guest_is_warned_before_logging_out_and_the_opponent_is_not_kept_waiti
     expect(newcomer.get_by_test_id("me")).to_contain_text("Ada")
 
 
+def test_logging_out_in_one_tab_signs_out_the_others(player_page):
+    ada, bob, match_id = started(player_page)
+    other_tab = ada.context.new_page()
+    other_tab.goto(f"/matches/{match_id}/")
+    expect(other_tab.get_by_test_id("me")).to_contain_text("Ada")
+    ada.get_by_role("button", name="Log out").click()
+    ada.get_by_test_id("logout-warning").get_by_role("button", name="Log out and give up the name").click()
+    expect(other_tab.get_by_test_id("me")).to_have_count(0)  # reloaded, signed out
+    expect(other_tab.locator("form.guest-form")).to_be_visible()
+
+
 def test_looking_back_while_the_game_goes_on(player_page):
     ada, bob, match_id = started(player_page)
     for version, (page, action) in enumerate([(ada, "(play 2 2 1 1 x)"), (bob, "(play 1 1 2 2 o)"),

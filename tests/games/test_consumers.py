@@ -24,10 +24,13 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")  # the origin check compares the two
 
 
-async def open_socket(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
+async def open_socket(path: str, user=None, origin=ORIGIN, cookie: str | None = None) -> WebsocketCommunicator:
+    """A connected socket on ``path``, signed in as ``user`` (a new session) or with the session
+    cookie ``cookie``."""
     headers = [origin, HOST] if origin else []
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
+    if cookie is not None:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
     comm = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await comm.connect()

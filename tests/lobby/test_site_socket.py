@@ -202,3 +202,30 @@ async def test_the_lobby_lists_who_is_online_live():
     await a.disconnect()
     assert (await lobby.receive_json_from(timeout=3))["online"] == []
     await lobby.disconnect()
+
+
+async def test_logging_out_closes_that_browsers_other_pages_only():
+    """The tabs still open would otherwise go on acting as the player from their sockets; the
+    same player's pages in another browser (another session) stay signed in."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.support.players import session_cookie
+
+    ada, = await database_sync_to_async(make_accounts)(1)
+    here, elsewhere = [await database_sync_to_async(session_cookie)(ada) for _ in range(2)]
+    pages = {}
+    for name, cookie in (("here", here), ("elsewhere", elsewhere)):
+        pages[name] = await open_socket("/ws/site/", cookie=cookie)
+        assert (await pages[name].receive_json_from())["type"] == "challenges"
+
+    def log_out_here():
+        client = Client()
+        client.cookies[settings.SESSION_COOKIE_NAME] = here
+        assert client.post("/logout/").status_code == 302
+
+    await database_sync_to_async(log_out_here)()
+    assert await receive(pages["here"], "signed_out") == {"type": "signed_out"}
+    assert (await pages["here"].receive_output(timeout=3))["type"] == "websocket.close"
+    assert await pages["elsewhere"].receive_nothing(timeout=0.5)
+    await pages["elsewhere"].disconnect()
