@@ -3,6 +3,7 @@ every change) and the site socket every page of a signed-in player opens."""
 
 import asyncio
 import logging
+import random
 
 from django.utils import timezone
 
@@ -17,6 +18,13 @@ from lobby import lists, sessions
 logger = logging.getLogger(__name__)
 SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
 POOL_RETRY_SECONDS = 2.0
+
+
+def pool_retry_delay() -> float:
+    """The wait before a waiting page looks again: ``POOL_RETRY_SECONDS`` give or take a quarter.
+    Pages that entered together would otherwise look again together for good, each holding its
+    own entry's lock and skipping the other's, so two players who fit were never paired."""
+    return POOL_RETRY_SECONDS * random.uniform(0.75, 1.25)
 
 
 class LobbyConsumer(Socket):
@@ -117,9 +125,9 @@ class SiteConsumer(Socket):
             self.waiting = asyncio.ensure_future(self._wait_in_pool())
 
     async def _wait_in_pool(self) -> None:
-        """Ask again every ``POOL_RETRY_SECONDS``: the range of ratings this player accepts grows."""
+        """Ask again about every ``POOL_RETRY_SECONDS``: the range of ratings this player accepts grows."""
         while True:
-            await asyncio.sleep(POOL_RETRY_SECONDS)
+            await asyncio.sleep(pool_retry_delay())
             try:
                 if await db(services.pool_pair)(user=self.user, channel_name=self.channel_name) is not None:
                     return

@@ -5,6 +5,7 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from games.models import Challenge, Match, PoolEntry
+from lobby.consumers import POOL_RETRY_SECONDS, pool_retry_delay
 from tests.games.test_consumers import open_socket
 from tests.support.players import make_accounts, make_players
 
@@ -65,6 +66,15 @@ async def test_different_settings_wait_apart_and_the_three_player_game_waits_for
     assert await match_players(ids.pop()) == (False, Match.Status.ACTIVE, sorted(u.pk for u in (x, y, z)))
     for s in sockets:
         await s.disconnect()
+
+
+def test_waiting_pages_look_again_at_staggered_times():
+    """Pages that entered together and each look again at exactly the same interval stay in
+    step, each locking its own entry and skipping the other's: two players who fit could wait
+    for good (seen once in a run of the live pairing test across two processes)."""
+    delays = [pool_retry_delay() for _ in range(50)]
+    assert all(0.5 * POOL_RETRY_SECONDS <= d <= 1.5 * POOL_RETRY_SECONDS for d in delays)
+    assert max(delays) - min(delays) > 0.2 * POOL_RETRY_SECONDS
 
 
 async def test_cancelling_or_closing_the_page_leaves_the_pool():
