@@ -26,6 +26,7 @@ export function renderBoard(container, view, { onAction = null, lastAction = nul
                              last: lastCell(view.family, lastAction) });
   board.classList.add("board", `board--${view.family}`);
   if (view.to_move === null) board.classList.add("board--over");
+  container.classList.toggle("marks-swapped", marksSwapped(view));
   container.replaceChildren(board);
   rovingFocus(board, container);
   if (focused) {
@@ -276,6 +277,12 @@ function markWord(mark) {
 }
 
 /** x: a cross, o: a ring, z: a triangle; colour only repeats what the shape says. */
+// After the pie rule's swap red plays o and blue x (RULES.md): each mark is then drawn in the
+// colour of the side that owns it, so Red's marks stay red and Blue's blue.
+export function marksSwapped(view) {
+  return Boolean(view.markers && view.markers.red === "o");
+}
+
 export function markSvg(mark) {
   const svg = svgEl("svg", { viewBox: "0 0 40 40", class: `mark mark--${mark}`, "aria-hidden": "true",
                              focusable: "false" });

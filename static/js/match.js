@@ -2,7 +2,7 @@
 // drew; the board changes when the next state arrives, never before.
 
 import { alertControls, yourTurn } from "./alerts.js";
-import { markSvg, renderBoard } from "./boards.js";
+import { markSvg, marksSwapped, renderBoard } from "./boards.js";
 import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
 import { playerName, resultSentence, roleLabel } from "./names.js";
@@ -229,6 +229,7 @@ function renderSeats() {
   const drawn = JSON.stringify([match.seats, match.status, view.to_move, view.markers, you.roles]);
   if (drawn === seatsDrawn) return;
   seatsDrawn = drawn;
+  ui.seats.classList.toggle("marks-swapped", marksSwapped(view));
   ui.seats.replaceChildren(...match.seats.map((seat) => {
     const item = document.createElement("li");
     item.className = "seat";

@@ -18,6 +18,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SCREENSHOT_AT = 15  # mid-game; in Quarto, a piece is waiting to be placed
 
 
+def stroke(page, selector: str) -> str:
+    """The colour a mark is drawn in."""
+    return page.locator(selector).first.evaluate("mark => getComputedStyle(mark).stroke")
+
+
 @pytest.mark.parametrize("game,roles,shot", [
     pytest.param("nine-board-tictactoe", ["xPlayer", "oPlayer"], "nine-board", id="nine-board"),
     pytest.param("tictactoe-x9", ["xplayer", "oplayer"], None, id="x9"),
@@ -39,7 +44,7 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
         expect(watcher.locator(f'.seat[data-role="{role}"]')).to_contain_text(name)
         expect(watcher.locator(f'.seat[data-role="{role}"] .presence')).to_have_text("online")
     expect(watcher.locator("#status-line")).to_contain_text("Ada to")
-    swapped = []
+    swapped, colours = [], {}
 
     def on_turn(version, mover):
         if version == 0 and game == "nine-board-tictactoe":
@@ -49,12 +54,18 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
             return True
         if version == 1 and game == "nine-board-tictactoe-pie":
             expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("Blue, plays o")
+            colours.update(red=stroke(watcher, '.seat[data-role="red"] .mark'),
+                           blue=stroke(watcher, '.seat[data-role="blue"] .mark'))
             mover.get_by_role("button", name="Swap sides").click()
             swapped.append(True)
             return True
         if version == 2 and game == "nine-board-tictactoe-pie":
             expect(watcher.locator('.seat[data-role="blue"]')).to_contain_text("Blue, plays x")
             expect(watcher.locator('.seat[data-role="red"]')).to_contain_text("Red, plays o")
+            # Each side's marks keep its colour: red's first x is blue's now, and drawn blue.
+            assert stroke(watcher, '#board [data-content="x"] .mark') == colours["blue"] != colours["red"]
+            assert stroke(watcher, '.seat[data-role="blue"] .mark') == colours["blue"]
+            assert stroke(watcher, '.seat[data-role="red"] .mark') == colours["red"]
         if version == SCREENSHOT_AT and shot:
             screenshot(mover, shot)
         return False
