@@ -1,10 +1,12 @@
 // Draw any board from the `view` dict of the rules (docs/architecture.md, "the drawing data").
 //
-//   renderBoard(container, view, { onAction, lastAction })
+//   renderBoard(container, view, { onAction, lastAction, focusable })
 //
 // Cells are buttons: the ones listed in `view.cell_actions` call `onAction(action)` when
 // clicked (or on Enter / Space); every other cell is disabled. Without `onAction` the board
-// is read-only (spectators, replays). Marks are shapes as well as colours, the sub-board to
+// is read-only (spectators, replays). The board is one tab stop whose cells the arrow keys
+// move between; with `focusable: false` it is no tab stop at all, and the page keeps the arrow
+// keys (the replay steps through the moves with them). Marks are shapes as well as colours, the sub-board to
 // play in has a thick outline and a text hint, and the line that ended the game is marked.
 
 import { coordinates, rovingFocus } from "./board-a11y.js";
@@ -18,7 +20,7 @@ const DRAWERS = {
   quarto: drawQuarto,
 };
 
-export function renderBoard(container, view, { onAction = null, lastAction = null } = {}) {
+export function renderBoard(container, view, { onAction = null, lastAction = null, focusable = true } = {}) {
   const draw = DRAWERS[view.family];
   if (!draw) throw new Error(`No drawing for the board family ${view.family}`);
   const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key || "board" : null;
@@ -28,7 +30,8 @@ export function renderBoard(container, view, { onAction = null, lastAction = nul
   if (view.to_move === null) board.classList.add("board--over");
   container.classList.toggle("marks-swapped", marksSwapped(view));
   container.replaceChildren(board);
-  rovingFocus(board, container);
+  if (focusable) rovingFocus(board, container);
+  else for (const button of board.querySelectorAll("button")) button.tabIndex = -1;
   if (focused) {
     // Keep keyboard players where they were: on the same cell (every cell can hold the focus),
     // or on the board once that cell is gone.
@@ -276,13 +279,13 @@ function markWord(mark) {
   return mark ? `${mark}` : "empty";
 }
 
-/** x: a cross, o: a ring, z: a triangle; colour only repeats what the shape says. */
 // After the pie rule's swap red plays o and blue x (RULES.md): each mark is then drawn in the
 // colour of the side that owns it, so Red's marks stay red and Blue's blue.
 export function marksSwapped(view) {
   return Boolean(view.markers && view.markers.red === "o");
 }
 
+/** x: a cross, o: a ring, z: a triangle; colour only repeats what the shape says. */
 export function markSvg(mark) {
   const svg = svgEl("svg", { viewBox: "0 0 40 40", class: `mark mark--${mark}`, "aria-hidden": "true",
                              focusable: "false" });

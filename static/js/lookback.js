@@ -32,7 +32,7 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
     }
     if (ply === null) return; // left while the positions were on their way
     const move = latest().match.moves[ply - 1];
-    renderBoard(board, views[ply], { lastAction: move ? move.action : null });
+    renderBoard(board, views[ply], { lastAction: move ? move.action : null, focusable: false });
     where.textContent = ply === 0
       ? `The start, before any move. The game goes on: it is at move ${lastPly()}.`
       : `After move ${ply} of ${lastPly()} (${move.label}). The game goes on meanwhile.`;
@@ -66,8 +66,9 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
   });
   document.addEventListener("keydown", (event) => {
     const target = event.target instanceof Element ? event.target : null;
-    // The board's own arrow keys move between cells; text fields keep theirs.
-    if (target && target.closest("#board, #lookback-board, input, textarea, select")) return;
+    // The live board's arrow keys move between its cells; text fields keep theirs. The board
+    // looked back at takes no keys (nothing is played there): they step, as on the replay.
+    if (target && target.closest("#board, input, textarea, select")) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const from = ply === null ? lastPly() : ply;
     const next = { ArrowLeft: from - 1, ArrowRight: from + 1, Home: 0, End: null, Escape: null }[event.key];

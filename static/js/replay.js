@@ -1,6 +1,8 @@
 // The replay page: switches among the positions the server rebuilt with the rules
 // (`replay-data`: {views: [view at ply 0..n], moves: [{ply, role, action, label}], ply}).
-// Nothing is computed here; every position is drawn read-only by boards.js.
+// Nothing is computed here; every position is drawn read-only by boards.js. As on lichess, the
+// arrow keys step through the moves wherever the focus is (the slider and form fields keep
+// theirs): the board, where nothing can be played, is no tab stop and does not take them.
 import { renderBoard } from "/static/js/boards.js";
 
 const AUTOPLAY_MS = 900;
@@ -18,7 +20,7 @@ let timer = null;
 function show(next) {
   ply = Math.min(Math.max(next, 0), last);
   const lastAction = ply > 0 ? data.moves[ply - 1].action : null;
-  renderBoard(board, data.views[ply], { lastAction });
+  renderBoard(board, data.views[ply], { lastAction, focusable: false });
   board.dataset.ply = String(ply);
   slider.value = String(ply);
   plyOutput.textContent = String(ply);
@@ -90,7 +92,7 @@ const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"
 document.addEventListener("keydown", (event) => {
   // The slider moves itself with the arrow keys (its input event redraws); text fields keep theirs.
   const target = event.target instanceof Element ? event.target : null;
-  if (target && (target === slider || target.closest("input, textarea, select, #replay-board"))) return;
+  if (target && (target === slider || target.closest("input, textarea, select"))) return;
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const step = keys[event.key];
   if (!step) return;

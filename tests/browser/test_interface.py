@@ -190,6 +190,7 @@ def test_looking_back_while_the_game_goes_on(player_page):
     expect(bob.locator("#lookback")).to_contain_text("After move 1 of 3")
     expect(bob.locator("#lookback-board [data-content]")).to_have_count(1)
     expect(bob.locator("#board")).to_be_hidden()
+    bob.locator("#lookback-board [data-content]").first.click(force=True)  # a click on that board keeps the arrows
     bob.keyboard.press("ArrowRight")
     expect(bob.locator("#lookback-board [data-content]")).to_have_count(2)
     expect(bob.locator('#moves button[data-ply="2"]')).to_have_attribute("aria-current", "step")

@@ -29,6 +29,13 @@ def at_ply(page: Page, ply: int) -> None:
     expect(page.locator("#replay-slider")).to_have_value(str(ply))
 
 
+def keys_step(page: Page, steps: list[tuple[str, int]]) -> None:
+    """Press each key in turn; the replay shows the ply given with it."""
+    for key, ply in steps:
+        page.keyboard.press(key)
+        at_ply(page, ply)
+
+
 @pytest.fixture
 def finished():
     def play():
@@ -63,16 +70,8 @@ def test_stepping_through_a_replay(player_page, finished):
     assert f"ply={last}" in page.url
 
     page.locator("h1").click()  # keyboard focus on the page, not on a control
-    page.keyboard.press("Home")
-    at_ply(page, 0)
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    at_ply(page, 3)
-    page.keyboard.press("ArrowLeft")
-    at_ply(page, 2)
-    page.keyboard.press("End")
-    at_ply(page, last)
+    keys_step(page, [("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 2),
+                     ("End", last)])
 
     page.locator("#replay-slider").fill("5")
     at_ply(page, 5)
@@ -98,3 +97,20 @@ def test_autoplay_runs_to_the_end_and_stops(player_page, finished):
     expect(play).to_have_attribute("aria-pressed", "false")
     board = get_game(match.game).view(get_game(match.game).state_from_json(match.state))
     expect(page.locator(MARKS)).to_have_count(sum(1 for c in board["cells"] if c))
+
+
+def test_arrow_keys_step_through_the_moves_after_a_click_on_the_board(player_page, finished):
+    """As on lichess, the arrow keys, Home and End step through the moves after a click on the
+    board too; the read-only board is no tab stop (Tab goes on to the controls), and its cells
+    keep their names for screen readers."""
+    match, actions = finished
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply=3")
+    at_ply(page, 3)
+    expect(page.locator('#replay-board [tabindex="0"]')).to_have_count(0)
+    first = page.locator(f'#replay-board [data-cell="{cell_index(actions[0])}"]')
+    first.click(force=True)  # aria-disabled: nothing is played on a replay
+    keys_step(page, [("ArrowRight", 4), ("ArrowRight", 5), ("ArrowLeft", 4), ("Home", 0), ("End", len(actions))])
+    expect(first).to_have_attribute("aria-label", re.compile(r"^sub-board [A-C][1-3], cell [a-c][1-3], x"))
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="First position")).to_be_focused()
