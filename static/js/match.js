@@ -203,8 +203,12 @@ function statusLine(match) {
   if (match.status === "waiting") {
     const free = match.seats.filter((s) => !s.player).length;
     const wait = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
-    // As a lichess challenge: the lobby lists the match while a player waits on this page.
-    return current.you.roles.length ? `${wait} Keep this page open: the lobby lists the match while you wait here.` : wait;
+    if (!current.you.roles.length) return wait;
+    // A waiting match nobody has open is called off. The lobby lists a public one while a player
+    // waits on this page, as a lichess challenge; a private one only its invite link reaches.
+    return match.private
+      ? `${wait} Send the invite link to the people you want to play with, and keep this page open until they join.`
+      : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
   }
   if (match.status === "aborted") return "This match was called off (aborted): it has no result and counts nowhere.";
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;

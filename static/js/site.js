@@ -3,7 +3,8 @@
 // and the quick-game pool. A pairing, or an accepted challenge, opens the match on every
 // page that took part. Other scripts import `site` to send and to listen:
 //   site.poolEnter(settings), site.poolLeave(), site.challenge(playerId, settings)
-//   events: "pool" ({waiting, settings}), "error" ({code, message})
+//   events: "pool" ({waiting, settings}), "error" ({code, message}), "challenge" (a challenge
+//   made or received, as the server sent it: on connect for each open one, then on every change)
 
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
@@ -42,8 +43,10 @@ class Site extends EventTarget {
   received(message) {
     if (message.type === "challenges") {
       this.challenges = new Map(message.challenges.map((c) => [c.id, c]));
+      message.challenges.forEach((c) => this.emit("challenge", c));
     } else if (message.type === "challenge") {
       const challenge = message.challenge;
+      this.emit("challenge", challenge);
       if (challenge.status === "accepted" && challenge.match) {
         location.assign(`/matches/${challenge.match}/`);
         return;

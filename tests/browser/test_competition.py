@@ -75,6 +75,24 @@ def test_a_challenge_from_a_player_page_reaches_any_page_and_a_decline_is_told(p
     assert "/matches/" not in ada.url
 
 
+def test_the_challenge_line_on_a_player_page_follows_the_answer(player_page):
+    """The line beside a player page's challenge form follows the challenge: waiting while it is
+    open, then that it was declined, or cancelled from the tray; never still waiting after."""
+    ada, bob = player_page("Ada"), player_page("Bob")
+    ada.locator("#online-players").get_by_role("link", name="Bob").click()
+    form, line = ada.locator("#challenge-form"), ada.locator("#challenge-status")
+    form.get_by_role("button", name="Challenge").click()
+    expect(line).to_have_text("Challenge sent: waiting for the answer.")
+    bob.locator("#challenge-tray").get_by_role("button", name="Decline").click()
+    expect(line).to_have_text("Bob declined your challenge.")
+
+    form.get_by_role("button", name="Challenge").click()
+    expect(line).to_have_text("Challenge sent: waiting for the answer.")
+    ada.locator("#challenge-tray").get_by_role("button", name="Cancel").click()
+    expect(line).to_have_text("Your challenge was cancelled.")
+    expect(bob.locator("#challenge-tray")).to_contain_text("was cancelled")
+
+
 def test_the_player_page_shows_ratings_and_their_chart(player_page):
     alice, bob = make_accounts(2)
     for _ in range(3):

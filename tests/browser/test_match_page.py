@@ -69,6 +69,20 @@ def test_lobby_lists_follow_the_server_and_a_private_match_opens_by_its_link(pla
     expect(bob.locator("#my-matches")).to_contain_text(f"#{private_id}")
 
 
+def test_a_private_match_waiting_for_players_points_to_its_invite_link(player_page):
+    """The creator of a private match waiting for players is told to send the invite link, not
+    that the lobby lists the match (it never lists a private one); a public match's creator is
+    still told the lobby lists it."""
+    ada = player_page("Ada")
+    create_match(ada, "quarto-misere", private=True)
+    status = ada.locator("#status-line")
+    expect(status).to_have_text("Waiting for players: 1 free seat. Send the invite link to the people you want "
+                                "to play with, and keep this page open until they join.")
+    expect(ada.locator("#invite")).to_contain_text("Invite")
+    create_match(ada, "quarto-misere")
+    expect(status).to_contain_text("the lobby lists the match while you wait here")
+
+
 def test_a_dropped_connection_shows_a_banner_then_resyncs(player_page):
     ada, bob, match_id = started(player_page)
     watcher = player_page(None)
