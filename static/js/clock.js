@@ -7,7 +7,7 @@ export class Clocks {
   constructor() {
     this.clock = null;
     this.arrived = 0;
-    this.nodes = new Map(); // role -> element showing that seat's time
+    this.nodes = new Map(); // "place role" -> {role, node}: the element showing that seat's time there
     this.timer = null;
   }
 
@@ -20,9 +20,10 @@ export class Clocks {
     this.timer = this.clock && this.clock.running ? setInterval(() => this.tick(), 200) : null;
   }
 
-  // Show ``role``'s time in ``node`` (the seat list is rebuilt now and then: the newest wins).
-  attach(role, node) {
-    this.nodes.set(role, node);
+  // Show ``role``'s time in ``node`` at ``place`` (the seat list, the strip over the board); the
+  // lists are rebuilt now and then: the newest node of a place wins.
+  attach(role, node, place = "seats") {
+    this.nodes.set(`${place} ${role}`, { role, node });
   }
 
   left(role) {
@@ -33,7 +34,7 @@ export class Clocks {
   }
 
   tick() {
-    for (const [role, node] of this.nodes) {
+    for (const { role, node } of this.nodes.values()) {
       node.hidden = !this.clock;
       if (!this.clock) continue;
       const ms = this.left(role);

@@ -29,7 +29,7 @@ const ui = {
   links: $("match-links"), lastMove: $("last-move"), claim: $("claim"),
   chatLines: $("chat-lines"), chatEmpty: $("chat-empty"), chatForm: $("chat-form"), chatText: $("chat-text"),
   chatReadonly: $("chat-readonly"), chat: $("chat"), offers: $("offers"), alerts: $("alerts"),
-  movesEnd: $("moves-end"),
+  movesEnd: $("moves-end"), boardClocks: $("board-clocks"),
 };
 const clocks = new Clocks();
 const chat = new Map(); // line id -> line, as the server sent them
@@ -297,8 +297,28 @@ function renderSeats() {
     }
     return item;
   }));
+  renderBoardClocks();
   clocks.tick();
   renderPresence();
+}
+
+// On a phone the seat list is below the board: the strip over the board shows every clock.
+function renderBoardClocks() {
+  const { match } = current;
+  const timed = match.clock.kind !== "untimed";
+  ui.boardClocks.replaceChildren(...(timed ? match.seats : []).map((seat) => {
+    const item = document.createElement("span");
+    item.className = "board-clock";
+    item.classList.toggle("board-clock--to-move", match.status === "active" && match.view.to_move === seat.role);
+    const name = document.createElement("span");
+    name.className = "board-clock__name";
+    name.textContent = seatName(seat);
+    const time = document.createElement("span");
+    time.className = "clock";
+    item.append(name, time);
+    clocks.attach(seat.role, time, "board");
+    return item;
+  }));
 }
 
 function renderPresence() {
@@ -490,6 +510,10 @@ function renderMoves(moves) {
     const item = document.createElement("li");
     item.value = move.ply;
     item.dataset.ply = String(move.ply);
+    // The number is an element, not the list's marker: it stays beside a long label's first line.
+    const number = document.createElement("span");
+    number.className = "moves__number";
+    number.textContent = `${move.ply}.`;
     const role = document.createElement("span");
     role.className = "moves__role";
     role.textContent = roleLabel(move.role);
@@ -500,7 +524,7 @@ function renderMoves(moves) {
     // "x A3 c1" names its mark already
     if (!move.label.startsWith(`${role.textContent.toLowerCase()} `)) step.append(role, " ");
     step.append(move.label);
-    item.append(step);
+    item.append(number, step);
     return item;
   });
   ui.moves.replaceChildren(...items);

@@ -40,7 +40,7 @@ def test_coordinates_match_the_move_list(player_page):
     ada, bob, match_id = started(player_page)
     ada.locator('#board [data-action="(play 2 2 3 1 x)"]').click()
     wait_version(bob, 1)
-    expect(bob.locator("#moves li")).to_have_text(["x B2 a3"])
+    expect(bob.locator("#moves li .moves__step")).to_have_text(["x B2 a3"])
     # Column "B" and the small "a" under it, row "2" and the small "3" beside it, meet on that cell.
     cell = bob.locator('#board [data-cell="42"]')  # sub-board (2, 2), cell (3, 1)
     expect(cell).to_have_attribute("data-content", "x")
@@ -61,6 +61,36 @@ def test_small_boards_have_coordinates_too(player_page, game, size):
     create_match(ada, game)
     expect(ada.locator("#board .coords__top .coords__minor")).to_have_text(list("abcde"[:size]))
     expect(ada.locator("#board .coords__left .coords__minor")).to_have_text([str(n) for n in range(1, size + 1)])
+
+
+FIRST_LINE = """label => {
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const rects = [...range.getClientRects()].filter((r) => r.height > 0);
+    const top = Math.min(...rects.map((r) => r.top));
+    const first = rects.filter((r) => r.top < top + 4);
+    return (Math.min(...first.map((r) => r.top)) + Math.max(...first.map((r) => r.bottom))) / 2;
+}"""
+
+
+def test_a_long_move_label_keeps_its_number_beside_its_first_line(player_page):
+    """In the move list, a Quarto move whose label wraps onto a second line has its number beside
+    the label's first line, not beside the second."""
+    people = outside_the_event_loop(lambda: make_players(2, "Wrap"))
+    match = outside_the_event_loop(lambda: play_out(start_match("quarto-misere", people), people, seed=2))
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/")
+    rows = page.locator("#moves li")
+    expect(rows).to_have_count(match.version)
+    wrapped = 0
+    for row in rows.all():
+        number = row.locator(".moves__number").bounding_box()
+        label = row.locator(".moves__step")
+        if label.bounding_box()["height"] < 1.8 * number["height"]:
+            continue  # one line
+        wrapped += 1
+        assert abs(center(number)[1] - label.evaluate(FIRST_LINE)) < 3, row.inner_text()
+    assert wrapped >= 1
 
 
 def test_the_board_is_one_tab_stop_played_with_arrows_and_enter(player_page):
@@ -118,6 +148,67 @@ def test_every_page_fits_a_phone_and_nine_board_cells_are_comfortable(player_pag
     wait_version(roomy, 6)
     roomy.emulate_media(color_scheme="dark")
     screenshot(roomy, "phone-dark")
+
+
+def test_the_lobby_shows_only_the_fields_and_buttons_that_apply(player_page):
+    """Whatever hides itself with the hidden attribute is out of sight, although its class lays it
+    out: the custom clock's fields only for a custom clock, and Quick game offers Find before a
+    search and Cancel while it waits, never both."""
+    ada = player_page("Ada")
+    create = ada.locator("#create-form")
+    minutes, seconds = create.get_by_label("Minutes each"), create.get_by_label("Seconds added per move")
+    expect(create.get_by_label("Time control")).to_have_value("untimed")
+    expect(minutes).to_be_hidden()
+    expect(seconds).to_be_hidden()
+    create.get_by_label("Time control").select_option("custom")
+    expect(minutes).to_be_visible()
+    expect(seconds).to_be_visible()
+    create.get_by_label("Time control").select_option("untimed")
+    expect(minutes).to_be_hidden()
+
+    quick = ada.locator("#quick-form")
+    find, cancel = quick.get_by_role("button", name="Find an opponent"), quick.get_by_role("button", name="Cancel")
+    expect(find).to_be_visible()
+    expect(cancel).to_be_hidden()
+    quick.get_by_label("Rule set").select_option("tictactoe-x9")
+    find.click()
+    expect(ada.locator("#quick-status")).to_contain_text("Waiting for an opponent")
+    expect(cancel).to_be_visible()
+    expect(find).to_be_hidden()
+    cancel.click()
+    expect(find).to_be_visible()
+    expect(cancel).to_be_hidden()
+
+
+def inside(inner, outer) -> bool:
+    return (outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+            and outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"])
+
+
+@pytest.mark.parametrize("game", ["nine-board-tictactoe", "quarto-misere"])
+def test_on_a_phone_the_clocks_and_the_pool_are_on_screen_with_the_board(player_page, game):
+    """At phone width a timed match shows every clock right above the board, on the first screen;
+    the board stays inside its section; and Quarto's pool is right under the board, all of it on
+    the first screen too, so a player never scrolls between pool and board."""
+    ada = player_page("Ada", viewport=PHONE)
+    form = ada.locator("#create-form")
+    form.get_by_label("Game").select_option(game)
+    form.get_by_label("Time control").select_option("3+2")
+    form.get_by_label("The computer: start at once").check()
+    form.get_by_role("button", name="Create match").click()
+    expect(ada.locator("#status-line")).to_contain_text("Your turn")  # the computer has moved, if it was first
+    screen = {"x": 0, "y": 0, **PHONE}
+    strip = ada.locator("#board-clocks .clock")
+    expect(strip).to_have_count(2)
+    grid = ada.locator("#board .coords").bounding_box()
+    for clock in strip.all():
+        box = clock.bounding_box()
+        assert inside(box, screen) and box["y"] + box["height"] <= grid["y"] < box["y"] + box["height"] + 40, box
+    assert inside(ada.locator("#board .board").bounding_box(), ada.locator(".match__board").bounding_box())
+    if game == "quarto-misere":
+        pool = ada.locator("#board .pool-grid").bounding_box()
+        assert inside(pool, screen), pool
+        assert 0 <= pool["y"] - (grid["y"] + grid["height"]) < 80, (pool, grid)
 
 
 def test_dead_matches_leave_the_lobby_and_waiting_ones_expire(player_page, live_server):
