@@ -33,7 +33,7 @@ RANGE_START = 100
 RANGE_PER_SECOND = 20
 RANGE_ANYONE_AFTER = 45  # seconds
 CANDIDATES = 50  # entries looked at per attempt, longest waiting first
-STALE_SECONDS = 10  # a waiting page asks again every 2 s; one silent this long is gone (its server stopped)
+STALE_SECONDS = 10  # a waiting page asks again every 1.5 to 2.5 s; one silent this long is gone (its server stopped)
 
 
 def rating_range(waited_seconds: float) -> int | None:
