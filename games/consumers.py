@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 SEAT_ACTIONS = {
     "resign": services.match_resign,
     "claim": services.match_claim,
+    "claim_draw": services.match_claim_draw,
     "draw_offer": services.draw_offer,
     "draw_accept": services.draw_accept,
     "draw_decline": services.draw_decline,

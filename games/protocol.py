@@ -31,6 +31,7 @@ SHAPES: dict[str, dict[str, Field]] = {
     "action": {"action": Field(str, MAX_ACTION_CHARS), "version": Field(int)},
     "resign": {},
     "claim": {},
+    "claim_draw": {},
     "draw_offer": {},
     "draw_accept": {},
     "draw_decline": {},

@@ -220,6 +220,18 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
         statements.update_seats(seats, SEAT_RESULT_FIELDS)
 
 
+def finish_drawn(match: Match, seats: list[Seat], reason: str) -> None:
+    """End ``match`` as a draw among the seats still playing (resigned ones score 0), for
+    ``reason``; its pages and the lobby hear after commit. Call holding the row lock."""
+    scores = {s.role: 0 if s.resigned else 50 for s in seats}
+    outcome = {"scores": scores, "reason": reason, "line": [], "resigned": sorted(s.role for s in seats if s.resigned)}
+    set_winners(outcome)
+    finish(match, outcome, seats)
+    match.save(update_fields=FINISH_FIELDS)
+    broadcast.match_changed_on_commit(match.pk)
+    broadcast.lobby_changed_on_commit()
+
+
 def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None,
                 out: str = Out.RESIGNED) -> None:
     """``seat`` scores 0 from now on (having left play as ``out`` says); finish the match

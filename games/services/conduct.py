@@ -13,7 +13,7 @@ from games.clocks import TimeControl
 from games.errors import ServiceError
 from games.models import Match, Move, Seat
 from games.rules import get_game
-from games.services.common import FINISH_FIELDS, call_off, finish, lock_match, lock_playing_seat, set_winners
+from games.services.common import call_off, finish_drawn, lock_match, lock_playing_seat
 from games.services.moves import forget
 
 
@@ -136,14 +136,8 @@ def _changed(match: Match) -> None:
 
 
 def _agree_draw(match: Match, seats: list[Seat]) -> None:
-    scores = {s.role: 0 if s.resigned else 50 for s in seats}
-    outcome = {"scores": scores, "reason": "drawn by agreement", "line": [],
-               "resigned": sorted(s.role for s in seats if s.resigned)}
-    set_winners(outcome)
-    finish(match, outcome, seats)
-    match.save(update_fields=FINISH_FIELDS)
-    _changed(match)
-    broadcast.lobby_changed_on_commit()
+    finish_drawn(match, seats, "drawn by agreement")
+    transaction.on_commit(lambda: forget(match.pk))
 
 
 def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str]]) -> None:

@@ -133,8 +133,8 @@ function resign() {
   renderControls();
 }
 
-function claim() {
-  if (!socket.send({ type: "claim" })) {
+function claim(type = "claim") {
+  if (!socket.send({ type })) {
     showError("Not connected: wait for the connection to come back, then try again.");
   }
 }
@@ -434,7 +434,8 @@ function renderControls() {
 }
 
 // When the player to move has left the page, the others see a countdown, then may claim the match:
-// the absent seat counts as resigned (the win with two players; with three the game goes on).
+// the absent seat counts as resigned (the win with two players; with three the game goes on), or,
+// with two, call it a draw.
 function renderClaim() {
   const { match, you } = current;
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
@@ -464,8 +465,15 @@ function renderClaim() {
   clearInterval(claimTimer);
   claimTimer = null;
   const playingOn = match.seats.filter((s) => !s.resigned && s.role !== mover).length;
-  const label = playingOn > 1 ? `Play on without ${name}` : "Claim the win";
-  ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`), button(label, claim, "button--primary"));
+  if (playingOn > 1) {  // with three, a draw would be the third player's to agree to as well
+    ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`),
+                             button(`Play on without ${name}`, () => claim(), "button--primary"));
+    return;
+  }
+  // As on lichess: claim the win, or call it a draw (or wait on).
+  ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`),
+                           button("Claim the win", () => claim(), "button--primary"),
+                           button("Call it a draw", () => claim("claim_draw"), "button--secondary"));
 }
 
 function clock(seconds) {

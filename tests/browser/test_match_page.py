@@ -175,12 +175,27 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     expect(claim).to_be_hidden()
     bob.goto("/")
     expect(claim.get_by_role("button", name="Claim the win")).to_be_visible(timeout=15_000)
+    expect(claim.get_by_role("button", name="Call it a draw")).to_be_visible()
     expect(bob.locator("#claim")).to_have_count(0)
     claim.get_by_role("button", name="Claim the win").click()
     expect(ada.locator("#result-text")).to_contain_text("Ada won: Bob left the match")
     expect(claim).to_be_hidden()
     expect(ada.locator('.seat[data-role="oPlayer"] .seat__role')).to_contain_text("away, claimed against")
     expect(ada.locator('.seat[data-role="oPlayer"] .seat__role')).not_to_contain_text("resigned")
+
+
+def test_a_match_can_be_called_a_draw_when_a_player_left(player_page):
+    """As on lichess: instead of claiming the win from a player who left, call it a draw."""
+    ada, bob, match_id = started(player_page)
+    ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
+    wait_version(bob, 1)
+    bob.goto("/")
+    claim = ada.locator("#claim")
+    claim.get_by_role("button", name="Call it a draw").click(timeout=15_000)
+    expect(ada.locator("#result-text")).to_contain_text("A draw: Bob left the match and it was called a draw")
+    expect(claim).to_be_hidden()
+    bob.goto(f"/matches/{match_id}/")
+    expect(bob.locator("#result-text")).to_contain_text("A draw")
 
 
 @pytest.mark.parametrize("game", ["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"])

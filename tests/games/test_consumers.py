@@ -260,7 +260,11 @@ async def test_a_page_closing_makes_no_hop_to_channels_shared_thread(monkeypatch
     await sx.disconnect()
 
 
-async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed():
+@pytest.mark.parametrize("claim, reason, winners", [
+    ("claim", "black left the match and the win was claimed", ["white"]),
+    ("claim_draw", "black left the match and it was called a draw", []),
+])
+async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed(claim, reason, winners):
     white, black = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
     sw, _ = await join_match(match.pk, white)
@@ -276,15 +280,15 @@ async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed():
     await sb.disconnect()
     presence = await receive(sw, "presence")
     assert presence["online"]["black"] is False and presence["away"]["black"] >= 0
-    await sw.send_json_to({"type": "claim"})
+    await sw.send_json_to({"type": claim})
     error = await receive(sw, "error")  # black left less than a minute ago
     assert error["code"] == "not_abandoned" and (await db_state(match.pk))[0] == 2
     with override_settings(ABANDON_SECONDS=0):
-        await sw.send_json_to({"type": "claim"})
+        await sw.send_json_to({"type": claim})
         final = await receive(sw, "state")
     assert final["match"]["status"] == "finished" and final["version"] == 2
-    assert final["match"]["result"]["reason"] == "black left the match and the win was claimed"
-    assert final["match"]["result"]["winners"] == ["white"]
+    assert final["match"]["result"]["reason"] == reason
+    assert final["match"]["result"]["winners"] == winners and final["match"]["result"]["draw"] == (not winners)
     await sw.disconnect()
 
 

@@ -228,6 +228,46 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
 
 
 @override_settings(ABANDON_SECONDS=60)
+def test_a_match_can_be_called_a_draw_instead_of_claimed_from_a_player_who_left():
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    leave(match, black, 30)
+    assert_refused("not_abandoned", services.match_claim_draw, match_id=match.pk, user=white)  # too soon
+    assert_refused("not_abandoned", services.match_claim_draw, match_id=match.pk, user=black)  # its own turn
+    assert_refused("not_seated", services.match_claim_draw, match_id=match.pk, user=make_players(1, "fan")[0])
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.offers == ""
+    leave(match, black, 61)
+    services.match_claim_draw(match_id=match.pk, user=white)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.version == 2
+    assert match.result["scores"] == {"white": 50, "black": 50} and match.result["draw"] is True
+    assert match.result["reason"] == "black left the match and it was called a draw"
+    assert {s.role: (s.outcome, s.resigned) for s in match.seats.all()} == {
+        "white": ("drawn", False), "black": ("drawn", False)}
+    assert_refused("match_over", services.match_claim_draw, match_id=match.pk, user=white)
+
+
+@override_settings(ABANDON_SECONDS=60)
+def test_a_draw_cannot_be_called_while_a_third_player_plays_on():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+    leave(match, o, 120)
+    assert_refused("draw_needs_two", services.match_claim_draw, match_id=match.pk, user=z)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and not match.seats.get(role="oplayer").resigned
+    services.match_resign(match_id=match.pk, user=x)  # with x out, z and the absent o are the two left
+    services.match_claim_draw(match_id=match.pk, user=z)  # still o's turn
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED  # as an agreed draw: the seats still playing share it
+    assert match.result["scores"] == {"xplayer": 0, "oplayer": 50, "zplayer": 50}
+    assert match.result["winners"] == ["oplayer", "zplayer"]
+
+
+@override_settings(ABANDON_SECONDS=60)
 def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
     x, o, z = make_players(3)
     match = start_match("tictactoe-3player", [x, o, z])
