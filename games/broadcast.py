@@ -37,6 +37,14 @@ def player_notify_on_commit(user_id: int, message: dict) -> None:
     transaction.on_commit(lambda: send(player_group(user_id), message), robust=True)
 
 
+def mine_changed_on_commit(players) -> None:
+    """After commit, tell the home pages of ``players`` (accounts seated in, or kept a seat in,
+    a match new to them) to read their list of matches again. The computer has no pages."""
+    for player in players:
+        if player is not None and not player.is_computer:
+            player_notify_on_commit(player.pk, {"type": "site.mine"})
+
+
 def match_moved_on_commit(*, match, game, state, seats, previous_version: int, moves) -> None:
     """After commit, send the new state of ``match`` built from what the transaction holds:
     the move list remembered at ``previous_version`` plus ``moves``, and ``seats`` with players.

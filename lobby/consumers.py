@@ -5,12 +5,14 @@ import asyncio
 import logging
 import random
 
+import orjson
 from django.utils import timezone
 
-from games import broadcast, presence, protocol, selectors, services
+from games import broadcast, presence, protocol, selectors, services, snapshots
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
 from games.match_settings import MatchSettings
+from games.models import Match
 from games.services import ServiceError
 from games.sockets import Socket
 from lobby import lists, sessions
@@ -18,6 +20,7 @@ from lobby import lists, sessions
 logger = logging.getLogger(__name__)
 SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
 POOL_RETRY_SECONDS = 2.0
+MINE_GATHER_SECONDS = 0.1  # a home page reads its player's matches once for the changes of this long
 
 
 def pool_retry_delay() -> float:
@@ -28,6 +31,16 @@ def pool_retry_delay() -> float:
 
 
 class LobbyConsumer(Socket):
+    """The home page's socket: the lobby lists for everyone, and for a signed-in player the list
+    of their own matches waiting or in play ("Your matches"), kept live: the socket listens to
+    those matches' groups and to the player's group, and reads the list again when one of them
+    changes status or whose turn it is, or a match is new to the player (``site.mine``)."""
+
+    user = None
+    mine: dict[int, tuple[str, bool]] | None = None  # match id -> (status, your turn), as last sent
+    mine_groups: frozenset[str] = frozenset()
+    mine_reading: asyncio.Task | None = None
+
     async def connect(self) -> None:
         await self.accept()
         try:
@@ -35,14 +48,24 @@ class LobbyConsumer(Socket):
                 return
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
             await self.send_json_text({"type": "lobby", **await lists.fresh()})
+            user = self.scope.get("user")
+            if user is not None and user.is_authenticated:
+                self.user = user
+                await self.channel_layer.group_add(broadcast.player_group(user.pk), self.channel_name)
+                await self._send_mine()
         except Exception:  # Redis or the database is down: say so, let the page retry
             logger.exception("could not open a lobby page")
             await self.ask_to_retry()
 
     async def disconnect(self, code: int) -> None:
+        if self.mine_reading is not None:
+            self.mine_reading.cancel()
         try:
             await self.release()
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+            if self.user is not None:
+                for group in (broadcast.player_group(self.user.pk), *self.mine_groups):
+                    await self.channel_layer.group_discard(group, self.channel_name)
         except Exception:
             logger.exception("could not record a lobby page closing")
 
@@ -58,6 +81,56 @@ class LobbyConsumer(Socket):
             logger.exception("could not read the lobby lists")
             return
         await self.send_json_text({"type": "lobby", **lists_now})
+
+    # -- the player's own matches --------------------------------------------------------------
+    async def dispatch(self, message: dict) -> None:
+        kind = message["type"]
+        if kind == "match.state":
+            if self._mine_changed_by(message):
+                self._read_mine_soon()
+        elif kind == "site.mine":
+            self._read_mine_soon()
+        elif not kind.startswith(("match.", "site.")):  # the matches' and the player's other news is for their pages
+            await super().dispatch(message)
+
+    def _mine_changed_by(self, event: dict) -> bool:
+        """Whether a match's new state changes its line: its status, or whether it is this
+        player's turn (a move that leaves both as they were changes nothing shown)."""
+        shown = (self.mine or {}).get(orjson.loads(event["text"])["id"])  # the state carries its match's id
+        if shown is None or not event["active"]:
+            return True
+        yours = event["to_move"] in snapshots.viewer_roles(event, self.user.pk)
+        return shown != (Match.Status.ACTIVE, yours)
+
+    def _read_mine_soon(self) -> None:
+        """Read the list once for the changes of the next moment (a move and a status change
+        together, several matches at once)."""
+        if self.mine_reading is None or self.mine_reading.done():
+            self.mine_reading = asyncio.ensure_future(self._read_mine_after(MINE_GATHER_SECONDS))
+
+    async def _read_mine_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self._send_mine()
+        except Exception:  # the database is down: the next change or a reconnect brings the list
+            logger.exception("%s: could not read the player's matches", self)
+
+    async def _send_mine(self) -> None:
+        """Read the player's matches, listen to exactly their groups, and send the list. A match
+        new to the list is read again once its group is joined, so no change falls between."""
+        for _ in range(2):
+            mine = await db(selectors.matches_of_player)(user=self.user)
+            groups = frozenset(broadcast.match_group(m["id"]) for m in mine)
+            added = groups - self.mine_groups
+            for group in added:
+                await self.channel_layer.group_add(group, self.channel_name)
+            for group in self.mine_groups - groups:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            self.mine_groups = groups
+            if not added:
+                break
+        self.mine = {m["id"]: (m["status"], m["your_turn"]) for m in mine}
+        await self.send_json_text({"type": "mine", "matches": mine})
 
 
 class SiteConsumer(Socket):
@@ -182,6 +255,9 @@ class SiteConsumer(Socket):
         if key and event.get("session") == sessions.digest(key):
             await self.send_json_text({"type": "signed_out"})
             await self.close(code=SIGNED_OUT)
+
+    async def site_mine(self, event) -> None:
+        """News for the home page's list of the player's matches (the lobby socket's)."""
 
     async def site_paired(self, event) -> None:
         if event["channel"] == self.channel_name:

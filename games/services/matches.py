@@ -77,6 +77,7 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         if len(seated) == len(game.roles):
             _start(match, game, seats, now)
         broadcast.lobby_changed_on_commit()
+        broadcast.mine_changed_on_commit(seated.values())
     return match
 
 
@@ -135,6 +136,7 @@ def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
             _start(match, get_game(match.game), match_seats(match.pk), seat.joined_at)
         broadcast.match_changed_on_commit(match.pk)
         broadcast.lobby_changed_on_commit()
+        broadcast.mine_changed_on_commit([user])
     return match
 
 
@@ -230,6 +232,7 @@ def rematch_offer(*, match_id: int, user) -> Match:
             _start(new, game, seats, now)
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
+        broadcast.mine_changed_on_commit(rotated)
     return new
 
 

@@ -1,5 +1,6 @@
 // The lobby: the seat list follows the chosen game, and the open and live match lists follow
-// the server (/ws/lobby/ pushes both lists on every change).
+// the server (/ws/lobby/ pushes both lists on every change), as does a signed-in player's list
+// of their own matches (whose turn it is, a match starting, ending or new to them).
 
 import { roleLabel } from "./names.js";
 import { nameWithRating } from "./ratings.js";
@@ -13,6 +14,7 @@ const signedIn = openList.dataset.signedIn === "1";
 const userId = Number(openList.dataset.userId) || null;
 const status = document.getElementById("lobby-status");
 let listsDrawn = null; // what the lists show, to rebuild them only on a change
+let mineDrawn = null;
 
 setupCreateForm();
 setupQuickGame();
@@ -21,6 +23,7 @@ renderLists(JSON.parse(document.getElementById("lobby-lists").textContent));
 const socket = new ReconnectingSocket(socketUrl("/ws/lobby/"));
 socket.addEventListener("message", ({ detail }) => {
   if (detail.type === "lobby") renderLists(detail);
+  else if (detail.type === "mine") renderMine(detail.matches);
 });
 socket.addEventListener("open", () => setLive(true));
 socket.addEventListener("reconnected", () => setLive(true));
@@ -153,7 +156,8 @@ function renderLists({ open, live, online }) {
   document.getElementById("live-empty").hidden = live.length > 0;
 }
 
-function row(match, joinable) {
+// A match's line: its link, players and time control (the lists add what applies to them).
+function matchLine(match) {
   const item = document.createElement("li");
   item.className = "match-row";
   item.dataset.matchId = String(match.id);
@@ -169,6 +173,11 @@ function row(match, joinable) {
   clock.title = "time control";
   clock.textContent = match.clock;
   item.append(link, players, clock);
+  return { item, link };
+}
+
+function row(match, joinable) {
+  const { item, link } = matchLine(match);
   const seated = match.seats.some((s) => s.player && s.player.id === userId);
   if (joinable && signedIn && !seated) {
     item.append(joinForm(match));
@@ -199,4 +208,41 @@ function joinForm(match) {
   submit.setAttribute("aria-label", `Join ${match.game_name} #${match.id} (free: ${match.free.map(roleLabel).join(", ")})`);
   form.append(token, submit);
   return form;
+}
+
+// "Your matches": the player's matches waiting or in play, newest first (games.selectors.matches_of_player).
+function renderMine(matches) {
+  const list = document.getElementById("my-matches");
+  if (!list) return;
+  const drawn = JSON.stringify(matches);
+  if (drawn === mineDrawn) return;
+  mineDrawn = drawn;
+  list.replaceChildren(...matches.map((match) => {
+    const { item } = matchLine(match);
+    const state = document.createElement("span");
+    if (match.your_turn) {
+      state.className = "tag tag--turn";
+      state.textContent = match.deadline ? `your turn · ${timeLeft(match.deadline)} left` : "your turn";
+    } else {
+      state.className = `tag tag--${match.status}`;
+      state.textContent = match.status;
+    }
+    item.append(state);
+    return item;
+  }));
+  list.hidden = matches.length === 0;
+  document.getElementById("mine-empty").hidden = matches.length > 0;
+}
+
+// "2 days, 3 hours", "5 minutes": the two largest units left until ``deadline`` (as Django's timeuntil).
+function timeLeft(deadline) {
+  let minutes = Math.max(0, Math.floor((Date.parse(deadline) - Date.now()) / 60000));
+  const parts = [];
+  for (const [unit, size] of [["day", 1440], ["hour", 60], ["minute", 1]]) {
+    const count = Math.floor(minutes / size);
+    minutes -= count * size;
+    if (count && parts.length < 2) parts.push(`${count} ${unit}${count === 1 ? "" : "s"}`);
+    else if (parts.length) break;
+  }
+  return parts.length ? parts.join(", ") : "0 minutes";
 }

@@ -122,6 +122,22 @@ def test_a_refused_action_shows_the_servers_message(player_page):
     expect(ada.locator("#action-error")).to_be_hidden()
 
 
+def test_your_matches_on_the_home_page_follow_the_game(player_page):
+    """As lichess's list of games in play: whose turn it is, and a match ending, show without a
+    reload."""
+    ada, bob, match_id = started(player_page)
+    bob.goto("/")
+    row = bob.locator(f'#my-matches [data-match-id="{match_id}"]')
+    expect(row.locator(".tag--active")).to_have_text("active")  # Ada plays x and moves first
+    ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
+    expect(row.locator(".tag--turn")).to_have_text("your turn")
+    ada.get_by_role("button", name="Resign").click()
+    ada.get_by_role("button", name="Yes, resign").click()
+    expect(row).to_have_count(0)
+    expect(bob.locator("#mine-empty")).to_be_visible()
+    expect(bob.locator("#my-matches")).to_be_hidden()
+
+
 def test_resign_then_rematch(player_page):
     ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
     ada.get_by_role("button", name="Resign").click()

@@ -1,0 +1,81 @@
+"""The home page's list of the player's own matches ("Your matches"), kept live by the lobby
+socket: whose turn it is, a match starting or ending, a match new to the player."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.match_settings import MatchSettings
+from tests.games.test_consumers import drain, open_socket
+from tests.support.players import make_players, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def next_mine(comm, timeout: float = 3) -> list[dict]:
+    """The next list of the player's matches, skipping the lobby lists and pongs."""
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == "mine":
+            return message["matches"]
+        assert message["type"] in {"lobby", "pong"}, message
+
+
+def lines(matches: list[dict]) -> list[tuple[int, str, bool]]:
+    return [(m["id"], m["status"], m["your_turn"]) for m in matches]
+
+
+move = database_sync_to_async(services.move_submit)
+
+
+async def test_whose_turn_it_is_follows_the_moves_and_a_finished_match_leaves_the_list():
+    white, black = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
+    home = await open_socket("/ws/lobby/", black)
+    assert lines(await next_mine(home)) == [(match.pk, "active", False)]
+    await move(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    await move(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    assert lines(await next_mine(home)) == [(match.pk, "active", True)]
+    await move(match_id=match.pk, user=black, action="(select p0001)", version=2)  # still black's turn
+    await database_sync_to_async(services.chat_post)(match_id=match.pk, user=white, text="hello")
+    assert {m["type"] for m in await drain(home)} <= {"lobby"}  # nothing shown changed; the chat is the page's
+    await move(match_id=match.pk, user=black, action="(place p0001 1 2)", version=3)
+    assert lines(await next_mine(home)) == [(match.pk, "active", False)]
+    await database_sync_to_async(services.match_resign)(match_id=match.pk, user=white)
+    assert await next_mine(home) == []
+    rematch = await database_sync_to_async(services.rematch_offer)(match_id=match.pk, user=white)
+    assert lines(await next_mine(home)) == [(rematch.pk, "waiting", False)]  # a seat kept for black
+    await home.disconnect()
+
+
+async def test_a_match_new_to_the_player_joins_the_list_and_starts_there():
+    ada, bob = await database_sync_to_async(make_players)(2)
+    home = await open_socket("/ws/lobby/", ada)
+    assert await next_mine(home) == []
+    match = await database_sync_to_async(services.match_create)(
+        user=bob, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer")
+    assert {m["type"] for m in await drain(home)} <= {"lobby"}  # somebody else's match
+    await database_sync_to_async(services.seat_join)(match_id=match.pk, user=ada)
+    mine = await next_mine(home)
+    assert lines(mine) == [(match.pk, "active", False)]  # bob plays x and moves first
+    assert [s["player"]["name"] for s in mine[0]["seats"]] == [bob.display_name, ada.display_name]
+    await move(match_id=match.pk, user=bob, action="(play 2 2 2 2 x)", version=0)
+    assert lines(await next_mine(home)) == [(match.pk, "active", True)]
+    await home.disconnect()
+
+
+async def test_a_match_created_for_the_player_elsewhere_appears_waiting():
+    ada, = await database_sync_to_async(make_players)(1)
+    home = await open_socket("/ws/lobby/", ada)
+    assert await next_mine(home) == []
+    match = await database_sync_to_async(services.match_create)(  # in another tab, or a rematch offered
+        user=ada, settings=MatchSettings("quarto-misere"), is_private=True)
+    assert lines(await next_mine(home)) == [(match.pk, "waiting", False)]
+    await home.disconnect()
+
+
+async def test_a_visitor_who_is_not_signed_in_gets_only_the_lobby_lists():
+    visitor = await open_socket("/ws/lobby/")
+    assert (await visitor.receive_json_from())["type"] == "lobby"
+    assert await visitor.receive_nothing(timeout=0.3)
+    await visitor.disconnect()
