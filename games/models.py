@@ -90,6 +90,9 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     out = models.CharField(max_length=10, choices=Out.choices, blank=True,
                            help_text="how a resigned seat left play (blank before this was kept: resigned)")
+    out_ply = models.PositiveIntegerField(null=True, blank=True,
+                                          help_text="moves played when the seat left play: its later turns "
+                                                    "were played at random (null before this was kept)")
     away_since = models.DateTimeField(null=True, blank=True,
                                       help_text="when the player's last page on this match closed")
     score = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -105,7 +105,7 @@ def build(*, match: Match, game, state, seats, moves, rematch: Match | None = No
         "version": match.version,
         "seats": [
             {"role": s.role, "player": player_json(s.player), "reserved_for": player_json(s.reserved_for),
-             "resigned": s.resigned, "out": s.out or ("resigned" if s.resigned else ""), "score": s.score, **seat_rating_json(s)}
+             "resigned": s.resigned, "out": s.out or ("resigned" if s.resigned else ""), "out_ply": s.out_ply, "score": s.score, **seat_rating_json(s)}
             for s in seats
         ],
         "view": game.view(state),

@@ -180,11 +180,14 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     """Every position of ``match`` rebuilt by the rules from its stored moves.
 
     ``views[n]`` is ``game.view`` after ``n`` moves (0..plies); ``moves[n-1]`` is the move
-    that led to it, with its label. Two queries. A stored move the rules refuse (a row from
+    that led to it, with its label and whether the rules played it at random for a seat that
+    had left play (``at_random``). Two queries. A stored move the rules refuse (a row from
     before they were strict) ends the replay there, with ``damaged`` true.
     """
     game = get_game(match.game)
     state = game.initial_state()
+    stored_seats = list(match.seats.select_related("player"))
+    out_after = {s.role: s.out_ply for s in stored_seats if s.out_ply is not None}
     views, moves, damaged = [game.view(state)], [], False
     for ply, role, action in match.moves.values_list("ply", "role", "action"):
         try:
@@ -194,10 +197,10 @@ def match_replay(*, match: Match) -> dict[str, Any]:
             break
         views.append(game.view(state))
         moves.append({"ply": ply, "role": role, "role_label": role_label(role), "action": action,
-                      "label": game.action_label(action)})
+                      "label": game.action_label(action), "at_random": ply > out_after.get(role, ply)})
     imported = (match.result or {}).get("imported_names", {})
     seats = [{"role": s.role, "label": role_label(s.role), "name": _seat_name(s, imported)}
-             for s in match.seats.select_related("player")]
+             for s in stored_seats]
     names = {s["role"]: s["name"] for s in seats}
     return {"id": match.pk, "game": game.slug, "game_name": game.name, "family": game.info.family,
             "status": match.status, "seats": seats, "views": views, "moves": moves,

@@ -237,8 +237,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     """``seat`` scores 0 from now on (having left play as ``out`` says); finish the match
     (``reason``, by default "... resigned") if at most one seat plays on, else play the seat's
     turns at random. Call holding the row lock."""
-    seat.resigned, seat.out = True, out
-    seat.save(update_fields=["resigned", "out"])
+    seat.resigned, seat.out, seat.out_ply = True, out, match.plies
+    seat.save(update_fields=["resigned", "out", "out_ply"])
     game = get_game(match.game)
     resigned = {s.role for s in seats if s.resigned}
     match.resigned = statements.resigned_text(resigned)

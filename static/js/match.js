@@ -153,7 +153,7 @@ function render({ live = true } = {}) {
   renderResult(match);
   renderControls();
   renderClaim();
-  renderMoves(match.moves);
+  renderMoves(match.moves, match.seats);
   const ending = match.status === "finished" ? resultSentence(match.result, match.seats)
     : match.status === "aborted" ? "Aborted: no result." : "";
   ui.movesEnd.hidden = !ending;
@@ -512,8 +512,12 @@ function rematchControl(match) {
   return box;
 }
 
-function renderMoves(moves) {
+function renderMoves(moves, seats) {
   ui.movesEmpty.hidden = moves.length > 0;
+  // A seat that left play in the three-player game has its turns played at random (the site's
+  // rule, docs/architecture.md: the others play on); those moves say so.
+  const outAfter = new Map(seats.filter((s) => s.out_ply !== null && s.out_ply !== undefined)
+    .map((s) => [s.role, s.out_ply]));
   const items = moves.map((move) => {
     const item = document.createElement("li");
     item.value = move.ply;
@@ -532,6 +536,12 @@ function renderMoves(moves) {
     // "x A3 c1" names its mark already
     if (!move.label.startsWith(`${role.textContent.toLowerCase()} `)) step.append(role, " ");
     step.append(move.label);
+    if (outAfter.has(move.role) && move.ply > outAfter.get(move.role)) {
+      const random = document.createElement("span");
+      random.className = "moves__random";
+      random.textContent = "(at random)";
+      step.append(" ", random);
+    }
     item.append(number, step);
     return item;
   });

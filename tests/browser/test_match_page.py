@@ -7,7 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
-from tests.browser.helpers import create_match, join_match, wait_version
+from games import services
+from tests.browser.helpers import create_match, join_match, outside_the_event_loop, wait_version
+from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -136,6 +138,32 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
     expect(row).to_have_count(0)
     expect(bob.locator("#mine-empty")).to_be_visible()
     expect(bob.locator("#my-matches")).to_be_hidden()
+
+
+def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
+    """Three players: o resigns after x's first move, and the rules play o's turns at random;
+    the move list and the replay mark those moves, and only those."""
+    def three_player_match_with_o_out():
+        x, o, z = make_players(3, "Trio")
+        match = start_match("tictactoe-3player", [x, o, z])
+        services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+        services.match_resign(match_id=match.pk, user=o)  # o's own turn: played at random at once
+        match.refresh_from_db()
+        return play_out(match, [x, o, z], seed=1, max_moves=4)
+
+    match = outside_the_event_loop(three_player_match_with_o_out)
+    moves = list(match.moves.values_list("ply", "role"))
+    marked = [ply for ply, role in moves if role == "oplayer" and ply > 1]
+    assert marked and len(moves) > len(marked) + 1
+    page = player_page("Watcher")
+    for address, steps in [(f"/matches/{match.pk}/", "#moves li"), (f"/matches/{match.pk}/replay/", "#replay-moves li")]:
+        page.goto(address)
+        for ply, role in moves:
+            line = page.locator(steps).filter(has=page.locator(f'[data-ply="{ply}"]'))
+            if ply in marked:
+                expect(line).to_contain_text("(at random)")
+            else:
+                expect(line).not_to_contain_text("(at random)")
 
 
 def test_resign_then_rematch(player_page):

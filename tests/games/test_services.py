@@ -280,6 +280,8 @@ def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
     assert match.status == Match.Status.ACTIVE and match.version == 2
     assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer"]
     assert match.seats.get(role="oplayer").resigned and not match.seats.get(role="xplayer").resigned
+    seats = {s["role"]: s["out_ply"] for s in selectors.match_snapshot_by_id(match_id=match.pk)["seats"]}
+    assert seats == {"xplayer": None, "oplayer": 1, "zplayer": None}  # o's turns from the second on are random
     match = play_out(match, [x, o, z], seed=3)
     assert match.result["scores"]["oplayer"] == 0 and match.result["resigned"] == ["oplayer"]
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import services
 from games.history import selectors
 from games.history.selectors import HistoryFilters
 from games.models import Match
@@ -108,6 +109,19 @@ def test_replay_of_a_live_match_stops_at_its_current_ply():
     game = get_game(match.game)
     replay = selectors.match_replay(match=match)
     assert len(replay["views"]) == 5 and replay["views"][4] == game.view(game.state_from_json(match.state))
+
+
+def test_replay_marks_the_moves_played_at_random_for_a_seat_that_left():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+    services.move_submit(match_id=match.pk, user=o, action="(mark 1 1)", version=1)
+    services.match_resign(match_id=match.pk, user=o)  # after playing one turn itself
+    match.refresh_from_db()
+    match = play_out(match, [x, o, z], seed=2)
+    moves = selectors.match_replay(match=match)["moves"]
+    assert [m["at_random"] for m in moves] == [m["role"] == "oplayer" and m["ply"] > 2 for m in moves]
+    assert any(m["at_random"] for m in moves) and not moves[1]["at_random"]
 
 
 @pytest.mark.parametrize("count", [3, 30])
