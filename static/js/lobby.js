@@ -2,6 +2,7 @@
 // the server (/ws/lobby/ pushes both lists on every change), as does a signed-in player's list
 // of their own matches (whose turn it is, a match starting, ending or new to them).
 
+import { yourTurn } from "./alerts.js";
 import { roleLabel } from "./names.js";
 import { nameWithRating } from "./ratings.js";
 import { site } from "./site.js";
@@ -15,6 +16,10 @@ const userId = Number(openList.dataset.userId) || null;
 const status = document.getElementById("lobby-status");
 let listsDrawn = null; // what the lists show, to rebuild them only on a change
 let mineDrawn = null;
+// match id -> whether it was the player's turn, as the list shown says (first the server's)
+let turnsSeen = new Map([...document.querySelectorAll("#my-matches [data-match-id]")]
+  .map((line) => [Number(line.dataset.matchId), line.dataset.yourTurn === "1"]));
+const pageTitle = document.title;
 
 setupCreateForm();
 setupQuickGame();
@@ -217,8 +222,20 @@ function renderMine(matches) {
   const drawn = JSON.stringify(matches);
   if (drawn === mineDrawn) return;
   mineDrawn = drawn;
+  // As a match page does: a sound, and a notification while this tab is hidden, when it becomes
+  // the player's turn in a match the list already showed; the title counts the turns waiting.
+  for (const match of matches) {
+    if (match.your_turn && turnsSeen.get(match.id) === false) {
+      const others = match.seats.filter((s) => s.player && s.player.id !== userId).map((s) => s.player.name);
+      yourTurn(`${match.game_name} #${match.id}${others.length ? ` against ${others.join(" and ")}` : ""}`);
+    }
+  }
+  turnsSeen = new Map(matches.map((m) => [m.id, m.your_turn]));
+  const waiting = matches.filter((m) => m.your_turn).length;
+  document.title = waiting ? `(${waiting}) ${pageTitle}` : pageTitle;
   list.replaceChildren(...matches.map((match) => {
     const { item } = matchLine(match);
+    item.dataset.yourTurn = match.your_turn ? "1" : "0";
     const state = document.createElement("span");
     if (match.your_turn) {
       state.className = "tag tag--turn";

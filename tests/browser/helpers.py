@@ -80,6 +80,17 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+def record_notifications(page: Page) -> None:
+    """The page's tab is in the background and its player allowed notifications: the ones
+    shown are kept in ``window.shown`` as [title, body]."""
+    page.evaluate("""() => {
+        window.shown = [];
+        window.Notification = class { constructor(title, options) { window.shown.push([title, options.body]); } };
+        window.Notification.permission = "granted";
+        Object.defineProperty(document, "hidden", { get: () => true });
+    }""")
+
+
 def outside_the_event_loop(work):
     """Run ``work`` in its own thread: Playwright's loop runs in this one, and the services'
     on-commit broadcasts (``async_to_sync``) refuse to run beside a running loop."""

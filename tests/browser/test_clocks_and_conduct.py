@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
-from tests.browser.helpers import PLAYABLE, join_match, screenshot, wait_version
+from tests.browser.helpers import PLAYABLE, join_match, record_notifications, screenshot, wait_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -90,13 +90,7 @@ def test_the_sound_switch_is_remembered(player_page):
     expect(bob.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "false")
     bob.reload()
     expect(bob.get_by_role("button", name="Sound off")).to_be_visible()
-    # Bob's tab is in the background, and he allowed notifications: record the ones shown.
-    bob.evaluate("""() => {
-        window.shown = [];
-        window.Notification = class { constructor(title, options) { window.shown.push([title, options.body]); } };
-        window.Notification.permission = "granted";
-        Object.defineProperty(document, "hidden", { get: () => true });
-    }""")
+    record_notifications(bob)  # his tab in the background, notifications allowed
     play_first_cell(ada)
     wait_version(bob, 1)
     expect(bob).to_have_title(re.compile("^Your turn"))

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
 from games import services
-from tests.browser.helpers import create_match, join_match, outside_the_event_loop, wait_version
+from tests.browser.helpers import create_match, join_match, outside_the_event_loop, record_notifications, wait_version
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -131,13 +131,17 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
     bob.goto("/")
     row = bob.locator(f'#my-matches [data-match-id="{match_id}"]')
     expect(row.locator(".tag--active")).to_have_text("active")  # Ada plays x and moves first
+    record_notifications(bob)  # his tab in the background, notifications allowed
     ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
     expect(row.locator(".tag--turn")).to_have_text("your turn")
+    expect(bob).to_have_title(re.compile(r"^\(1\) "))  # the turns waiting, as lichess counts them
+    assert bob.evaluate("window.shown") == [["Boardhall: your turn", f"Nine-Board Tic-Tac-Toe #{match_id} against Ada"]]
     ada.get_by_role("button", name="Resign").click()
     ada.get_by_role("button", name="Yes, resign").click()
     expect(row).to_have_count(0)
     expect(bob.locator("#mine-empty")).to_be_visible()
     expect(bob.locator("#my-matches")).to_be_hidden()
+    expect(bob).not_to_have_title(re.compile(r"^\("))
 
 
 def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
