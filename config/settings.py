@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errorpages.BlankRefusalPages",
+    "config.errorpages.KnownMethodsOnly",
 ]
 
 ROOT_URLCONF = "config.urls"

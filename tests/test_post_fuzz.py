@@ -56,3 +56,24 @@ def test_junk_posts_answer_without_a_500_and_change_nothing(visitor):
         if visitor != "anonymous":  # logout is the one junk post that does something
             client.force_login({"spectator": watcher, "outsider": outsider}[visitor])
     assert counts() == before
+
+
+@pytest.mark.parametrize("method", ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "BREW"])
+def test_methods_the_site_has_no_use_for_are_refused_and_change_nothing(method):
+    """A function view answers any method as GET (a TRACE got the page; a DELETE on a form's
+    address its 405 only by luck): every other method is a 405 naming the allowed ones."""
+    a, b = make_players(2)
+    match = start_match("quarto-misere", [a])
+    client = Client()
+    client.force_login(b)
+    before = counts()
+    for url in ["/", "/history/", f"/matches/{match.pk}/", f"/players/{a.pk}/", "/rules/", "/nowhere/",
+                *post_urls(match.pk), "/static/css/site.css"]:
+        response = client.generic(method, url, data=urlencode({"display_name": "Mallory"}),
+                                  content_type="application/x-www-form-urlencoded")
+        allowed = "GET, HEAD" if url.startswith("/static/") else "GET, HEAD, POST"  # WhiteNoise's own answer
+        assert response.status_code == 405 and response["Allow"] == allowed, (method, url)
+        body = b"".join(response) if response.streaming else response.content
+        assert b"Mallory" not in body
+    assert counts() == before
+    assert client.get("/").status_code == 200 and client.head("/").status_code == 200
