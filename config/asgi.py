@@ -12,6 +12,9 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.bodylimit import limit_bodies  # noqa: E402
+from config.errorpages import too_large_page  # noqa: E402
+
 from config.handshake import lazy_pformat  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -22,6 +25,7 @@ from games.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
 write_at_once()
+limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
 
 
 def load_ahead() -> None:

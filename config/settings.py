@@ -235,6 +235,9 @@ if BEHIND_TLS_PROXY:
 # Uploads (the GGP import takes at most 1 MB, games/history/services.py): form fields beyond
 # this are refused, and files up to it stay in memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
+# No request body may be larger: Daphne refuses one as it arrives (config/bodylimit.py), nginx
+# in the scaled set-up too (deploy/nginx.py), with a 413 page.
+REQUEST_MAX_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
 # Websocket limits (games/throttle.py): Daphne drops a connection whose message is over 1 MiB

@@ -2,7 +2,11 @@
 processes, websockets included. Used by ``bin/scaled`` and by the tests that go through nginx.
 
     python deploy/nginx.py --listen 8000 --upstream 127.0.0.1:8001 --upstream 127.0.0.1:8002 \\
-        --static staticfiles --dir /tmp/boardhall-nginx > /tmp/boardhall-nginx/nginx.conf
+        --max-body-bytes 2500000 --static staticfiles --dir /tmp/boardhall-nginx > /tmp/boardhall-nginx/nginx.conf
+
+``--max-body-bytes`` is the site's REQUEST_MAX_BYTES (config/settings.py): nginx refuses a
+larger body as it arrives, as Daphne does (config/bodylimit.py), with the site's 413 page, which
+the caller writes to ``<dir>/413.html`` (``config.errorpages.too_large_page``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ http {{
     fastcgi_temp_path {dir}/fastcgi;
     uwsgi_temp_path {dir}/uwsgi;
     scgi_temp_path {dir}/scgi;
-    client_max_body_size 2m;
+    client_max_body_size {max_body};
     include {mime_types};
 
     upstream daphne {{
@@ -42,6 +46,9 @@ http {{
 
     server {{
         listen {listen};
+        # The site's page (written by the caller as {dir}/413.html), sent while nginx drops the body.
+        error_page 413 /413.html;
+        location = /413.html {{ internal; root {dir}; }}
 {static}
         location / {{
             proxy_pass http://daphne;
@@ -59,12 +66,13 @@ http {{
 """
 
 
-def render(*, listen: str, upstreams: list[str], directory: Path, static: Path | None = None) -> str:
+def render(*, listen: str, upstreams: list[str], directory: Path, max_body: int,
+           static: Path | None = None) -> str:
     static_block = (f"        location /static/ {{ alias {static.resolve()}/; expires 1h; }}\n"
                     if static is not None else "")
     return TEMPLATE.format(count=len(upstreams), dir=directory, listen=listen,
                            servers="\n".join(f"        server {u};" for u in upstreams),
-                           static=static_block, mime_types=_mime_types())
+                           static=static_block, mime_types=_mime_types(), max_body=max_body)
 
 
 def _mime_types() -> str:
@@ -79,10 +87,13 @@ def main() -> None:
     parser.add_argument("--listen", required=True, help="address:port or port nginx listens on")
     parser.add_argument("--upstream", action="append", required=True, help="a Daphne's host:port (repeat)")
     parser.add_argument("--dir", required=True, type=Path, help="where nginx keeps its pid, log and temp files")
+    parser.add_argument("--max-body-bytes", required=True, type=int, help="the site's REQUEST_MAX_BYTES")
     parser.add_argument("--static", type=Path, help="collected static files to serve directly")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
-    print(render(listen=args.listen, upstreams=args.upstream, directory=args.dir.resolve(), static=args.static))
+    args.dir.chmod(0o755)  # started as root, nginx's workers run as another user and keep bodies here
+    print(render(listen=args.listen, upstreams=args.upstream, directory=args.dir.resolve(),
+                 max_body=args.max_body_bytes, static=args.static))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from django.conf import settings
+
+from config.errorpages import too_large_page
 from tests.support.live import ROOT, free_port
 
 sys.path.insert(0, str(ROOT / "deploy"))
@@ -31,9 +34,12 @@ def nginx_in_front(servers) -> Iterator[Front]:
     if not Path(binary).exists():
         raise RuntimeError("nginx is not installed (Debian: apt-get install nginx-light); bin/test installs it")
     directory = Path(tempfile.mkdtemp(prefix="boardhall-nginx-"))
+    directory.chmod(0o755)  # as deploy/nginx.py: nginx's workers may run as another user
+    (directory / "413.html").write_bytes(too_large_page(b""))
     port = free_port()
     (directory / "nginx.conf").write_text(config.render(
-        listen=f"127.0.0.1:{port}", upstreams=[f"127.0.0.1:{s.port}" for s in servers], directory=directory))
+        listen=f"127.0.0.1:{port}", upstreams=[f"127.0.0.1:{s.port}" for s in servers], directory=directory,
+        max_body=settings.REQUEST_MAX_BYTES))
     process = subprocess.Popen([binary, "-c", str(directory / "nginx.conf")], stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 10
