@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone as dt_timezone
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.history.ggp import GGPFormatError, ggp_load, record_outcome
@@ -21,17 +21,26 @@ def _moment(ms: int | None) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=dt_timezone.utc) if ms else timezone.now()
 
 
+def _refuse_if_imported(game: str, match_id: str) -> None:
+    earlier = Match.objects.filter(game=game, imported_from=match_id).first() if match_id else None
+    if earlier is not None:
+        raise ServiceError("already_imported", f"This match (matchId {match_id!r}) was imported before; "
+                                               "here it is.", {"match_id": earlier.pk})
+
+
 def match_import(*, user, content: bytes) -> Match:
     """Store the finished match of a GGP match file (see ``games.history.ggp``), in one transaction.
 
     Every step is checked by the rules before anything is written; a refused file raises
     ``ServiceError("invalid_file", reason)`` and saves nothing. A ``matchId`` imported before
-    raises ``ServiceError("already_imported", ..., {"match_id": the earlier match})``.
+    raises ``ServiceError("already_imported", ..., {"match_id": the earlier match})``, also when
+    the two imports run at once: the database keeps one copy (``Match.imported_from`` is unique
+    per game) and the second import, whose insert fails, is sent to the first's.
 
     Seating: a file proves nobody's identity, so every seat stays empty (``player`` null) and
     the names from ``playerNamesFromHost`` are kept in ``result["imported_names"]`` (role ->
     name); the match counts in no player's record. The uploader is ``created_by``. Imported
-    matches are public; ``result["imported_from"]`` keeps the file's ``matchId``.
+    matches are public; ``imported_from`` (and ``result["imported_from"]``) keeps the file's ``matchId``.
     """
     if user is None or not user.is_authenticated:
         raise ServiceError("not_signed_in", "Choose a name (play as a guest) or log in first.")
@@ -47,11 +56,7 @@ def match_import(*, user, content: bytes) -> Match:
         record, state = ggp_load(data=data)
     except GGPFormatError as err:
         raise ServiceError("invalid_file", str(err)) from None
-    if record.match_id:
-        earlier = Match.objects.filter(game=record.game_slug, result__imported_from=record.match_id).first()
-        if earlier is not None:
-            raise ServiceError("already_imported", f"This match (matchId {record.match_id!r}) was imported "
-                                                   "before; here it is.", {"match_id": earlier.pk})
+    _refuse_if_imported(record.game_slug, record.match_id)
 
     game = get_game(record.game_slug)
     outcome = record_outcome(game, state, record.resigned)
@@ -59,21 +64,25 @@ def match_import(*, user, content: bytes) -> Match:
     outcome["imported_from"] = record.match_id
     times = record.state_times_ms or (record.start_ms,) * (len(record.steps) + 1)
     token = record.random_token if 0 < len(record.random_token) <= 32 else new_token()
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game.slug, status=Match.Status.FINISHED, is_private=False, created_by=user,
-            random_token=token, started_at=_moment(times[0]), finished_at=_moment(times[-1]),
-            state=game.state_to_json(state), version=len(record.steps), plies=len(record.steps),
-            result=outcome)
-        winners = outcome["winners"]
-        Seat.objects.bulk_create([
-            Seat(match=match, role=role, order=i, score=outcome["scores"][role], resigned=role in record.resigned,
-                 outcome=Outcome.DRAWN if not winners else Outcome.WON if role in winners else Outcome.LOST)
-            for i, role in enumerate(game.roles)
-        ])
-        moves = Move.objects.bulk_create([Move(match=match, ply=ply, role=role, action=action)
-                                          for ply, (role, action) in enumerate(record.steps, start=1)])
-        for move, ms in zip(moves, times[1:]):
-            move.created_at = _moment(ms)
-        Move.objects.bulk_update(moves, ["created_at"], batch_size=500)
+    try:
+        with transaction.atomic():
+            match = Match.objects.create(
+                game=game.slug, status=Match.Status.FINISHED, is_private=False, created_by=user,
+                random_token=token, started_at=_moment(times[0]), finished_at=_moment(times[-1]),
+                state=game.state_to_json(state), version=len(record.steps), plies=len(record.steps),
+                result=outcome, imported_from=record.match_id or None)
+            winners = outcome["winners"]
+            Seat.objects.bulk_create([
+                Seat(match=match, role=role, order=i, score=outcome["scores"][role], resigned=role in record.resigned,
+                     outcome=Outcome.DRAWN if not winners else Outcome.WON if role in winners else Outcome.LOST)
+                for i, role in enumerate(game.roles)
+            ])
+            moves = Move.objects.bulk_create([Move(match=match, ply=ply, role=role, action=action)
+                                              for ply, (role, action) in enumerate(record.steps, start=1)])
+            for move, ms in zip(moves, times[1:]):
+                move.created_at = _moment(ms)
+            Move.objects.bulk_update(moves, ["created_at"], batch_size=500)
+    except IntegrityError:  # the same match, imported at the same moment, was stored first
+        _refuse_if_imported(game.slug, record.match_id)
+        raise
     return match
