@@ -13,6 +13,7 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from django.conf import settings  # noqa: E402
 
 from config.bodylimit import limit_bodies  # noqa: E402
+from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.errorpages import too_large_page  # noqa: E402
 
 from config.handshake import lazy_pformat  # noqa: E402
@@ -26,6 +27,7 @@ from games.workers import ComputerWorker  # noqa: E402
 lazy_pformat()
 write_at_once()
 limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
+drain_on_sigterm()
 
 
 def load_ahead() -> None:
@@ -55,8 +57,9 @@ application = SweepWhenServing(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
-        "websocket": SameOriginValidator(SocketUserMiddleware(URLRouter(websocket_urlpatterns)),
-                                         settings.ALLOWED_ORIGINS),
+        # A SIGTERM closes each socket between two messages (config/drain.py).
+        "websocket": TrackHandling(SameOriginValidator(SocketUserMiddleware(URLRouter(websocket_urlpatterns)),
+                                                       settings.ALLOWED_ORIGINS)),
         # Worker processes (manage.py runworker computer): the computer's turns when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
     }

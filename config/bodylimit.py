@@ -54,7 +54,6 @@ def limit_bodies(*, max_bytes: int, page: Callable[[bytes], bytes]) -> bool:
     the HTML of the 413 answer for a request path. True when installed (or already was)."""
     import daphne  # noqa: PLC0415 (Daphne's reactor is installed first)
     from daphne.http_protocol import WebRequest  # noqa: PLC0415
-    from twisted.internet import reactor  # noqa: PLC0415
     from twisted.web import http  # noqa: PLC0415
 
     if getattr(WebRequest, "body_limit", None) is not None:
@@ -68,6 +67,8 @@ def limit_bodies(*, max_bytes: int, page: Callable[[bytes], bytes]) -> bool:
         return False
 
     def refuse(request) -> None:
+        from twisted.internet import reactor  # noqa: PLC0415 (the server's, installed by then)
+
         request.body_refused = True
         request.content.close()
         request.content = _Dropped()

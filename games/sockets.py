@@ -197,7 +197,15 @@ class Socket(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        finally:
+            if message["type"] == "websocket.receive":  # a restart closes the socket between two (config/drain.py)
+                self.scope.get("message_handled", _nothing)()
+
+
+def _nothing() -> None:
+    pass
 
 
 async def send_unless_closing(send, message: dict) -> None:
