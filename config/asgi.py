@@ -57,9 +57,9 @@ application = SweepWhenServing(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
-        # A SIGTERM closes each socket between two messages (config/drain.py).
-        "websocket": TrackHandling(SameOriginValidator(SocketUserMiddleware(URLRouter(websocket_urlpatterns)),
-                                                       settings.ALLOWED_ORIGINS)),
+        # A SIGTERM closes each socket between two messages (config/drain.py's TrackHandling).
+        "websocket": SameOriginValidator(TrackHandling(SocketUserMiddleware(URLRouter(websocket_urlpatterns))),
+                                         settings.ALLOWED_ORIGINS),
         # Worker processes (manage.py runworker computer): the computer's turns when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
     }
