@@ -57,16 +57,15 @@ def challenge_accept(*, user, challenge_id: int) -> Challenge:
     player in the lobby). Neither player keeps waiting in the quick-game pool. A real-time
     match is refused while either plays one (``playing``)."""
     with transaction.atomic():
-        players = Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", "challenged_id").first()
-        lock_players(players or ())  # before the challenge's row (playing.py)
+        players = Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", "challenged_id").first() or ()
+        # Neither keeps searching. A pairing holding a player's row makes the accept wait for it;
+        # an entry gone meanwhile means a quick game was just made (or the search stopped): ask.
+        searching = list(PoolEntry.objects.filter(player__in=players).values_list("pk", flat=True))
+        lock_players(players)  # before the challenge's row (playing.py)
         challenge = _lock_open(challenge_id, user, challenged=True)
         settings = MatchSettings.from_json(challenge.settings)
         if is_real_time(settings.time_control):
             require_not_playing([challenge.challenged, challenge.challenger], user=user)
-        # Neither keeps searching. A pairing holding an entry's lock makes the delete wait for it;
-        # an entry gone meanwhile means a quick game was just made (or the search stopped): ask.
-        searching = list(PoolEntry.objects.filter(player__in=[challenge.challenger_id, challenge.challenged_id])
-                         .values_list("pk", flat=True))
         if PoolEntry.objects.filter(pk__in=searching).delete()[0] < len(searching):
             raise ServiceError("just_paired", "One of you was just paired for a quick game (or stopped searching): "
                                               "accept again to play this challenge as well.")
