@@ -258,6 +258,12 @@ CLOCK_SWEEP_SECONDS = int(os.environ.get("CLOCK_SWEEP_SECONDS", "30"))
 # A match waiting for players is called off once all its players have left its page this long
 # (the lobby stops listing it at once).
 WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
+# A player may have this many matches of their own waiting for players at once; creating
+# matches is limited per player and per client address (creations a minute, across processes
+# with Redis).
+WAITING_MATCHES_MAX = int(os.environ.get("WAITING_MATCHES_MAX", "3"))
+CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
+CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 

@@ -101,14 +101,19 @@ def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:
     """Public matches waiting for players, and public matches being played (two queries each):
     only those with a person still at the table (a page open, ``Seat.away_since`` unset), so
-    the lobby never offers a match nobody will play."""
+    the lobby never offers a match nobody will play; a waiting match, only while its creator
+    is at it."""
     _someone_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False, player__is_computer=False,
                                         resigned=False, away_since__isnull=True)
+    # A waiting match is listed while its creator has its page open (seated from creation,
+    # away until the page opens): matches posted and never looked at are not offered.
+    _creator_here = _someone_here.filter(player=OuterRef("created_by"))
 
     def listed(status: str, order: str) -> list[dict[str, Any]]:
         matches = Match.objects.filter(status=status, is_private=False).filter(Exists(_someone_here))
         if status == Match.Status.WAITING:
             matches = matches.filter(rematch_of__isnull=True)  # their seats are kept for the old players
+            matches = matches.filter(Exists(_creator_here))
         matches = (matches.order_by(order).prefetch_related("seats__player")[:LOBBY_LIMIT])
         out = []
         for m in matches:

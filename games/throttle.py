@@ -18,11 +18,14 @@ counted while it pings; a crashed process's sockets age out) and the window a co
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import weakref
 from functools import cache
 
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 WINDOW_SECONDS = 10
 POOL_CONNECTIONS = 50  # a process's connections to Redis for the limits
@@ -196,3 +199,41 @@ def limits() -> MemoryLimits:
     if settings.REDIS_URL:
         return RedisLimits(settings.REDIS_URL, settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
     return MemoryLimits()
+
+
+# -- actions a client may take only so often (match creation) ---------------------------------
+# A count per client and minute, in this process or, with Redis, shared by every process. Views
+# ask (``action_allowed``) before calling the service; a refusal changes nothing.
+ACTION_WINDOW_SECONDS = 60
+action_counts: dict[tuple[str, str, int], int] = {}
+
+
+def action_allowed(action: str, client: str, per_minute: int) -> bool:
+    """Count one ``action`` by ``client`` (``u<id>``, ``a<address>``): False once it has been
+    taken ``per_minute`` times in this minute (the count goes on, so a flood stays refused)."""
+    window = int(time.time() // ACTION_WINDOW_SECONDS)
+    if settings.REDIS_URL:
+        try:
+            return _redis_count(f"{action}:{client}:{window}") <= per_minute
+        except Exception:  # Redis is down: the database's own limits (waiting matches) still hold
+            logger.exception("could not count %s for %s", action, client)
+            return True
+    if len(action_counts) >= MAX_REMEMBERED:
+        for key in [k for k in action_counts if k[2] != window]:
+            del action_counts[key]
+    key = (action, client, window)
+    action_counts[key] = action_counts.get(key, 0) + 1
+    return action_counts[key] <= per_minute
+
+
+def _redis_count(name: str) -> int:
+    key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:limit:action:{name}"
+    count, _ = _sync_redis().pipeline().incr(key).expire(key, 2 * ACTION_WINDOW_SECONDS).execute()
+    return count
+
+
+@cache
+def _sync_redis():
+    import redis  # noqa: PLC0415 (only the scaled set-up needs it)
+
+    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=CALL_SECONDS)

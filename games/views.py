@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -10,6 +11,16 @@ from games import guide, selectors, services
 from games.history.selectors import match_replay
 from games.models import Match
 from games.services import ServiceError
+
+
+def refuse(request, err: ServiceError) -> None:
+    """Show a refusal on the next page; one that names the match it is about links to it
+    ("You are already playing a real-time match: finish it first. Go to that match")."""
+    match_id = err.extra.get("match")
+    if match_id is None:
+        messages.error(request, err.message)
+    else:
+        messages.error(request, format_html('{} <a href="/matches/{}/">Go to that match</a>', err.message, match_id))
 
 
 def match_page(request, match_id: int):
@@ -62,7 +73,7 @@ def match_rematch(request, match_id: int):
     try:
         new = services.rematch_offer(match_id=match.pk, user=request.user)
     except ServiceError as err:
-        messages.error(request, err.message)
+        refuse(request, err)
         return redirect("games:match", match_id=match.pk)
     return redirect("games:match", match_id=new.pk)
 
@@ -76,7 +87,7 @@ def _act(request, match: Match, service, **kwargs):
     try:
         service(match_id=match.pk, user=request.user, **kwargs)
     except ServiceError as err:
-        messages.error(request, err.message)
+        refuse(request, err)
     url = f"/matches/{match.pk}/"
     invite = request.POST.get("invite")
     return redirect(f"{url}?{urlencode({'invite': invite})}" if invite else url)

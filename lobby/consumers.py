@@ -190,7 +190,7 @@ class SiteConsumer(Socket):
             settings = MatchSettings.from_json(fields)
             match = await db(services.pool_enter)(user=self.user, settings=settings, channel_name=self.channel_name)
         except ServiceError as err:
-            await self._error(err.code, err.message)
+            await self._error(err.code, err.message, **err.extra)
             return
         if match is None:
             await self.send_json_text({"type": "pool", "waiting": True, "settings": settings.to_json()})
@@ -225,7 +225,7 @@ class SiteConsumer(Socket):
             challenge = await db(services.challenge_create)(user=self.user, to_id=to,
                                                             settings=MatchSettings.from_json(fields))
         except ServiceError as err:
-            await self._error(err.code, err.message)
+            await self._error(err.code, err.message, **err.extra)
             return
         expire_later(challenge.pk, challenge.expires_at)
 
@@ -242,7 +242,7 @@ class SiteConsumer(Socket):
         try:
             await db(service)(user=self.user, **kwargs)
         except ServiceError as err:
-            await self._error(err.code, err.message)
+            await self._error(err.code, err.message, **err.extra)
 
     def presence_key(self) -> int:
         return presence.SITE
@@ -263,6 +263,12 @@ class SiteConsumer(Socket):
         if event["channel"] == self.channel_name:
             self._stop_waiting()
             await self.send_json_text({"type": "paired", "match": event["match"]})
+
+    async def site_unpooled(self, event) -> None:
+        """This page's search closed: the player started a real-time match another way."""
+        if event["channel"] == self.channel_name:
+            self._stop_waiting()
+            await self.send_json_text({"type": "pool", "waiting": False})
 
     async def site_challenge(self, event) -> None:
         await self.send_json_text({"type": "challenge", "challenge": event["challenge"]})

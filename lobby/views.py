@@ -1,5 +1,6 @@
 """Lobby and account pages: parse the form, call one service, redirect or render."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.shortcuts import redirect, render
@@ -7,9 +8,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games import clocks, guide, selectors, services
+from games import clocks, guide, selectors, services, throttle
 from games.rules import GAMES
 from games.services import ServiceError
+from games.views import refuse
 from lobby import forms
 from lobby import services as accounts
 
@@ -63,6 +65,9 @@ def signup(request):
 
 @require_POST
 def match_create(request):
+    if not _may_create(request):
+        messages.error(request, "You are creating matches too fast: wait a minute, then try again.")
+        return redirect("lobby:home")
     form = forms.MatchCreateForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
@@ -74,9 +79,20 @@ def match_create(request):
                                       against_computer=form.cleaned_data["opponents"] == "computer",
                                       computer_level=form.cleaned_data["computer_level"])
     except ServiceError as err:
-        messages.error(request, err.message)
+        refuse(request, err)
         return redirect("lobby:home")
     return redirect("games:match", match_id=match.pk)
+
+
+def _may_create(request) -> bool:
+    """Creation is limited per player and per client address (``CREATE_PER_MINUTE``,
+    ``CREATE_PER_ADDRESS_PER_MINUTE``): one guest cannot fill the lobby, nor one address with
+    many guests."""
+    address = throttle.action_allowed("create", f"a{request.META.get('REMOTE_ADDR', '')}",
+                                      settings.CREATE_PER_ADDRESS_PER_MINUTE)
+    user = request.user
+    player = not user.is_authenticated or throttle.action_allowed("create", f"u{user.pk}", settings.CREATE_PER_MINUTE)
+    return address and player
 
 
 def _next_url(request) -> str:

@@ -54,6 +54,7 @@ def fresh_process_memory():
         if keys:
             client.delete(*keys)
     throttle.limits.cache_clear()
+    throttle.action_counts.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,8 @@
 One module per entity: ``moves`` (the hot path), ``matches`` (create, join, resign, claim,
 rematch), ``conduct`` (abort, draw offers, takebacks), ``clocks`` (flag fall, the sweep),
 ``presence`` (pages opening and closing), ``chat``, ``ratings`` (updated where a match
-finishes), ``pairing`` (the quick-game pool), ``challenges``; ``common`` holds the steps they
+finishes), ``pairing`` (the quick-game pool), ``challenges``, ``playing`` (one real-time
+match at a time: what every start checks and withdraws); ``common`` holds the steps they
 share. Callers import from the package: ``services.move_submit(...)``.
 """
 

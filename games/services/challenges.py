@@ -12,12 +12,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, selectors
 from games.errors import ServiceError
 from games.match_settings import MatchSettings
 from games.models import Challenge, PoolEntry
 from games.services.common import lock_player, require_player
 from games.services.matches import match_create
+from games.services.playing import challenge_changed_on_commit, is_real_time, lock_players, require_not_playing
 from games.services.ratings import is_ratable
 
 MAX_OPEN = 5  # challenges one player may have waiting for an answer at once
@@ -36,6 +36,8 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
     now = timezone.now()
     with transaction.atomic():
         lock_player(user)  # the checks below count what is there: one challenge at a time per challenger
+        if is_real_time(settings.time_control):
+            require_not_playing([user], user=user)
         pending = Challenge.objects.filter(
             challenger=user, status=Challenge.Status.PENDING, expires_at__gt=now)
         if any(c.challenged_id == target.pk for c in pending):
@@ -46,27 +48,32 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
                                                       "cancel one, or wait until they are answered.")
         challenge = Challenge.objects.create(challenger=user, challenged=target, settings=settings.to_json(),
                                              expires_at=now + timedelta(seconds=conf.CHALLENGE_SECONDS))
-        _changed_on_commit(challenge)
+        challenge_changed_on_commit(challenge)
     return challenge
 
 
 def challenge_accept(*, user, challenge_id: int) -> Challenge:
     """The challenged player accepts: the match starts (a three-player game waits for a third
-    player in the lobby). Neither player keeps waiting in the quick-game pool."""
+    player in the lobby). Neither player keeps waiting in the quick-game pool. A real-time
+    match is refused while either plays one (``playing``)."""
     with transaction.atomic():
+        players = Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", "challenged_id").first() or ()
+        # Neither keeps searching. A pairing holding a player's row makes the accept wait for it;
+        # an entry gone meanwhile means a quick game was just made (or the search stopped): ask.
+        searching = list(PoolEntry.objects.filter(player__in=players).values_list("pk", flat=True))
+        lock_players(players)  # before the challenge's row (playing.py)
         challenge = _lock_open(challenge_id, user, challenged=True)
         settings = MatchSettings.from_json(challenge.settings)
-        # Neither keeps searching. A pairing holding an entry's lock makes the delete wait for it;
-        # an entry gone meanwhile means a quick game was just made (or the search stopped): ask.
-        searching = list(PoolEntry.objects.filter(player__in=[challenge.challenger_id, challenge.challenged_id])
-                         .values_list("pk", flat=True))
+        if is_real_time(settings.time_control):
+            require_not_playing([challenge.challenged, challenge.challenger], user=user)
         if PoolEntry.objects.filter(pk__in=searching).delete()[0] < len(searching):
             raise ServiceError("just_paired", "One of you was just paired for a quick game (or stopped searching): "
                                               "accept again to play this challenge as well.")
+        challenge.status = Challenge.Status.ACCEPTED  # first: starting the match withdraws the others
+        challenge.save(update_fields=["status"])
         challenge.match = match_create(user=challenge.challenger, settings=settings, opponents=[challenge.challenged])
-        challenge.status = Challenge.Status.ACCEPTED
-        challenge.save(update_fields=["status", "match"])
-        _changed_on_commit(challenge)
+        challenge.save(update_fields=["match"])
+        challenge_changed_on_commit(challenge)
     return challenge
 
 
@@ -88,7 +95,7 @@ def challenge_expire(*, challenge_id: int) -> Challenge | None:
             return None
         challenge.status = Challenge.Status.EXPIRED
         challenge.save(update_fields=["status"])
-        _changed_on_commit(challenge)
+        challenge_changed_on_commit(challenge)
     return challenge
 
 
@@ -97,7 +104,7 @@ def _close(challenge_id: int, user, status: str, *, challenged: bool) -> Challen
         challenge = _lock_open(challenge_id, user, challenged=challenged)
         challenge.status = status
         challenge.save(update_fields=["status"])
-        _changed_on_commit(challenge)
+        challenge_changed_on_commit(challenge)
     return challenge
 
 
@@ -117,8 +124,3 @@ def _lock_open(challenge_id: int, user, *, challenged: bool) -> Challenge:
         raise ServiceError("challenge_closed", f"This challenge is no longer open: it was {status}.")
     return challenge
 
-
-def _changed_on_commit(challenge: Challenge) -> None:
-    message = {"type": "site.challenge", "challenge": selectors.challenge_json(challenge)}
-    for player_id in (challenge.challenger_id, challenge.challenged_id):
-        broadcast.player_notify_on_commit(player_id, message)

@@ -30,6 +30,7 @@ from games.services.common import (
     seat_of,
 )
 from games.services.moves import forget
+from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
 
 logger = logging.getLogger(__name__)
@@ -65,20 +66,42 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         shuffled = rng.sample(others, len(others))
         seated = dict(zip(shuffled, opponents))
     seated[role] = user
+    control = settings.time_control
+    starts = len(seated) == len(game.roles)
     with transaction.atomic():
+        lock_players(p.pk for p in seated.values())  # first of all its locks (playing.py)
+        if not starts and not opponents:
+            _require_room_to_wait(user)
+        if is_real_time(control) and not starts:  # a seek while playing would start a second match
+            require_not_playing(seated.values(), user=user)
         now = timezone.now()
         match = Match.objects.create(game=game.slug, rated=settings.rated, is_private=is_private, created_by=user,
-                                     state=game.state_to_json(game.initial_state()), **settings.time_control.fields())
-        seats = [Seat(match=match, role=r, order=i, player=seated.get(r), joined_at=now if r in seated else None)
+                                     state=game.state_to_json(game.initial_state()), **control.fields())
+        # A waiting match counts its players away until they open its page: the lobby lists it
+        # only then, and the expiry sweep calls it off if nobody ever comes.
+        away = None if starts else now
+        seats = [Seat(match=match, role=r, order=i, player=seated.get(r), joined_at=now if r in seated else None,
+                      away_since=away if r in seated and not seated[r].is_computer else None)
                  for i, r in enumerate(game.roles)]
         for seat in seats:
             seat.rating_before, seat.rating_provisional = seat_rating(user=seat.player, game=game.slug)
         Seat.objects.bulk_create(seats)
-        if len(seated) == len(game.roles):
+        if starts:
+            if is_real_time(control):
+                start_guard(match, seated.values(), user=user)
             _start(match, game, seats, now)
         broadcast.lobby_changed_on_commit()
         broadcast.mine_changed_on_commit(seated.values())
     return match
+
+
+def _require_room_to_wait(user) -> None:
+    """A player has at most ``WAITING_MATCHES_MAX`` matches of their own waiting for players
+    (rematch offers aside): the lobby is not theirs to fill. Call holding their row lock."""
+    waiting = Match.objects.filter(created_by=user, status=Match.Status.WAITING, rematch_of__isnull=True).count()
+    if waiting >= settings.WAITING_MATCHES_MAX:
+        raise ServiceError("too_many_waiting", f"You already have {waiting} matches waiting for players: "
+                                               "wait for them to start, or leave one first.")
 
 
 def computer_user(number: int = 1, level: int = computer.STRONGEST):
@@ -109,13 +132,35 @@ def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
     """Take a free seat (the first free one when ``role`` is None). The match starts when full.
 
     Who may join a private match is decided by the caller (it holds the invite link).
+    The players' rows are locked before the match's (``playing``): their set is read first,
+    and the join starts over if someone took or left a seat between that read and the lock.
     """
     require_player(user)
+    for _ in range(JOIN_TRIES):
+        try:
+            return _seat_join(match_id, user, role)
+        except _SeatsChanged:
+            continue
+    raise ServiceError("busy", "Players are joining and leaving this match right now: try again.")
+
+
+JOIN_TRIES = 5
+
+
+class _SeatsChanged(Exception):
+    """Someone took or left a seat between reading the players and locking their rows."""
+
+
+def _seat_join(match_id: int, user, role: str | None) -> Match:
     with transaction.atomic():
+        players = set(Seat.objects.filter(match_id=match_id, player__isnull=False).values_list("player_id", flat=True))
+        lock_players({user.pk, *players})
         match = lock_match(match_id)
         if match.status != Match.Status.WAITING:
             raise ServiceError("match_started", "This match is no longer waiting for players.")
         seats = list(match.seats.select_for_update())
+        if {s.player_id for s in seats if s.player_id is not None} != players:
+            raise _SeatsChanged
         if any(s.player_id == user.pk for s in seats):
             raise ServiceError("already_seated", "You already have a seat in this match.")
         free = [s for s in seats if s.player_id is None and s.reserved_for_id in (None, user.pk)]
@@ -129,11 +174,19 @@ def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
             raise ServiceError("rated_needs_accounts", "This match is rated: only signed-up players can join it. "
                                                        "Sign up to keep your name, or join a casual match.")
         seat = free[0]
+        starts = sum(s.player_id is None for s in seats) == 1
+        real_time = is_real_time(TimeControl.of(match))
+        if real_time and not starts:
+            require_not_playing([user], user=user)
         seat.player, seat.joined_at = user, timezone.now()
+        seat.away_since = None if starts else seat.joined_at  # away until its page opens (match_create)
         seat.rating_before, seat.rating_provisional = seat_rating(user=user, game=match.game)
-        seat.save(update_fields=["player", "joined_at", "rating_before", "rating_provisional"])
-        if all(s.player_id is not None for s in seats):
-            _start(match, get_game(match.game), match_seats(match.pk), seat.joined_at)
+        seat.save(update_fields=["player", "joined_at", "away_since", "rating_before", "rating_provisional"])
+        if starts:
+            seats = match_seats(match.pk)
+            if real_time:
+                start_guard(match, [s.player for s in seats], user=user)
+            _start(match, get_game(match.game), seats, seat.joined_at)
         broadcast.match_changed_on_commit(match.pk)
         broadcast.lobby_changed_on_commit()
         broadcast.mine_changed_on_commit([user])
@@ -201,6 +254,7 @@ def rematch_offer(*, match_id: int, user) -> Match:
     offer returns the pending rematch.
     """
     with transaction.atomic():
+        lock_players([user.pk] if user.is_authenticated else [])  # before the matches' rows (playing.py)
         old = lock_match(match_id)
         old_seats = match_seats(old.pk)
         seat_of(old, user, old_seats)
@@ -214,6 +268,9 @@ def rematch_offer(*, match_id: int, user) -> Match:
             raise ServiceError("player_gone", f"{gone} has left the site: there is nobody to play the rematch with.")
         game = get_game(old.game)
         kept = MatchSettings.of_match(old)
+        real_time = is_real_time(kept.time_control)
+        if real_time:
+            require_not_playing([user], user=user)
         new = Match.objects.create(game=old.game, rated=kept.rated, is_private=old.is_private, created_by=user,
                                    rematch_of=old, state=game.state_to_json(game.initial_state()),
                                    **kept.time_control.fields())
@@ -229,6 +286,8 @@ def rematch_offer(*, match_id: int, user) -> Match:
             seat.rating_before, seat.rating_provisional = seat_rating(user=seat.player, game=game.slug)
         Seat.objects.bulk_create(seats)
         if all(p.pk in seated for p in rotated):
+            if real_time:
+                start_guard(new, rotated, user=user)
             _start(new, game, seats, now)
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()

@@ -10,7 +10,10 @@ entry whose page has not asked for ``STALE_SECONDS`` (its server process stopped
 Safe across processes: a pairing takes the entries it pairs with row locks and deletes them
 in the transaction that creates the match; entries another pairing holds are skipped
 (``SKIP LOCKED`` on PostgreSQL), so nobody is paired twice. Each player has one entry at most
-(one pool at a time), so nobody lands in two matches from the pool. SQLite has one writer.
+(one pool at a time), so nobody lands in two matches from the pool. A pairing takes its
+players' rows without waiting either (a player busy starting another match is skipped this
+time), and a real-time match it makes closes its players' other searches (``playing``).
+SQLite has one writer.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from games.models import Match, PoolEntry
 from games.rules import get_game
 from games.services.common import lock_player, require_player
 from games.services.matches import match_create
+from games.services.playing import is_real_time, lock_players, require_not_playing
 from games.services.ratings import is_ratable, seat_rating
 
 RANGE_START = 100
@@ -56,6 +60,8 @@ def pool_enter(*, user, settings: MatchSettings, channel_name: str) -> Match | N
     now = timezone.now()
     with transaction.atomic():
         lock_player(user)  # two pages entering at once: the later replaces the earlier
+        if is_real_time(settings.time_control):
+            require_not_playing([user], user=user)
         PoolEntry.objects.filter(player=user).delete()
         entry = PoolEntry.objects.create(player=user, key=settings.pool_key(), settings=settings.to_json(),
                                          rating=rating if rating is not None else ratings.SHOWN_BASE,
@@ -132,8 +138,10 @@ def _pair(entry: PoolEntry, now) -> Match | None:
     chosen = _choose(entry, _candidates(entry, now).select_for_update(skip_locked=True, of=("self",)), now)
     if chosen is None:
         return None
-    settings = MatchSettings.from_json(entry.settings)
     paired = sorted([entry, *chosen], key=lambda e: (e.created_at, e.pk))
+    if len(lock_players((e.player_id for e in paired), skip_locked=True)) < len(paired):
+        return None  # one of them is busy starting something (playing.py): look again later
+    settings = MatchSettings.from_json(entry.settings)
     PoolEntry.objects.filter(pk__in=[e.pk for e in paired]).delete()
     match = match_create(user=paired[0].player, settings=settings, opponents=[e.player for e in paired[1:]])
     for e in paired:

@@ -64,6 +64,7 @@ class Site extends EventTarget {
     } else if (message.type === "error") {
       this.emit("error", message);
       this.note = message.message;
+      this.noteMatch = message.match || null; // a refusal about a match links to it
       clearTimeout(this.noteTimer);
       this.noteTimer = setTimeout(() => { this.note = null; this.render(); }, 8000);
     }
@@ -79,6 +80,12 @@ class Site extends EventTarget {
       note.className = "challenge challenge--note";
       note.setAttribute("role", "alert");
       note.textContent = this.note;
+      if (this.noteMatch) {
+        const link = document.createElement("a");
+        link.href = `/matches/${this.noteMatch}/`;
+        link.textContent = "Go to that match";
+        note.append(" ", link);
+      }
       items.push(note);
     }
     this.tray.replaceChildren(...items);

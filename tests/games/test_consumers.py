@@ -15,7 +15,7 @@ from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from lobby import lists as lobby_lists
-from tests.support.players import make_players, session_cookie, start_match
+from tests.support.players import make_players, session_cookie, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -334,7 +334,7 @@ async def test_the_lobby_socket_pushes_open_and_live_matches():
             pass
         return update
 
-    match = await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), role="white")
+    match = await database_sync_to_async(waiting_match)(a, MatchSettings("quarto-misere"), role="white")
     update = await lobby_until(lambda u: u["open"])
     assert [m["id"] for m in update["open"]] == [match.pk] and update["open"][0]["free"] == ["black"]
     await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), is_private=True)
@@ -350,14 +350,14 @@ async def test_lobby_lists_are_read_only_for_open_lobby_pages_and_once_for_all_o
     monkeypatch.setattr(selectors, "lobby_lists", lambda: reads.append(1) or read_lists())
     (a,) = await database_sync_to_async(make_players)(1)
     settle = broadcast.LOBBY_COALESCE_SECONDS + lobby_lists.GATHER_SECONDS + 0.3
-    await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("quarto-misere"), role="white")
+    await database_sync_to_async(waiting_match)(a, MatchSettings("quarto-misere"), role="white")
     await asyncio.sleep(settle)
     assert reads == []  # nobody on the lobby: the change cost no read
     pages = [await open_socket("/ws/lobby/") for _ in range(3)]
     for page in pages:
         assert len((await receive(page, "lobby"))["open"]) == 1
     reads.clear()
-    await database_sync_to_async(services.match_create)(user=a, settings=MatchSettings("tictactoe-x9"), role="xplayer")
+    await database_sync_to_async(waiting_match)(a, MatchSettings("tictactoe-x9"), role="xplayer")
     for page in pages:
         assert len((await receive(page, "lobby"))["open"]) == 2
     assert reads == [1]  # three pages, one read

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import selectors, services
 from games.match_settings import MatchSettings
 from games.models import Match, Seat
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_a_rematch_kept_for_a_departing_player_is_called_off():
 
 def test_the_lobby_lists_only_matches_someone_is_at():
     ada, bob, cy = make_players(3)
-    waiting = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
+    waiting = waiting_match(ada, MatchSettings("quarto-misere"))
     live = start_match("quarto-misere", [bob, cy])
     computer = services.match_create(user=cy, settings=MatchSettings("quarto-misere"), against_computer=True)
     assert set(listed("open")) == {waiting.pk} and set(listed("live")) == {live.pk, computer.pk}

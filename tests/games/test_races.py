@@ -104,31 +104,61 @@ def test_a_page_reloading_on_a_waiting_match_leaves_the_player_present(monkeypat
 def test_accepting_a_challenge_while_the_pool_pairs_the_player_asks_first(monkeypatch):
     """The accept deletes both players' pool entries; a pairing holding the entry's lock made
     its match first, and the accept made a second one anyway. It now refuses (just_paired),
-    keeping the challenge open: accepting again plays it as well, knowingly."""
+    keeping the challenge open: accepting again plays it as well, knowingly. (The pairing holds
+    Ada's row; the accept, having seen her entry, waits for it.)"""
     ada, bob, cy = make_accounts(3)
     assert services.pool_enter(user=ada, settings=CASUAL, channel_name="ada-page") is None
     challenge = services.challenge_create(user=bob, to_id=ada.pk, settings=CASUAL)
-    both = threading.Barrier(2)
-    create, lock_open = pairing.match_create, challenges._lock_open
+    holding, locking = threading.Event(), threading.Event()
+    create, lock_players = pairing.match_create, challenges.lock_players
 
-    def create_once_the_accept_holds_the_challenge(**kwargs):
-        both.wait(timeout=10)
+    def create_once_the_accept_waits(**kwargs):
+        holding.set()
+        assert locking.wait(timeout=10)
         return create(**kwargs)
 
-    def lock_open_then_wait_for_the_pairing(*args, **kwargs):
-        locked = lock_open(*args, **kwargs)
-        both.wait(timeout=10)
-        return locked
+    def say_so_then_lock(ids):
+        locking.set()
+        return lock_players(ids)
 
-    monkeypatch.setattr(pairing, "match_create", create_once_the_accept_holds_the_challenge)
-    monkeypatch.setattr(challenges, "_lock_open", lock_open_then_wait_for_the_pairing)
-    outcomes = run_at_once([
-        lambda: services.pool_enter(user=cy, settings=CASUAL, channel_name="cy-page"),  # pairs with ada
-        lambda: services.challenge_accept(user=ada, challenge_id=challenge.pk),
-    ])
-    assert sorted(outcomes) == ["just_paired", "ok"]
+    monkeypatch.setattr(pairing, "match_create", create_once_the_accept_waits)
+    monkeypatch.setattr(challenges, "lock_players", say_so_then_lock)
+    outcomes: dict = {}
+    pairs = in_thread(lambda: services.pool_enter(user=cy, settings=CASUAL, channel_name="cy-page"), outcomes, "cy")
+    assert holding.wait(timeout=10)  # the pairing holds Ada's entry and row
+    accept = in_thread(lambda: services.challenge_accept(user=ada, challenge_id=challenge.pk), outcomes, "ada")
+    pairs.join()
+    accept.join()
+    assert isinstance(outcomes["cy"], Match)
+    assert isinstance(outcomes["ada"], services.ServiceError) and outcomes["ada"].code == "just_paired"
     assert Match.objects.filter(status=Match.Status.ACTIVE, seats__player=ada).count() == 1
     assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.PENDING
+
+
+def test_a_pairing_skips_a_player_busy_accepting_a_challenge(monkeypatch):
+    """The accept holds Ada's row: the pairing that finds her entry skips her (it never waits on
+    a player's row), and she plays the challenge; the newcomer keeps waiting."""
+    ada, bob, cy = make_accounts(3)
+    assert services.pool_enter(user=ada, settings=CASUAL, channel_name="ada-page") is None
+    challenge = services.challenge_create(user=bob, to_id=ada.pk, settings=CASUAL)
+    held, paired = threading.Event(), threading.Event()
+    lock_open = challenges._lock_open
+
+    def lock_open_once_the_pairing_tried(*args, **kwargs):
+        held.set()
+        assert paired.wait(timeout=10)
+        return lock_open(*args, **kwargs)
+
+    monkeypatch.setattr(challenges, "_lock_open", lock_open_once_the_pairing_tried)
+    outcomes: dict = {}
+    accept = in_thread(lambda: services.challenge_accept(user=ada, challenge_id=challenge.pk), outcomes, "ada")
+    assert held.wait(timeout=10)
+    assert services.pool_enter(user=cy, settings=CASUAL, channel_name="cy-page") is None
+    paired.set()
+    accept.join()
+    assert outcomes["ada"].status == Challenge.Status.ACCEPTED
+    assert Match.objects.get(seats__player=ada).pk == outcomes["ada"].match_id
+    assert list(PoolEntry.objects.values_list("player_id", flat=True)) == [cy.pk]
 
 
 def test_two_players_challenging_each_other_at_once_both_get_through(monkeypatch):
@@ -151,7 +181,8 @@ def test_two_players_challenging_each_other_at_once_both_get_through(monkeypatch
 
 def test_a_new_search_while_the_pool_pairs_the_old_one_does_not_deadlock(monkeypatch):
     """Bob's pairing holds Ada's entry and writes the seats that point at Ada; Ada's new search
-    (another tab) held her row FOR UPDATE and waited to delete that entry: a deadlock."""
+    (another tab) held her row FOR UPDATE and waited to delete that entry: a deadlock. (The
+    pairing now takes her row too, and her search waits for it.)"""
     ada, bob = make_accounts(2)
     assert services.pool_enter(user=ada, settings=CASUAL, channel_name="ada-1") is None
     PoolEntry.objects.filter(player=ada).update(created_at=timezone.now() - timedelta(seconds=1))
@@ -167,9 +198,9 @@ def test_a_new_search_while_the_pool_pairs_the_old_one_does_not_deadlock(monkeyp
         assert ada_locked.wait(timeout=10)
         return create(**kwargs)
 
-    def lock_then_say_so(user):
-        lock_player(user)
+    def lock_then_say_so(user):  # the pairing holds her row now: say so, then wait for it
         ada_locked.set()
+        lock_player(user)
 
     monkeypatch.setattr(pairing, "match_create", create_after_ada_locks)
     monkeypatch.setattr(pairing, "lock_player", lock_then_say_so)

@@ -35,7 +35,8 @@ def test_create_seats_the_creator_and_waits():
     assert match.status == Match.Status.WAITING and match.version == 0
 
 
-def test_create_random_seat_and_refusals():
+def test_create_random_seat_and_refusals(settings):
+    settings.WAITING_MATCHES_MAX = 12
     alice, = make_players(1)
     import random
     roles = {services.match_create(user=alice, settings=MatchSettings("quarto-misere"), rng=random.Random(seed))

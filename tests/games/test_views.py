@@ -9,7 +9,7 @@ from django.test import Client
 from games import services
 from games.match_settings import MatchSettings
 from games.models import Match
-from tests.support.players import make_players, play_out, start_match
+from tests.support.players import make_players, play_out, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_private_match_shows_its_invite_link_to_its_players_only():
 def test_private_match_is_not_in_the_lobby(client):
     ada = make_players(1)[0]
     hidden = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), is_private=True)
-    shown = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
+    shown = waiting_match(ada, MatchSettings("quarto-misere"))
     lists = json.loads(re.search(r'<script id="lobby-lists" type="application/json">(.*?)</script>',
                                  client.get("/").content.decode(), re.S)[1])
     assert [m["id"] for m in lists["open"]] == [shown.pk] and hidden.pk not in [m["id"] for m in lists["live"]]

@@ -44,6 +44,13 @@ def start_match(game_slug: str, players: list, is_private: bool = False, rated: 
     return match
 
 
+def waiting_match(user, settings: MatchSettings, **kwargs) -> Match:
+    """A match waiting for players with its creator on its page (so the lobby lists it)."""
+    match = services.match_create(user=user, settings=settings, **kwargs)
+    services.presence_enter(match_id=match.pk, channel_name=f"page-{match.pk}-{user.pk}", user=user)
+    return match
+
+
 def play_out(match: Match, players: list, seed: int = 0, max_moves: int | None = None) -> Match:
     """Play random legal actions through ``move_submit`` until the end (or ``max_moves``)."""
     game = get_game(match.game)
