@@ -7,7 +7,7 @@ import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
 import { playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
-import { MatchSocket, socketUrl } from "./socket.js";
+import { MatchSocket, SIGNED_OUT, socketUrl } from "./socket.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -99,7 +99,11 @@ socket.addEventListener("reconnected", () => {
   showBanner("Reconnected: the board is up to date.", "back");
   reconnectedTimer = setTimeout(() => showBanner(null), 4000);
 });
-socket.addEventListener("closed", () => {
+socket.addEventListener("closed", ({ detail }) => {
+  if (detail.code === SIGNED_OUT) {  // this browser logged out: the server closed the page's sockets
+    location.reload();
+    return;
+  }
   showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");
 });
 
