@@ -214,6 +214,9 @@ function statusLine(match) {
       ? `${wait} Send the invite link to the people you want to play with, and keep this page open until they join.`
       : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
   }
+  if (match.status === "aborted" && match.result?.reason === "rematch_declined") {
+    return `Rematch declined by ${match.result.by.name}: this match was called off.`;
+  }
   if (match.status === "aborted") return "This match was called off (aborted): it has no result and counts nowhere.";
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
   const seat = match.seats.find((s) => s.role === view.to_move);
