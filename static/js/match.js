@@ -7,7 +7,7 @@ import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
 import { playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
-import { MatchSocket, SIGNED_OUT, socketUrl } from "./socket.js";
+import { MatchSocket, SIGNED_OUT, showSignedOut, socketUrl } from "./socket.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -101,7 +101,7 @@ socket.addEventListener("reconnected", () => {
 });
 socket.addEventListener("closed", ({ detail }) => {
   if (detail.code === SIGNED_OUT) {  // this browser logged out: the server closed the page's sockets
-    location.reload();
+    showSignedOut();
     return;
   }
   showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");

@@ -120,10 +120,11 @@ def match_states():
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_state_of_a_match_page_passes_axe(browser, live_server, axe_script, width, scheme):
+def test_every_state_a_page_reaches_by_play_passes_axe(browser, live_server, axe_script, width, scheme):
     """The states a page reaches only by what happens in it, each scanned as it shows: the
     offers line, clocks, a rematch offered or declined, the resign confirmation, an error, a
-    declined draw's notice, a look back at an earlier position, the challenge tray."""
+    declined draw's notice, a look back at an earlier position, the challenge tray; the lobby's
+    list of the player's matches and its quick-game search, a challenge sent."""
     (ada, bob), made = outside_the_event_loop(match_states)
     options = {"base_url": live_server.url, "viewport": WIDTHS[width], "color_scheme": scheme, "bypass_csp": True}
     contexts = {}
@@ -159,6 +160,16 @@ def test_every_state_of_a_match_page_passes_axe(browser, live_server, axe_script
         theirs.locator("#controls").get_by_role("button", name="Decline").click()
         expect(page.locator("#offers")).to_contain_text("declined the draw")
         scan(page, axe_script, scheme, "draw declined", problems, ready="#offers")
+
+        page.goto("/")  # "Your matches" with whose turn it is, then waiting for a quick game
+        expect(page.locator("#my-matches .tag--turn").first).to_be_visible()
+        page.locator("#quick-form").get_by_role("button", name="Find an opponent").click()
+        expect(page.locator("#quick-status")).to_contain_text("Waiting for an opponent")
+        scan(page, axe_script, scheme, "lobby: your matches, quick game waiting", problems, ready="#quick-status")
+        page.goto(f"/players/{bob.pk}/")  # a challenge sent from the player page, in both trays
+        page.locator("#challenge-form").get_by_role("button", name="Challenge").click()
+        expect(page.locator("#challenge-status")).to_have_text("Challenge sent: waiting for the answer.")
+        scan(page, axe_script, scheme, "player page: challenge sent", problems, ready="#challenge-tray .challenge")
     finally:
         for context in contexts.values():
             context.close()

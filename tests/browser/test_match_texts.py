@@ -102,3 +102,25 @@ def test_on_a_phone_the_edge_of_the_sub_board_to_play_in_leaves_the_labels_clear
     }""")
     assert overlap["reach"] >= 3, overlap  # still a thick edge
     assert overlap["rows"] <= 0 and overlap["columns"] <= 0, overlap
+
+
+def test_a_member_who_logs_out_from_a_match_page_lands_signed_out_and_so_do_their_other_tabs(page_of):
+    """The server closes the match sockets of both tabs; the tab that logged out is not
+    reloaded under its own logging out (which would cancel it), the other one is."""
+    ada, bob = outside_the_event_loop(lambda: make_accounts(2, "Leaver"))
+    match_id = outside_the_event_loop(lambda: start_match("nine-board-tictactoe", [ada, bob]).pk)
+    page = page_of(ada)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/matches/{match_id}/")
+    other = page.context.new_page()
+    other.goto(f"/matches/{match_id}/")
+    for tab in (page, other):
+        expect(tab.locator("#seats")).to_contain_text("(you)")
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("form.guest-form")).to_be_visible()
+    assert page.url.endswith("/")
+    expect(other.locator("form.guest-form")).to_be_visible()  # shown again, signed out
+    expect(other.locator("#board")).to_have_attribute("data-status", "active")
+    expect(other.locator("#seats")).not_to_contain_text("(you)")
+    assert not errors
