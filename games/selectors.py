@@ -93,6 +93,11 @@ def player_active(*, user_id: int) -> bool:
     return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
 
 
+def players_active(*, user_ids: set[int]) -> set[int]:
+    """Which of the accounts ``user_ids`` may still act (``player_active``). One query."""
+    return set(get_user_model().objects.filter(pk__in=user_ids, is_active=True).values_list("pk", flat=True))
+
+
 def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
     """Public matches are open to all; a private one to its players and holders of its link."""
     if not match.is_private:

@@ -67,6 +67,22 @@ async def test_a_logged_out_guests_socket_that_missed_the_news_writes_nothing():
     assert not await database_sync_to_async(ChatMessage.objects.filter(match=match).exists)()
 
 
+@pytest.mark.parametrize("batches", [True, False], ids=["one database thread", "several"])
+async def test_a_move_from_a_page_whose_player_is_gone_is_not_played(batches, settings):
+    """The move line reads that the mover may act in the trip that plays the move. (A closed
+    account here: a guest that left has resigned its matches, which refuses its moves anyway.)"""
+    settings.MOVE_BATCHES = batches
+    ada, bob = await database_sync_to_async(make_accounts)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [ada, bob])
+    page, state = await join_match(match.pk, ada)
+    await database_sync_to_async(User.objects.filter(pk=ada.pk).update)(is_active=False)
+
+    [legal] = state["you"]["legal"].values()  # ada holds the first seat: hers to move
+    await page.send_json_to({"type": "action", "action": legal[0], "version": state["version"]})
+    await closed_signed_out(page)
+    assert await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).plies)() == 0
+
+
 async def test_a_player_still_signed_in_writes_as_before():
     ada, bob = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [ada, bob])
