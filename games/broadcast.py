@@ -37,6 +37,16 @@ def player_notify_on_commit(user_id: int, message: dict) -> None:
     transaction.on_commit(lambda: send(player_group(user_id), message), robust=True)
 
 
+def session_group(session_digest: str) -> str:
+    """Every socket a browser's session opened while signed in (``games.sockets.Socket``)."""
+    return f"session.{session_digest}"
+
+
+def session_ended_on_commit(session_digest: str) -> None:
+    """After commit, close every socket of a session that logged out (``session.ended``)."""
+    transaction.on_commit(lambda: send(session_group(session_digest), {"type": "session.ended"}), robust=True)
+
+
 def mine_changed_on_commit(players) -> None:
     """After commit, tell the home pages of ``players`` (accounts seated in, or kept a seat in,
     a match new to them) to read their list of matches again. The computer has no pages."""

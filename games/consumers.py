@@ -35,6 +35,7 @@ SEAT_ACTIONS = {
 class MatchConsumer(Socket):
     group: str | None = None  # set once the page may watch the match
     version = -1  # of the last state sent to this page
+    checked_with_the_write = frozenset({"action"})  # the move line reads that the mover may act
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -134,6 +135,9 @@ class MatchConsumer(Socket):
         try:
             await service(**kwargs)
         except ServiceError as err:
+            if err.code == "signed_out":  # the player logged out: this page acts for nobody now
+                await self.sign_out()
+                return
             extra = dict(err.extra)
             if err.code == "stale_version":
                 event, _ = await db(self._read_state)()

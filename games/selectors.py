@@ -87,6 +87,17 @@ def computer_turn(*, match_id: int, version: int) -> ComputerTurn | None:
     return ComputerTurn(match.pk, version, game, state, seat.player, f"{match.random_token}:{version}")
 
 
+def player_active(*, user_id: int) -> bool:
+    """Whether the account ``user_id`` may still act: a guest that logged out (or expired) and a
+    closed account may not. One query."""
+    return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+
+
+def players_active(*, user_ids: set[int]) -> set[int]:
+    """Which of the accounts ``user_ids`` may still act (``player_active``). One query."""
+    return set(get_user_model().objects.filter(pk__in=user_ids, is_active=True).values_list("pk", flat=True))
+
+
 def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
     """Public matches are open to all; a private one to its players and holders of its link."""
     if not match.is_private:

@@ -30,12 +30,15 @@ from django.db import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games import presence, protocol, snapshots, throttle
+from games import broadcast, presence, protocol, selectors, snapshots, throttle
 from games.dbthreads import db
+from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
 TOO_MANY = 4429
 TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
+SIGNED_OUT = 4403  # the page's player logged out (or may no longer act): the page reloads, no retry
+READS = frozenset({"ping", "sync"})  # the messages that change nothing; every other is a write
 logger = logging.getLogger(__name__)
 # What a failing service raises: builtin socket errors, redis-py's and the database's own.
 SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
@@ -43,9 +46,13 @@ SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalErr
 
 class Socket(AsyncWebsocketConsumer):
     client: str | None = None  # the client this socket is counted against, once admitted
+    session_group: str | None = None  # its session's group, while it listens there (a signed-in page)
+    signed_out = False  # its session logged out, or its player may no longer act: it writes nothing
     layer_down = False
     closed_down = False  # ``disconnect`` has run
     shapes = protocol.SHAPES  # the messages a client may send on this socket
+    # Writes whose own trip to the database checks the sender (a move: ``games.movequeue``).
+    checked_with_the_write: frozenset[str] = frozenset()
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' ``AsyncConsumer.__call__`` with the lighter loop (``pump``)."""
@@ -81,6 +88,9 @@ class Socket(AsyncWebsocketConsumer):
                 kind, fields = self.parse(text_data, bytes_data)
             except protocol.Malformed as err:
                 await self._error("malformed", str(err))
+                return
+            if kind not in READS | self.checked_with_the_write and not await self.sender_may_act():
+                await self.sign_out()
                 return
             await self.handle(kind, fields)
         except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
@@ -149,8 +159,9 @@ class Socket(AsyncWebsocketConsumer):
         await self.close(code=TRY_AGAIN_LATER)
 
     async def admit(self) -> bool:
-        """Count this (accepted) socket against its client's open sockets. Over the cap it is
-        told so and closed, and False is returned."""
+        """Count this (accepted) socket against its client's open sockets, and listen to its
+        session's group if it is signed in. Over the cap it is told so and closed, and False
+        is returned."""
         client = throttle.client_key(self.scope)
         if not await throttle.limits().open(client, self.channel_name):
             await self.send_json_text({"type": "error", "code": "too_many_sockets",
@@ -158,11 +169,22 @@ class Socket(AsyncWebsocketConsumer):
             await self.close(code=TOO_MANY)
             return False
         self.client = client
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if key and self.signed_in_user() is not None:
+            self.session_group = broadcast.session_group(sessions.digest(key))
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
         return True
 
     async def release(self) -> None:
-        """Uncount this socket. A failure is logged, never raised: the rest of closing a page
-        (its group, its presence) must still happen, and the count ages out by itself."""
+        """Uncount this socket and stop listening to its session. A failure is logged, never
+        raised: the rest of closing a page (its group, its presence) must still happen, and the
+        count ages out by itself."""
+        if self.session_group is not None:
+            group, self.session_group = self.session_group, None
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                logger.exception("%s: could not leave its session's group; the group forgets it", self)
         if self.client is not None:
             client, self.client = self.client, None
             try:
@@ -177,6 +199,32 @@ class Socket(AsyncWebsocketConsumer):
             return True
         await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
         return False
+
+    # -- who may write ---------------------------------------------------------------------------
+    def signed_in_user(self):
+        """The player this page was opened by (``scope["user"]``, read once at connect), or None."""
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    async def sender_may_act(self) -> bool:
+        """Whether a write from this page is still its player's: its session has not logged out
+        (``session_ended``) and the account is still active (a guest that logged out is not),
+        read again for every write. A visitor's writes are the services' to refuse."""
+        user = self.signed_in_user()
+        if user is None:
+            return True
+        if not self.signed_out and not await db(selectors.player_active)(user_id=user.pk):
+            self.signed_out = True
+        return not self.signed_out
+
+    async def session_ended(self, event) -> None:
+        """This page's browser logged out (in this tab or another): the page is told, and closed."""
+        await self.sign_out()
+
+    async def sign_out(self) -> None:
+        self.signed_out = True
+        await self.send_json_text({"type": "signed_out"})
+        await self.close(code=SIGNED_OUT)
 
     async def send_text(self, text: str) -> None:
         """One text frame to the client: Channels' ``send``, less its two layers of calls."""

@@ -14,11 +14,10 @@ from games.dbthreads import db
 from games.match_settings import MatchSettings
 from games.models import Match
 from games.services import ServiceError
-from games.sockets import Socket
-from lobby import lists, sessions
+from games.sockets import SIGNED_OUT, Socket
+from lobby import lists
 
 logger = logging.getLogger(__name__)
-SIGNED_OUT = 4403  # the site socket is for signed-in players; the page does not retry
 POOL_RETRY_SECONDS = 2.0
 MINE_GATHER_SECONDS = 0.1  # a home page reads its player's matches once for the changes of this long
 
@@ -248,14 +247,6 @@ class SiteConsumer(Socket):
         return presence.SITE
 
     # -- group events --------------------------------------------------------------------------
-    async def site_signed_out(self, event) -> None:
-        """This browser logged out in another tab: this page reloads, signed out."""
-        session = self.scope.get("session")
-        key = getattr(session, "session_key", None)
-        if key and event.get("session") == sessions.digest(key):
-            await self.send_json_text({"type": "signed_out"})
-            await self.close(code=SIGNED_OUT)
-
     async def site_mine(self, event) -> None:
         """News for the home page's list of the player's matches (the lobby socket's)."""
 

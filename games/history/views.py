@@ -12,7 +12,7 @@ from games.models import Match
 from games.ratings import PROVISIONAL_GAMES
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
-from games.services import ServiceError
+from games.services import ServiceError, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
 IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
@@ -52,7 +52,7 @@ def player_page(request, user_id: int):
         "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": GAMES,
         "clock_choices": clocks.choices(),
         "can_challenge": (request.user.is_authenticated and request.user.pk != player.pk
-                          and not player.is_computer),
+                          and can_answer_challenges(player)),
     })
 
 

@@ -11,6 +11,7 @@ share. Callers import from the package: ``services.move_submit(...)``.
 from games import bots, flagfall
 from games.errors import ServiceError
 from games.services.challenges import (
+                                       can_answer_challenges,
                                        challenge_accept,
                                        challenge_cancel,
                                        challenge_create,
@@ -51,7 +52,7 @@ bots.use_submit(move_submit)
 flagfall.use(flag=clock_flag, sweep=clock_sweep)
 
 __all__ = [
-    "ServiceError", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
+    "ServiceError", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",

@@ -23,11 +23,17 @@ from games.services.ratings import is_ratable
 MAX_OPEN = 5  # challenges one player may have waiting for an answer at once
 
 
+def can_answer_challenges(player) -> bool:
+    """Whether ``player`` could ever answer a challenge: a person (not the computer) whose
+    account is still active (a guest who logged out or expired is not, nor a closed account)."""
+    return player.is_active and not player.is_computer
+
+
 def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
     require_player(user)
-    target = get_user_model().objects.filter(pk=to_id, is_computer=False).first()
-    if target is None:
-        raise ServiceError("no_such_player", "There is no such player to challenge.")
+    target = get_user_model().objects.filter(pk=to_id).first()
+    if target is None or not can_answer_challenges(target):
+        raise ServiceError("no_such_player", "There is no such player to challenge: they may have left the site.")
     if target.pk == user.pk:
         raise ServiceError("no_such_player", "You cannot challenge yourself.")
     if settings.rated and not (is_ratable(user) and is_ratable(target)):

@@ -177,13 +177,15 @@ def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> 
         bots.computer_turn_on_commit(match.pk, match.version)
 
 
-def call_off(match: Match) -> None:
+def call_off(match: Match, *, why: dict[str, Any] | None = None) -> None:
     """End a match that never really began (``aborted``: no result): its clock stops, offers
-    go; the lobby and its pages hear after commit. Call holding the row lock."""
+    go; the lobby and its pages hear after commit. ``why``, when given, is kept as its
+    ``result`` for the page to say (``{"reason": "rematch_declined", "by": player}``). Call
+    holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
-    match.deadline, match.offers = None, ""
-    match.save(update_fields=["status", "finished_at", "clock", "deadline", "offers"])
+    match.deadline, match.offers, match.result = None, "", why
+    match.save(update_fields=["status", "finished_at", "clock", "deadline", "offers", "result"])
     broadcast.match_changed_on_commit(match.pk)
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)

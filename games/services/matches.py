@@ -32,6 +32,7 @@ from games.services.common import (
 from games.services.moves import forget
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
+from games.snapshots import player_json
 
 logger = logging.getLogger(__name__)
 
@@ -305,7 +306,7 @@ def rematch_decline(*, match_id: int, user) -> Match:
             raise ServiceError("no_offer", "There is no rematch offer to decline.")
         if not (user.is_authenticated and rematch.seats.filter(reserved_for=user).exists()):
             raise ServiceError("not_yours", "Only a player the rematch waits for can decline it.")
-        call_off(rematch)
+        call_off(rematch, why={"reason": "rematch_declined", "by": player_json(user)})
     return rematch
 
 

@@ -7,7 +7,7 @@ import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
 import { playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
-import { MatchSocket, socketUrl } from "./socket.js";
+import { MatchSocket, SIGNED_OUT, showSignedOut, socketUrl } from "./socket.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -99,7 +99,11 @@ socket.addEventListener("reconnected", () => {
   showBanner("Reconnected: the board is up to date.", "back");
   reconnectedTimer = setTimeout(() => showBanner(null), 4000);
 });
-socket.addEventListener("closed", () => {
+socket.addEventListener("closed", ({ detail }) => {
+  if (detail.code === SIGNED_OUT) {  // this browser logged out: the server closed the page's sockets
+    showSignedOut();
+    return;
+  }
   showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");
 });
 
@@ -209,6 +213,9 @@ function statusLine(match) {
     return match.private
       ? `${wait} Send the invite link to the people you want to play with, and keep this page open until they join.`
       : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
+  }
+  if (match.status === "aborted" && match.result?.reason === "rematch_declined") {
+    return `Rematch declined by ${match.result.by.name}: this match was called off.`;
   }
   if (match.status === "aborted") return "This match was called off (aborted): it has no result and counts nowhere.";
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;

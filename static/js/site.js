@@ -6,7 +6,7 @@
 //   events: "pool" ({waiting, settings}), "error" ({code, message}), "challenge" (a challenge
 //   made or received, as the server sent it: on connect for each open one, then on every change)
 
-import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { ReconnectingSocket, showSignedOut, socketUrl } from "./socket.js";
 
 class Site extends EventTarget {
   constructor() {
@@ -53,8 +53,8 @@ class Site extends EventTarget {
       }
       this.challenges.set(challenge.id, challenge);
       if (challenge.status !== "pending") setTimeout(() => { this.challenges.delete(challenge.id); this.render(); }, 8000);
-    } else if (message.type === "signed_out") {  // this browser logged out in another tab
-      location.reload();
+    } else if (message.type === "signed_out") {  // this browser logged out
+      showSignedOut();
       return;
     } else if (message.type === "paired") {
       location.assign(`/matches/${message.match}/`);

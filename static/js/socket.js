@@ -10,7 +10,19 @@
 //   "message" (every parsed message), and for MatchSocket "state", "presence", "error".
 
 export const NOT_FOUND = 4404;
-export const SIGNED_OUT = 4403; // the site socket of a page whose player has logged out
+export const SIGNED_OUT = 4403; // a socket of a page whose browser has logged out (the server closed it)
+
+// This page's own "Log out" form is on its way: its answer brings the signed-out page, and
+// showing one now would cancel it.
+let loggingOut = false;
+document.addEventListener("submit", (event) => {
+  if (new URL(event.target.action, location.href).pathname === "/logout/") loggingOut = true;
+});
+
+/** This browser logged out (in this tab or another): show this page again, signed out. */
+export function showSignedOut() {
+  if (!loggingOut) location.replace(location.href); // a GET, even where a form's answer is shown
+}
 
 export function socketUrl(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";

@@ -8,6 +8,8 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
+from games.clocks import TimeControl
+from games.match_settings import MatchSettings
 
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
@@ -19,6 +21,10 @@ WIDTHS = {"desktop": VIEWPORT, "phone": {"width": 360, "height": 740}}
 GAMES = {"nine-board-tictactoe": 12, "tictactoe-3player": 7, "quarto-misere": 6}  # game: moves mid-game
 RULES = ["nine-board-tictactoe", "tictactoe-x9", "nine-board-tictactoe-pie", "tictactoe-3player", "quarto-misere"]
 READY = "#board[data-version] .board, [data-diagram] .board, #replay-board .board, main"
+
+
+# The page's background in each theme (static/css/theme.css --bg): the scan ran in the theme it names.
+BACKGROUNDS = {"light": "rgb(244, 242, 237)", "dark": "rgb(21, 23, 27)"}
 
 
 def axe_problems(page, axe_script) -> list[str]:
@@ -68,13 +74,105 @@ def test_every_page_passes_axe(browser, live_server, axe_script, width, scheme):
             page = context.new_page()
             for name, url in urls.items():
                 page.goto(url)
-                expect(page.locator(READY).first).to_be_visible()
-                found = axe_problems(page, axe_script)
-                if found:
-                    problems[name] = found
+                scan(page, axe_script, scheme, name, problems)
     finally:
         visitor.close()
         member.close()
+    assert not problems, problems
+
+
+def scan(page, axe_script, scheme: str, name: str, problems: dict, ready: str = READY) -> None:
+    """Scan ``page`` once ``ready`` shows, after checking it is drawn in ``scheme``."""
+    expect(page.locator(ready).first).to_be_visible()
+    expect(page.locator("html")).to_have_css("background-color", BACKGROUNDS[scheme])
+    found = axe_problems(page, axe_script)
+    if found:
+        problems[name] = found
+
+
+def match_states():
+    """Two members, a pending challenge to the first (its tray shows on every page), and
+    matches in the states the match page draws differently: offers, clocks, a rematch offered
+    and one declined, a waiting match, chat."""
+    ada, bob = make_accounts(2, "Shade")
+    services.challenge_create(user=bob, to_id=ada.pk, settings=MatchSettings(game="quarto-misere"))
+    offers = play_out(start_match("nine-board-tictactoe", [ada, bob]), [ada, bob], seed=3, max_moves=2)
+    services.draw_offer(match_id=offers.pk, user=bob)
+    services.takeback_offer(match_id=offers.pk, user=bob)
+    services.chat_post(match_id=offers.pk, user=bob, text="Shall we call it a day?")
+    services.chat_post(match_id=offers.pk, user=ada, text="Not yet.")
+    clocked = play_out(start_match("quarto-misere", [ada, bob], rated=True, time_control=TimeControl(base=300, increment=3)),
+                       [ada, bob], seed=4, max_moves=3)
+    days = start_match("tictactoe-3player", [ada, bob, make_players(1, "Third")[0]], time_control=TimeControl(days=2))
+    rematched = start_match("quarto-misere", [ada, bob], rated=True)
+    services.match_resign(match_id=rematched.pk, user=ada)
+    services.rematch_offer(match_id=rematched.pk, user=bob)
+    declined = start_match("quarto-misere", [ada, bob])
+    services.match_resign(match_id=declined.pk, user=bob)
+    called_off = services.rematch_offer(match_id=declined.pk, user=ada)
+    services.rematch_decline(match_id=declined.pk, user=bob)
+    waiting = services.match_create(user=ada, settings=MatchSettings(game="tictactoe-x9"), is_private=True)
+    notice = start_match("nine-board-tictactoe", [ada, bob])
+    return (ada, bob), {"offers and chat": offers.pk, "running clocks": clocked.pk, "days per move": days.pk,
+                        "rematch offered": rematched.pk, "rematch declined": called_off.pk, "waiting": waiting.pk,
+                        "draw declined": notice.pk}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_state_a_page_reaches_by_play_passes_axe(browser, live_server, axe_script, width, scheme):
+    """The states a page reaches only by what happens in it, each scanned as it shows: the
+    offers line, clocks, a rematch offered or declined, the resign confirmation, an error, a
+    declined draw's notice, a look back at an earlier position, the challenge tray; the lobby's
+    list of the player's matches and its quick-game search, a challenge sent."""
+    (ada, bob), made = outside_the_event_loop(match_states)
+    options = {"base_url": live_server.url, "viewport": WIDTHS[width], "color_scheme": scheme, "bypass_csp": True}
+    contexts = {}
+    for who in (ada, bob):
+        contexts[who.pk] = browser.new_context(**options)
+        contexts[who.pk].add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                                       "value": outside_the_event_loop(lambda who=who: session_cookie(who))}])
+    problems = {}
+    try:
+        page = contexts[ada.pk].new_page()
+        for name, expected in [("offers and chat", "asks to take back"), ("running clocks", None),
+                               ("days per move", None), ("rematch offered", "offers a rematch"),
+                               ("rematch declined", "Rematch declined"), ("waiting", "Waiting for players")]:
+            page.goto(f"/matches/{made[name]}/")
+            expect(page.locator("#board[data-version]")).to_be_visible()
+            if expected:
+                expect(page.locator("main")).to_contain_text(expected)
+            scan(page, axe_script, scheme, name, problems, ready="#challenge-tray .challenge")
+        page.goto(f"/matches/{made['running clocks']}/")
+        expect(page.locator(".clock--running:visible").first).to_be_visible()
+        page.get_by_role("button", name="Resign").click()
+        page.evaluate("() => window.boardhall.socket.send({type: 'draw_accept'})")  # no offer: an error shows
+        expect(page.locator("#action-error")).to_be_visible()
+        page.locator("#moves .moves__step").first.click()
+        expect(page.locator(".lookback__bar")).to_be_visible()
+        scan(page, axe_script, scheme, "resign confirmation, error, look back", problems,
+             ready=".confirm .button--danger")
+
+        page.goto(f"/matches/{made['draw declined']}/")
+        theirs = contexts[bob.pk].new_page()
+        theirs.goto(f"/matches/{made['draw declined']}/")
+        page.get_by_role("button", name="Offer a draw").click()
+        theirs.locator("#controls").get_by_role("button", name="Decline").click()
+        expect(page.locator("#offers")).to_contain_text("declined the draw")
+        scan(page, axe_script, scheme, "draw declined", problems, ready="#offers")
+
+        page.goto("/")  # "Your matches" with whose turn it is, then waiting for a quick game
+        expect(page.locator("#my-matches .tag--turn").first).to_be_visible()
+        page.locator("#quick-form").get_by_role("button", name="Find an opponent").click()
+        expect(page.locator("#quick-status")).to_contain_text("Waiting for an opponent")
+        scan(page, axe_script, scheme, "lobby: your matches, quick game waiting", problems, ready="#quick-status")
+        page.goto(f"/players/{bob.pk}/")  # a challenge sent from the player page, in both trays
+        page.locator("#challenge-form").get_by_role("button", name="Challenge").click()
+        expect(page.locator("#challenge-status")).to_have_text("Challenge sent: waiting for the answer.")
+        scan(page, axe_script, scheme, "player page: challenge sent", problems, ready="#challenge-tray .challenge")
+    finally:
+        for context in contexts.values():
+            context.close()
     assert not problems, problems
 
 
@@ -90,3 +188,16 @@ def test_the_scan_finds_what_it_should(browser, live_server, axe_script):
     found = " ".join(axe_problems(page, axe_script))
     context.close()
     assert "button-name" in found and "color-contrast" in found
+
+
+def test_the_scan_finds_a_colour_with_no_dark_counterpart(browser, live_server, axe_script):
+    """The offers line's old pale yellow, which stayed light in dark mode under near-white text."""
+    context = browser.new_context(base_url=live_server.url, bypass_csp=True, color_scheme="dark")
+    page = context.new_page()
+    page.goto("/rules/")
+    assert axe_problems(page, axe_script) == []
+    page.evaluate("""() => document.querySelector("main").insertAdjacentHTML(
+        "beforeend", '<p style="background: #fffbea">Ada offers a draw.</p>')""")
+    found = " ".join(axe_problems(page, axe_script))
+    context.close()
+    assert "color-contrast" in found

@@ -352,6 +352,8 @@ def test_a_rematch_offer_is_declined_by_a_player_it_waits_for():
         assert_refused("not_yours", services.rematch_decline, match_id=old.pk, user=someone)
     services.rematch_decline(match_id=old.pk, user=x)
     assert Match.objects.get(pk=offered.pk).status == Match.Status.ABORTED
+    declined = selectors.match_snapshot_by_id(match_id=offered.pk)["result"]  # its page says who declined
+    assert declined == {"reason": "rematch_declined", "by": {"id": x.pk, "name": str(x), "guest": True, "computer": False}}
     assert selectors.match_snapshot_by_id(match_id=old.pk)["rematch"] is None
     assert services.rematch_offer(match_id=old.pk, user=o).pk != offered.pk  # may offer again
 
