@@ -2,10 +2,16 @@
 
 Use from a test marked ``django_db(transaction=True)`` so rows are committed and visible to
 the child. The child gets the test database's real name through DATABASE_URL/TEST settings.
+
+The test process owns the server's port: it binds and listens itself and hands the socket to
+each Daphne it starts (``daphne --fd``), so no other process can take the port between
+choosing it and using it, nor across a restart. The server counts as started when it has
+answered an HTTP request, not when its port accepts a connection.
 """
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import subprocess
@@ -22,10 +28,45 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
+STARTUP_SECONDS = 90  # Django's start on a loaded two-core machine; a wait for a real event
+
+
 def free_port() -> int:
+    """A port free now. Only for a server that cannot be handed a socket (it may be taken
+    before that server binds it): prefer ``listening_socket``."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def listening_socket(port: int = 0) -> socket.socket:
+    """A listening TCP socket on 127.0.0.1 (any free port when ``port`` is 0), owned by the caller."""
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def wait_until_serving(port: int, process: subprocess.Popen, log_name: str, what: str = "daphne") -> None:
+    """Until the server on ``port`` answers an HTTP request (any status), or ``process`` exits."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited early (status {process.returncode}); see {log_name}")
+        page = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            page.request("GET", "/static/favicon.svg")
+            page.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)  # polling interval, not a wait for something
+        finally:
+            page.close()
+    raise RuntimeError(f"{what} did not answer within {STARTUP_SECONDS} s; see {log_name}")
 
 
 def test_database_url() -> str:
@@ -42,7 +83,8 @@ def test_database_url() -> str:
 
 class LiveServer:
     def __init__(self, port: int | None = None, env: dict[str, str] | None = None) -> None:
-        self.port = port or free_port()
+        self.listener = listening_socket(port or 0)
+        self.port = self.listener.getsockname()[1]
         self.extra_env = env or {}
         self.process: subprocess.Popen | None = None
 
@@ -64,19 +106,16 @@ class LiveServer:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
         self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
+        fd = self.listener.fileno()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited early; see {self.log.name}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("daphne did not start within 30 s")
+            [sys.executable, "-m", "daphne", "--fd", str(fd), "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, pass_fds=[fd])
+        try:
+            wait_until_serving(self.port, self.process, self.log.name)
+        except BaseException:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -90,11 +129,20 @@ class LiveServer:
         if getattr(self, "log", None):
             self.log.close()
 
+    def close(self) -> None:
+        """Stop the server and give its port back (``stop`` keeps it, for a restart)."""
+        self.stop()
+        self.listener.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "listener", None) is not None:
+            self.listener.close()
+
 
 @contextmanager
 def live_server(**kwargs) -> Iterator[LiveServer]:
-    server = LiveServer(**kwargs).start()
+    server = LiveServer(**kwargs)
     try:
-        yield server
+        yield server.start()
     finally:
-        server.stop()
+        server.close()
