@@ -8,6 +8,8 @@
 
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
+const LOGOUT_PATH = "/logout/"; // lobby:logout
+
 class Site extends EventTarget {
   constructor() {
     super();
@@ -17,6 +19,12 @@ class Site extends EventTarget {
     this.socket.addEventListener("message", ({ detail }) => this.received(detail));
     this.tray = document.getElementById("challenge-tray");
     this.ticker = setInterval(() => this.render(), 1000);
+    // This tab's own logout tells the other tabs to reload; this tab follows its form's answer
+    // instead (the page saying the name is free), which a reload would replace.
+    this.loggingOut = false;
+    document.addEventListener("submit", ({ target }) => {
+      if (new URL(target.getAttribute("action") || "", location.href).pathname === LOGOUT_PATH) this.loggingOut = true;
+    });
   }
 
   start() {
@@ -54,7 +62,7 @@ class Site extends EventTarget {
       this.challenges.set(challenge.id, challenge);
       if (challenge.status !== "pending") setTimeout(() => { this.challenges.delete(challenge.id); this.render(); }, 8000);
     } else if (message.type === "signed_out") {  // this browser logged out in another tab
-      location.reload();
+      if (!this.loggingOut) location.reload();
       return;
     } else if (message.type === "paired") {
       location.assign(`/matches/${message.match}/`);
