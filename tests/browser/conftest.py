@@ -52,6 +52,15 @@ def live_server(django_db_setup, django_db_blocker):
         server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _live_server_forgets(request):
+    """After each test, the session's server forgets what it remembers of it: the next test's
+    match ids are the same numbers again (tests/support/memory.py)."""
+    yield
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("live_server").forget()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Browser:
     if not os.path.exists(CHROMIUM):

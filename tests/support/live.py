@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -24,6 +25,8 @@ from typing import Iterator
 
 from django.conf import settings
 from django.db import connection
+
+from tests.support.memory import FORGOT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,9 +109,10 @@ class LiveServer:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
         self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
+        self.forgets = 0  # as the new process counts them
         fd = self.listener.fileno()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "--fd", str(fd), "config.asgi:application"],
+            [sys.executable, "-m", "daphne", "--fd", str(fd), "tests.support.asgi:application"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, pass_fds=[fd])
         try:
             wait_until_serving(self.port, self.process, self.log.name)
@@ -128,6 +132,20 @@ class LiveServer:
         self.process = None
         if getattr(self, "log", None):
             self.log.close()
+
+    def forget(self) -> None:
+        """Make the server forget what it remembers of earlier tests (their match ids come back
+        in the next test) and wait until it has."""
+        if not self.process or self.process.poll() is not None:
+            return
+        self.forgets += 1
+        said = f"{FORGOT} {self.forgets}\n"
+        self.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while said not in Path(self.log.name).read_text():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not forget; see {self.log.name}")
+            time.sleep(0.02)  # polling interval
 
     def close(self) -> None:
         """Stop the server and give its port back (``stop`` keeps it, for a restart)."""
