@@ -185,7 +185,7 @@ def test_a_match_through_nginx_in_front_of_two_processes():
                               game.initial_state(), 0, random.Random(3))
         for sock in [*sockets.values(), *watchers]:
             sock.close()
-        logs = [Path(server.log.name).read_text() for server in (first, second)]
+        logs = [server.log_text() for server in (first, second)]
     assert all("WSCONNECT" in log for log in logs), "nginx sent every socket to one process"
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.version == version

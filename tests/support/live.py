@@ -108,7 +108,10 @@ class LiveServer:
                 "REDIS_URL" not in self.extra_env:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-        self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
+        # A file of its own, read through its own handle: a shared /tmp may be swept meanwhile.
+        self.log = tempfile.NamedTemporaryFile("w", prefix=f"boardhall-daphne-{self.port}-", suffix=".log",
+                                               delete=False)
+        self._log_reader = open(self.log.name)
         self.forgets = 0  # as the new process counts them
         fd = self.listener.fileno()
         self.process = subprocess.Popen(
@@ -131,7 +134,12 @@ class LiveServer:
                 self.process.wait()
         self.process = None
         if getattr(self, "log", None):
-            self.log.close()
+            self.log.close()  # its reader stays open: the test may read the log after the stop
+
+    def log_text(self) -> str:
+        """What the server has written to its log so far (this start's)."""
+        self._log_reader.seek(0)
+        return self._log_reader.read()
 
     def forget(self) -> None:
         """Make the server forget what it remembers of earlier tests (their match ids come back
@@ -142,7 +150,7 @@ class LiveServer:
         said = f"{FORGOT} {self.forgets}\n"
         self.process.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + STARTUP_SECONDS
-        while said not in Path(self.log.name).read_text():
+        while said not in self.log_text():
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not forget; see {self.log.name}")
             time.sleep(0.02)  # polling interval
