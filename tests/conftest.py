@@ -30,31 +30,11 @@ def fresh_channel_layer():
 @pytest.fixture(autouse=True)
 def fresh_process_memory():
     """Forget what this process remembers between tests (pages open on a match, move lists, the
-    matches it moved in):
-    the database is emptied after each test, and its ids may come back."""
+    matches it moved in): the database is emptied after each test, and its ids may come back."""
     yield
-    from games import clocks, flagfall, presence, snapshots, throttle
-    from games.services import moves
+    from tests.support.memory import forget_process_memory
 
-    presence.store().forget_all()
-    presence.store.cache_clear()
-    snapshots.move_lists.clear()
-    moves.known.clear()
-    flagfall.reset()
-    clocks.use_time(None)
-    from django.core.cache import cache
-
-    cache.clear()
-    limits = throttle.limits()
-    if isinstance(limits, throttle.RedisLimits):
-        import redis
-
-        client = redis.Redis.from_url(limits.url)
-        keys = list(client.scan_iter(match=f"{limits.prefix}:limit:*", count=1000))
-        if keys:
-            client.delete(*keys)
-    throttle.limits.cache_clear()
-    throttle.action_counts.clear()
+    forget_process_memory()
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,10 @@
   guest called ``name`` through the header form; ``player_page(None)`` stays anonymous.
 
 Pages fail the test on any uncaught JavaScript error.
+
+Every wait is for a condition (``expect(...)``, ``wait_for_url``, ``wait_for_function``), never
+for a time. Its ceiling, ``WAIT_MS``, is generous: on a loaded machine a page may take seconds
+to show what the server sent, and a passing test never waits for the ceiling.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1200, "height": 860}
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)  # Playwright's own default is 5 s: too short under load
+MATCH_URL = re.compile(r"/matches/(\d+)/")
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +54,15 @@ def live_server(django_db_setup, django_db_blocker):
         server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _live_server_forgets(request):
+    """After each test, the session's server forgets what it remembers of it: the next test's
+    match ids are the same numbers again (tests/support/memory.py)."""
+    yield
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("live_server").forget()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Browser:
     if not os.path.exists(CHROMIUM):
@@ -65,7 +81,7 @@ def player_page(browser, live_server):
 
     def open_page(name: str | None, viewport: dict | None = None) -> Page:
         context = browser.new_context(base_url=live_server.url, viewport=viewport or VIEWPORT)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
@@ -84,7 +100,10 @@ def player_page(browser, live_server):
 
 
 def match_id_of(page: Page) -> int:
-    return int(re.search(r"/matches/(\d+)/", page.url)[1])
+    """The id of the match ``page`` is on, once it is on one (a click may still be navigating).
+    A page already on a match and going to another should ``expect(page).to_have_url`` that one."""
+    page.wait_for_url(MATCH_URL)
+    return int(MATCH_URL.search(page.url)[1])
 
 
 

@@ -11,6 +11,10 @@ from tests.browser.helpers import PLAYABLE, join_match, record_notifications, sc
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# A running clock of a 1+1 match shows less than its minute. Not "0:5x": on a loaded machine
+# more than ten seconds may pass between the move that started it and the page read.
+TICKED = re.compile(r"^0:[0-5]\d$")
+
 
 def create_timed(page, clock: str) -> int:
     page.goto("/")
@@ -36,10 +40,10 @@ def test_clocks_tick_for_the_player_to_move_and_a_draw_is_agreed(player_page):
     watcher.goto(f"/matches/{match_id}/")
     for page in (ada, bob, watcher):
         expect(page.locator('.clock[data-role="oPlayer"]')).to_have_text("1:00")
-        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text(re.compile(r"^0:5\d$"))
+        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text(TICKED)
     play_first_cell(ada)
     wait_version(bob, 1)
-    expect(bob.locator('.clock[data-role="oPlayer"].clock--running')).to_have_text(re.compile(r"^0:5\d$"))
+    expect(bob.locator('.clock[data-role="oPlayer"].clock--running')).to_have_text(TICKED)
     expect(bob.locator('.clock[data-role="xPlayer"]')).not_to_have_class(re.compile("clock--running"))
     expect(ada.get_by_role("button", name="Ask to take back")).to_have_count(0)  # not in real time
 
@@ -94,5 +98,6 @@ def test_the_sound_switch_is_remembered(player_page):
     play_first_cell(ada)
     wait_version(bob, 1)
     expect(bob).to_have_title(re.compile("^Your turn"))
+    bob.wait_for_function("window.shown.length > 0")
     shown = bob.evaluate("window.shown")
     assert len(shown) == 1 and shown[0][0] == "Boardhall: your turn" and "Last move: Ada" in shown[0][1]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Match, Seat
-from tests.browser.conftest import VIEWPORT
+from tests.browser.conftest import VIEWPORT, match_id_of
 from tests.browser.helpers import (
     PLAYABLE, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
 )
@@ -227,7 +227,7 @@ def test_dead_matches_leave_the_lobby_and_waiting_ones_expire(player_page, live_
     form.get_by_label("Game").select_option("quarto-misere")
     form.get_by_label("The computer: start at once").check()
     form.get_by_role("button", name="Create match").click()
-    computer = int(re.search(r"/matches/(\d+)/", cy.url)[1])
+    computer = match_id_of(cy)  # once the click has landed on the match page
     expect(cy.locator("#board")).to_have_attribute("data-status", "active")  # its socket is open: Cy is at the table
     live_list = watcher.locator("#live-matches")
     expect(live_list.locator(f'[data-match-id="{computer}"]')).to_be_visible()
@@ -372,7 +372,7 @@ def test_error_pages_and_no_console_errors(player_page):
         expect(page.get_by_test_id("error-page").get_by_role("link", name="Back to the lobby")).to_be_visible()
         expect(page.locator(".site-header")).to_be_visible()
     page.goto("/")
-    page.wait_for_timeout(300)
+    expect(page.locator("#lobby-status")).to_have_text("live")  # its scripts ran and its socket is open
     assert [p for p in problems if "404" not in p and "405" not in p] == []
     assert page.request.get("/static/favicon.svg").ok
 

@@ -12,16 +12,13 @@ from games import flagfall
 from games.clocks import TimeControl
 from tests.games.test_consumers import join_match, receive
 from tests.support.players import make_players, play_out, start_match
+from tests.support.waits import EVENT_SECONDS, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def until_armed(match_id: int) -> None:
-    for _ in range(100):
-        if match_id in flagfall.armed():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no timer for match {match_id}: {flagfall.armed()}")
+    await until(lambda: match_id in flagfall.armed(), f"a timer for match {match_id}")
 
 
 async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
@@ -103,7 +100,7 @@ async def receive_skipping_state(sock, kind: str) -> dict:
 
 async def receive_until(sock, wanted) -> dict:
     while True:
-        message = await sock.receive_json_from(timeout=3)
+        message = await sock.receive_json_from(timeout=EVENT_SECONDS)
         if wanted(message):
             return message
         assert message["type"] in {"state", "presence", "pong", "chat"}, message

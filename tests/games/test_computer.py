@@ -20,6 +20,7 @@ from games.models import Match, Move
 from games.rules import GAMES, get_game
 from tests.games.test_consumers import join_match, receive
 from tests.support.players import make_players
+from tests.support.waits import EVENT_SECONDS
 
 FAST = {"COMPUTER_ITERATIONS": 60, "COMPUTER_SECONDS": 2.0}
 
@@ -176,7 +177,7 @@ async def test_the_computer_answers_over_the_socket(computer_workers):
     assert first["match"]["status"] == "active" and first["you"]["roles"] == ["xPlayer"]
     await sock.send_json_to({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
     assert (await receive(sock, "state"))["version"] == 1
-    answer = await receive(sock, "state", timeout=10)
+    answer = await receive(sock, "state", timeout=EVENT_SECONDS)
     assert answer["version"] == 2 and answer["last_move"]["role"] == "oPlayer"
     assert answer["you"]["legal"]["xPlayer"]
     await sock.disconnect()
@@ -193,8 +194,8 @@ async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_
                                                             version=0)
     sock, first = await join_match(match.pk)  # a spectator opens the page
     assert first["version"] == 1
-    assert (await receive(sock, "state", timeout=10))["version"] == 2
-    assert (await receive(sock, "state", timeout=10))["version"] == 3  # both computer seats played
+    assert (await receive(sock, "state", timeout=EVENT_SECONDS))["version"] == 2
+    assert (await receive(sock, "state", timeout=EVENT_SECONDS))["version"] == 3  # both computer seats played
     await sock.disconnect()
 
 

@@ -16,6 +16,7 @@ from games.models import Match, Move
 from games.rules import get_game
 from lobby import lists as lobby_lists
 from tests.support.players import make_players, session_cookie, start_match, waiting_match
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +39,7 @@ async def open_socket(path: str, user=None, origin=ORIGIN, cookie: str | None = 
     return comm
 
 
-async def receive(comm: WebsocketCommunicator, kind: str, timeout: float = 3) -> dict:
+async def receive(comm: WebsocketCommunicator, kind: str, timeout: float = EVENT_SECONDS) -> dict:
     """The next message of ``kind``, skipping presence updates, pongs and chat."""
     while True:
         message = await comm.receive_json_from(timeout=timeout)
@@ -199,7 +200,7 @@ async def test_private_match_needs_its_invite_or_a_seat():
     stranger = await open_socket(f"/ws/matches/{match.pk}/")
     error = await stranger.receive_json_from()
     assert error["code"] == "not_found"
-    assert (await stranger.receive_output(timeout=1))["type"] == "websocket.close"
+    assert (await stranger.receive_output(timeout=EVENT_SECONDS))["type"] == "websocket.close"
     wrong = await open_socket(f"/ws/matches/{match.pk}/?invite=guess")
     assert (await wrong.receive_json_from())["code"] == "not_found"
     invited, first = await join_match(match.pk, query=f"?invite={match.invite_token}")
@@ -317,7 +318,7 @@ async def test_the_chat_reaches_everyone_on_the_page_and_only_players_write():
 async def next_of(comm: WebsocketCommunicator, kind: str) -> dict:
     """The next message of ``kind``, skipping everything else."""
     while True:
-        message = await comm.receive_json_from(timeout=3)
+        message = await comm.receive_json_from(timeout=EVENT_SECONDS)
         if message["type"] == kind:
             return message
 
@@ -463,10 +464,10 @@ async def test_a_service_down_closes_pages_to_retry_and_they_come_back(monkeypat
         patch.setattr(presence, "store", lambda: BrokenStore())
         late = await open_socket(f"/ws/matches/{match.pk}/", o)  # a page needs it to open: told, then closed
         assert (await receive(late, "error"))["code"] == "unavailable"
-        assert (await late.receive_output(timeout=3))["code"] == 4503  # "try again later": the page retries
+        assert (await late.receive_output(timeout=EVENT_SECONDS))["code"] == 4503  # "try again later": the page retries
         await sx.send_json_to({"type": "ping"})  # an open page finds it gone at its next ping: the same
         assert (await receive(sx, "error"))["code"] == "unavailable"
-        assert (await sx.receive_output(timeout=3))["code"] == 4503
+        assert (await sx.receive_output(timeout=EVENT_SECONDS))["code"] == 4503
     again, first = await join_match(match.pk, o)  # back: the first try works
     assert first["version"] == 0
     await again.disconnect()
@@ -481,7 +482,7 @@ async def test_a_client_may_have_only_so_many_sockets_open():
     one_more = await open_socket(f"/ws/matches/{match.pk}/", x)
     refused = await receive(one_more, "error")
     assert refused["code"] == "too_many_sockets"
-    assert (await one_more.receive_output(timeout=3))["code"] == 4429
+    assert (await one_more.receive_output(timeout=EVENT_SECONDS))["code"] == 4429
     other, _ = await join_match(match.pk, o)  # someone else is not counted against x
     await mine[0].disconnect()  # closing one frees a place
     again, first = await join_match(match.pk, x)

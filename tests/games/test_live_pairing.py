@@ -11,7 +11,7 @@ from games.rules import get_game
 from tests.games.test_live_server import needs_the_scaled_path
 from tests.support.live import live_server
 from tests.support.players import make_accounts
-from tests.support.wsclient import Socket
+from tests.support.wsclient import TIMEOUT, Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +23,7 @@ def wait_paired(sock: Socket, game: str, out: dict, key: int) -> None:
     seen = []
     try:
         while True:
-            message = json.loads(sock.ws.recv(timeout=20))
+            message = json.loads(sock.ws.recv(timeout=TIMEOUT))
             seen.append(message["type"])
             if message["type"] == "paired":
                 out[key] = message["match"]
@@ -41,7 +41,7 @@ def test_players_entering_at_once_through_two_processes_are_each_paired_once(gam
     with live_server() as first, live_server() as second:
         sockets = [Socket(first if i % 2 else second, "/ws/site/", user) for i, user in enumerate(players)]
         for sock in sockets:
-            assert json.loads(sock.ws.recv(timeout=10))["type"] == "challenges"
+            assert json.loads(sock.ws.recv(timeout=TIMEOUT))["type"] == "challenges"
         paired: dict[int, object] = {}
         threads = [threading.Thread(target=wait_paired, args=(sock, game, paired, user.pk))
                    for sock, user in zip(sockets, players)]
@@ -52,7 +52,7 @@ def test_players_entering_at_once_through_two_processes_are_each_paired_once(gam
         for sock in sockets:
             sock.close()
     unpaired = {player: seen for player, seen in paired.items() if not isinstance(seen, int)}
-    assert not unpaired, f"not paired within 20 s (player: messages seen): {unpaired}"
+    assert not unpaired, f"not paired within {TIMEOUT} s (player: messages seen): {unpaired}"
     matches = Match.objects.filter(game=game)
     assert matches.count() == count // seats
     for match in matches:

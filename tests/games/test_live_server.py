@@ -4,7 +4,6 @@ import asyncio
 import json
 import random
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from django.conf import settings
 
 from games.models import Match, Move
 from games.rules import get_game
-from tests.support.live import LiveServer, free_port, live_server
+from tests.support.live import STARTUP_SECONDS, LiveServer, free_port, live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.wsclient import Socket
 
@@ -162,7 +161,7 @@ async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> 
 
     await asyncio.wait_for(asyncio.gather(*(player(match_id, cookie, match_id * 10 + n)
                                             for match_id, pair in cookies.items()
-                                            for n, cookie in enumerate(pair))), 60)
+                                            for n, cookie in enumerate(pair))), 180)
     assert killed.is_set(), "the games ended before the server was killed"
     server.process.wait()
 
@@ -186,7 +185,7 @@ def test_a_match_through_nginx_in_front_of_two_processes():
                               game.initial_state(), 0, random.Random(3))
         for sock in [*sockets.values(), *watchers]:
             sock.close()
-        logs = [Path(server.log.name).read_text() for server in (first, second)]
+        logs = [server.log_text() for server in (first, second)]
     assert all("WSCONNECT" in log for log in logs), "nginx sent every socket to one process"
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.version == version
@@ -203,23 +202,41 @@ def test_pages_come_back_on_their_own_after_a_redis_outage(tmp_path):
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not Path(binary).exists():
         pytest.skip("redis-server is not installed")
-    port = free_port()
 
-    def redis_up() -> subprocess.Popen:
+    def redis_up(port: int) -> subprocess.Popen:
+        """redis-server on ``port``, once it answers as itself: a port chosen free may have been
+        taken since by another process, which must not pass for ours."""
+        import redis as client
+
         process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                     "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-        for _ in range(100):
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited: is port {port} taken?")
             try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                return process
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+                with client.Redis(port=port, socket_timeout=5) as answering:
+                    if answering.info("server")["process_id"] == process.pid:
+                        return process
+            except client.RedisError:
+                pass
+            time.sleep(0.05)  # polling interval
+        process.kill()
+        raise RuntimeError("redis-server did not answer")
+
+    def first_redis() -> tuple[subprocess.Popen, int]:
+        for _ in range(5):
+            port = free_port()
+            try:
+                return redis_up(port), port
+            except RuntimeError:
+                continue
+        raise RuntimeError("no free port for redis-server")
 
     game = get_game("nine-board-tictactoe")
     players = make_players(2)
     match = start_match(game.slug, players)
-    redis = redis_up()
+    redis, port = first_redis()
     env = {"REDIS_URL": f"redis://127.0.0.1:{port}/0", "CHANNEL_LAYER_PREFIX": "outage"}
     try:
         with live_server(env=env) as server:
@@ -232,7 +249,7 @@ def test_pages_come_back_on_their_own_after_a_redis_outage(tmp_path):
             with pytest.raises(ConnectionClosed) as closed:
                 x.receive("state")
             assert closed.value.rcvd.code == 4503
-            redis = redis_up()
+            redis = redis_up(port)
             again = Socket(server, f"/ws/matches/{match.pk}/", players[0])  # the first try
             assert again.receive("state")["version"] == 0
             again.send({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})

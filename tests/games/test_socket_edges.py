@@ -13,6 +13,7 @@ from config.asgi import application
 from games.consumers import MatchConsumer
 from tests.games.test_consumers import HOST, ORIGIN, join_match, open_socket, receive
 from tests.support.players import make_players, session_cookie, start_match
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,7 +78,7 @@ async def test_a_socket_whose_handler_fails_still_gives_back_its_place(monkeypat
     monkeypatch.setattr(MatchConsumer, "match_presence", broken_for_the_watcher)
     so, _ = await join_match(match.pk, o)  # its presence message reaches the watcher's broken handler
     with pytest.raises(RuntimeError, match="a bug"):
-        await watcher.wait(timeout=3)
+        await watcher.wait(timeout=EVENT_SECONDS)
     monkeypatch.undo()
     await spectators_seen_by(sx, 0)  # the crashed page left the match's presence
     again, first = await join_match(match.pk, fan)  # and gave back its place
@@ -90,7 +91,7 @@ async def test_a_socket_whose_handler_fails_still_gives_back_its_place(monkeypat
 async def test_a_match_id_no_database_can_hold_is_not_found(match_id, caplog):
     viewer = await open_socket(f"/ws/matches/{match_id}/")
     assert (await receive(viewer, "error"))["code"] == "not_found"
-    assert (await viewer.receive_output(timeout=3))["code"] == 4404
+    assert (await viewer.receive_output(timeout=EVENT_SECONDS))["code"] == 4404
     assert "Traceback" not in caplog.text and "could not open" not in caplog.text
 
 

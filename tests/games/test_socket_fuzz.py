@@ -17,6 +17,7 @@ from django.test import override_settings
 from games import protocol
 from tests.games.test_consumers import db_state, join_match, open_socket
 from tests.support.players import make_players, start_match
+from tests.support.waits import EVENT_SECONDS
 
 ODD_TEXT = ["", " ", "\x00", "\ud800", "\udfff", "\u202e", "\u200b", "\ufeff", "x" * 41, "x" * 5000, "(play 1 1 1 1 x)",
             "(play ١ 1 1 1 x)", "(play 1\u30001 1 1 x)", "(mark 3 3)", "swap", "(select p0000)", "😀" * 20, "\n\t", "null"]
@@ -75,7 +76,7 @@ def effect_free(frame: str, seated: bool) -> bool:
 
 async def answer(sock, skip=frozenset({"presence", "chat"})) -> dict:
     while True:
-        message = await sock.receive_json_from(timeout=5)
+        message = await sock.receive_json_from(timeout=EVENT_SECONDS)
         if message["type"] not in skip:
             return message
 
@@ -146,7 +147,7 @@ async def test_the_site_socket_answers_every_generated_frame_and_changes_nothing
             except protocol.Malformed:
                 pass
             await sock.send_to(text_data=frame)
-            reply = await sock.receive_json_from(timeout=5)
+            reply = await sock.receive_json_from(timeout=EVENT_SECONDS)
             assert reply["type"] in {"error", "pong", "pool"}, (frame[:80], reply)
             assert reply["type"] != "error" or (reply["code"] and reply["message"]), reply
             sent += 1

@@ -6,6 +6,7 @@ import asyncio
 import pytest
 
 from games.sockets import pump
+from tests.support.waits import EVENT_SECONDS, until
 
 
 def source(queue: asyncio.Queue):
@@ -32,10 +33,10 @@ async def test_messages_of_both_sources_are_handled_one_at_a_time_in_order():
     await asyncio.sleep(0)
     client.put_nowait("c2")
     layer.put_nowait("l2")
-    await asyncio.sleep(0.1)
+    await until(lambda: len(handled) == 4, "the first four messages handled")
     client.put_nowait("stop")
     with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(loop, 1)
+        await asyncio.wait_for(loop, EVENT_SECONDS)
     assert handled == ["c1", "l1", "c2", "l2", "stop"]
 
 
@@ -56,7 +57,7 @@ async def test_a_failing_source_ends_the_loop_with_its_error_and_stops_the_other
         raise AssertionError("nothing to handle")
 
     with pytest.raises(RuntimeError, match="layer gone"):
-        await asyncio.wait_for(pump([failing, waiting], dispatch), 1)
+        await asyncio.wait_for(pump([failing, waiting], dispatch), EVENT_SECONDS)
     assert other_cancelled.is_set()
 
 
@@ -71,4 +72,4 @@ async def test_a_failing_handler_ends_the_loop_with_its_error():
         await asyncio.sleep(10)
 
     with pytest.raises(ValueError, match="boom"):
-        await asyncio.wait_for(pump([source(client), idle], dispatch), 1)
+        await asyncio.wait_for(pump([source(client), idle], dispatch), EVENT_SECONDS)

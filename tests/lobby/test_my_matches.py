@@ -8,11 +8,12 @@ from games import services
 from games.match_settings import MatchSettings
 from tests.games.test_consumers import drain, open_socket
 from tests.support.players import make_players, start_match
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def next_mine(comm, timeout: float = 3) -> list[dict]:
+async def next_mine(comm, timeout: float = EVENT_SECONDS) -> list[dict]:
     """The next list of the player's matches, skipping the lobby lists and pongs."""
     while True:
         message = await comm.receive_json_from(timeout=timeout)

@@ -8,13 +8,14 @@ from games.models import Challenge, Match, PoolEntry
 from lobby.consumers import POOL_RETRY_SECONDS, pool_retry_delay
 from tests.games.test_consumers import open_socket
 from tests.support.players import make_accounts, make_players
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QUARTO = {"game": "quarto-misere", "rated": True, "clock": "untimed"}
 
 
-async def receive(comm, kind: str, timeout: float = 3) -> dict:
+async def receive(comm, kind: str, timeout: float = EVENT_SECONDS) -> dict:
     """The next message of ``kind``, skipping pongs and the challenge list sent on connect."""
     while True:
         message = await comm.receive_json_from(timeout=timeout)
@@ -156,7 +157,7 @@ async def test_an_unanswered_challenge_expires_live():
     a, b = await site(alice), await site(bob)
     sent = await challenge(a, b, bob.pk)
     for comm in (a, b):
-        assert (await receive(comm, "challenge", timeout=4))["challenge"]["status"] == "expired"
+        assert (await receive(comm, "challenge"))["challenge"]["status"] == "expired"
     await b.send_json_to({"type": "challenge_accept", "id": sent["id"]})
     assert (await receive(b, "error"))["code"] == "challenge_closed"
     assert await database_sync_to_async(lambda: Challenge.objects.get().status)() == "expired"
@@ -207,10 +208,10 @@ async def test_the_lobby_lists_who_is_online_live():
     lobby = await open_socket("/ws/lobby/")
     assert (await lobby.receive_json_from())["online"] == []
     a = await site(alice)
-    update = await lobby.receive_json_from(timeout=3)
+    update = await lobby.receive_json_from(timeout=EVENT_SECONDS)
     assert [p["id"] for p in update["online"]] == [alice.pk]
     await a.disconnect()
-    assert (await lobby.receive_json_from(timeout=3))["online"] == []
+    assert (await lobby.receive_json_from(timeout=EVENT_SECONDS))["online"] == []
     await lobby.disconnect()
 
 
@@ -236,6 +237,6 @@ async def test_logging_out_closes_that_browsers_other_pages_only():
 
     await database_sync_to_async(log_out_here)()
     assert await receive(pages["here"], "signed_out") == {"type": "signed_out"}
-    assert (await pages["here"].receive_output(timeout=3))["type"] == "websocket.close"
+    assert (await pages["here"].receive_output(timeout=EVENT_SECONDS))["type"] == "websocket.close"
     assert await pages["elsewhere"].receive_nothing(timeout=0.5)
     await pages["elsewhere"].disconnect()

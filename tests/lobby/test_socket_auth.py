@@ -21,6 +21,7 @@ from config.asgi import application
 from config.socketauth import SocketUserMiddleware
 from tests.games.test_consumers import HOST, ORIGIN
 from tests.support.players import make_accounts
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SIGNED_OUT = 4403
@@ -39,7 +40,7 @@ async def site_socket(cookie: str) -> tuple[WebsocketCommunicator, dict]:
                                  headers=[ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())])
     connected, _ = await comm.connect()
     assert connected
-    return comm, await comm.receive_output(timeout=3)
+    return comm, await comm.receive_output(timeout=EVENT_SECONDS)
 
 
 async def test_a_session_signs_its_player_in_whichever_backend_made_it():
@@ -74,7 +75,7 @@ async def test_a_spoiled_session_opens_a_signed_out_socket(spoil):
     await do_spoil()
     comm, first = await site_socket("x" * 32 if spoil == "unknown" else cookie)
     assert first["type"] == "websocket.send" and '"not_signed_in"' in first["text"], first
-    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
+    assert await comm.receive_output(timeout=EVENT_SECONDS) == {"type": "websocket.close", "code": SIGNED_OUT}
 
 
 FORGED = ["\x00abcdefghijk", "abcdefgh\x00", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "x" * 41, "abc-defg.hij", "\x7f" * 32]
@@ -85,7 +86,7 @@ async def test_a_session_key_django_could_not_have_made_opens_a_signed_out_socke
     """It never reaches the database: PostgreSQL fails a query with a NUL in its text."""
     comm, first = await site_socket(forged)
     assert first["type"] == "websocket.send" and '"not_signed_in"' in first["text"], first
-    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
+    assert await comm.receive_output(timeout=EVENT_SECONDS) == {"type": "websocket.close", "code": SIGNED_OUT}
 
 
 @pytest.mark.parametrize("forged", FORGED)
@@ -122,7 +123,7 @@ async def test_sockets_read_their_sessions_on_the_database_threads_side_by_side(
     """Not on Channels' one shared thread: with several database threads (PostgreSQL) the
     reads of pages opening together overlap."""
     threads = settings.DB_THREADS
-    barrier = threading.Barrier(min(threads, 2), timeout=3)  # passes only if the reads overlap
+    barrier = threading.Barrier(min(threads, 2), timeout=EVENT_SECONDS)  # passes only if the reads overlap
     names = []
     store = import_module(settings.SESSION_ENGINE).SessionStore
 

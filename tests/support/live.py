@@ -2,11 +2,18 @@
 
 Use from a test marked ``django_db(transaction=True)`` so rows are committed and visible to
 the child. The child gets the test database's real name through DATABASE_URL/TEST settings.
+
+The test process owns the server's port: it binds and listens itself and hands the socket to
+each Daphne it starts (``daphne --fd``), so no other process can take the port between
+choosing it and using it, nor across a restart. The server counts as started when it has
+answered an HTTP request, not when its port accepts a connection.
 """
 
 from __future__ import annotations
 
+import http.client
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,13 +26,50 @@ from typing import Iterator
 from django.conf import settings
 from django.db import connection
 
+from tests.support.memory import FORGOT
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+STARTUP_SECONDS = 90  # Django's start on a loaded two-core machine; a wait for a real event
+
+
 def free_port() -> int:
+    """A port free now. Only for a server that cannot be handed a socket (it may be taken
+    before that server binds it): prefer ``listening_socket``."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def listening_socket(port: int = 0) -> socket.socket:
+    """A listening TCP socket on 127.0.0.1 (any free port when ``port`` is 0), owned by the caller."""
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def wait_until_serving(port: int, process: subprocess.Popen, log_name: str, what: str = "daphne") -> None:
+    """Until the server on ``port`` answers an HTTP request (any status), or ``process`` exits."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited early (status {process.returncode}); see {log_name}")
+        page = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            page.request("GET", "/static/favicon.svg")
+            page.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)  # polling interval, not a wait for something
+        finally:
+            page.close()
+    raise RuntimeError(f"{what} did not answer within {STARTUP_SECONDS} s; see {log_name}")
 
 
 def test_database_url() -> str:
@@ -42,7 +86,8 @@ def test_database_url() -> str:
 
 class LiveServer:
     def __init__(self, port: int | None = None, env: dict[str, str] | None = None) -> None:
-        self.port = port or free_port()
+        self.listener = listening_socket(port or 0)
+        self.port = self.listener.getsockname()[1]
         self.extra_env = env or {}
         self.process: subprocess.Popen | None = None
 
@@ -63,20 +108,21 @@ class LiveServer:
                 "REDIS_URL" not in self.extra_env:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
             env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-        self.log = open(Path(tempfile.gettempdir()) / f"boardhall-daphne-{self.port}.log", "w")
+        # A file of its own, read through its own handle: a shared /tmp may be swept meanwhile.
+        self.log = tempfile.NamedTemporaryFile("w", prefix=f"boardhall-daphne-{self.port}-", suffix=".log",
+                                               delete=False)
+        self._log_reader = open(self.log.name)
+        self.forgets = 0  # as the new process counts them
+        fd = self.listener.fileno()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited early; see {self.log.name}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("daphne did not start within 30 s")
+            [sys.executable, "-m", "daphne", "--fd", str(fd), "tests.support.asgi:application"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, pass_fds=[fd])
+        try:
+            wait_until_serving(self.port, self.process, self.log.name)
+        except BaseException:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -88,13 +134,41 @@ class LiveServer:
                 self.process.wait()
         self.process = None
         if getattr(self, "log", None):
-            self.log.close()
+            self.log.close()  # its reader stays open: the test may read the log after the stop
+
+    def log_text(self) -> str:
+        """What the server has written to its log so far (this start's)."""
+        self._log_reader.seek(0)
+        return self._log_reader.read()
+
+    def forget(self) -> None:
+        """Make the server forget what it remembers of earlier tests (their match ids come back
+        in the next test) and wait until it has."""
+        if not self.process or self.process.poll() is not None:
+            return
+        self.forgets += 1
+        said = f"{FORGOT} {self.forgets}\n"
+        self.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while said not in self.log_text():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not forget; see {self.log.name}")
+            time.sleep(0.02)  # polling interval
+
+    def close(self) -> None:
+        """Stop the server and give its port back (``stop`` keeps it, for a restart)."""
+        self.stop()
+        self.listener.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "listener", None) is not None:
+            self.listener.close()
 
 
 @contextmanager
 def live_server(**kwargs) -> Iterator[LiveServer]:
-    server = LiveServer(**kwargs).start()
+    server = LiveServer(**kwargs)
     try:
-        yield server
+        yield server.start()
     finally:
-        server.stop()
+        server.close()

@@ -1,13 +1,16 @@
-"""nginx in front of live Daphne processes, configured as bin/scaled does (deploy/nginx.py)."""
+"""nginx in front of live Daphne processes, configured as bin/scaled does (deploy/nginx.py).
+
+As for Daphne (tests/support/live.py), the test process owns nginx's port: it listens itself
+and hands the socket to nginx, which takes over a listening socket named in its NGINX
+environment variable when the address matches its ``listen``."""
 
 from __future__ import annotations
 
+import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -15,7 +18,7 @@ from typing import Iterator
 from django.conf import settings
 
 from config.errorpages import too_large_page
-from tests.support.live import ROOT, free_port
+from tests.support.live import ROOT, listening_socket, wait_until_serving
 
 sys.path.insert(0, str(ROOT / "deploy"))
 import nginx as config  # noqa: E402  (deploy/nginx.py: not a package)
@@ -36,23 +39,24 @@ def nginx_in_front(servers) -> Iterator[Front]:
     directory = Path(tempfile.mkdtemp(prefix="boardhall-nginx-"))
     directory.chmod(0o755)  # as deploy/nginx.py: nginx's workers may run as another user
     (directory / "413.html").write_bytes(too_large_page(b""))
-    port = free_port()
+    listener = listening_socket()
+    port = listener.getsockname()[1]
     (directory / "nginx.conf").write_text(config.render(
         listen=f"127.0.0.1:{port}", upstreams=[f"127.0.0.1:{s.port}" for s in servers], directory=directory,
         max_body=settings.REQUEST_MAX_BYTES))
-    process = subprocess.Popen([binary, "-c", str(directory / "nginx.conf")], stderr=subprocess.PIPE)
+    log = directory / "stderr.log"
+    with open(log, "w") as stderr:
+        process = subprocess.Popen([binary, "-c", str(directory / "nginx.conf")], stderr=stderr,
+                                   env={**os.environ, "NGINX": f"{listener.fileno()};"}, pass_fds=[listener.fileno()])
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"nginx did not start: {process.stderr.read().decode()[-2000:]}") from None
-                time.sleep(0.05)
+        wait_until_serving(port, process, f"{log} and {directory / 'error.log'}", what="nginx")
         yield Front(port)
     finally:
         process.terminate()
-        process.wait(10)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        listener.close()
         shutil.rmtree(directory, ignore_errors=True)

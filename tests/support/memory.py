@@ -1,0 +1,37 @@
+"""What a process remembers between tests, and forgetting it.
+
+The database is emptied after each test, and its ids come back (SQLite gives the next row the
+largest id plus one): a process that remembers match 1 at version 4 from one test would serve
+that memory for the next test's match 1. The test process forgets after each test
+(``tests/conftest.py``); a live Daphne child forgets when told (``LiveServer.forget``)."""
+
+from __future__ import annotations
+
+FORGOT = "boardhall-test: forgot"  # what a live server's log says each time it has forgotten
+
+
+def forget_process_memory() -> None:
+    """Forget the pages open on a match, move lists, the matches moved in, timers, caches and
+    the throttle's counts."""
+    from django.core.cache import cache
+
+    from games import clocks, flagfall, presence, snapshots, throttle
+    from games.services import moves
+
+    presence.store().forget_all()
+    presence.store.cache_clear()
+    snapshots.move_lists.clear()
+    moves.known.clear()
+    flagfall.reset()
+    clocks.use_time(None)
+    cache.clear()
+    limits = throttle.limits()
+    if isinstance(limits, throttle.RedisLimits):
+        import redis
+
+        client = redis.Redis.from_url(limits.url)
+        keys = list(client.scan_iter(match=f"{limits.prefix}:limit:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    throttle.limits.cache_clear()
+    throttle.action_counts.clear()
