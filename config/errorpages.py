@@ -1,8 +1,12 @@
 """Refusals that Django answers with an empty body get the site's own page too; a method the
-site has no use for is refused before any view."""
+site has no use for is refused before any view; a page that cannot reach the database says so
+(503) instead of failing."""
 
-from django.http import HttpResponseNotAllowed
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
+
+from games import outages
 
 BLANK_REFUSALS = {405: "405.html"}
 
@@ -36,4 +40,29 @@ class BlankRefusalPages:
         if template and not response.content:
             response.content = render_to_string(template, request=request)
             response["Content-Type"] = "text/html; charset=utf-8"
+        return response
+
+
+RETRY_AFTER_SECONDS = 10
+
+
+class DatabaseAwayPage:
+    """Middleware: a view that cannot reach the database (it restarts, the network dropped)
+    answers the site's 503 page, which asks to try again in a moment, with one warning line in
+    the log rather than a 500 and a traceback per request. The page reads nothing (no session,
+    no user), so it renders with the database away; Django's pool replaces broken connections
+    by itself once the database is back."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        outages.report("a page (answered 503)", exception)
+        response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response

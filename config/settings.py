@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errorpages.BlankRefusalPages",
     "config.errorpages.KnownMethodsOnly",
+    "config.errorpages.DatabaseAwayPage",
 ]
 
 ROOT_URLCONF = "config.urls"

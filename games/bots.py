@@ -26,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import computer, eventloop, selectors
+from games import computer, eventloop, outages, selectors
 from games.dbthreads import db
 from games.errors import ServiceError
 
@@ -60,8 +60,11 @@ def _request(match_id: int, version: int) -> None:
 
 
 async def _to_worker(match_id: int, version: int) -> None:
-    await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
-                                                      "version": version})
+    try:
+        await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
+                                                          "version": version})
+    except outages.SERVICE_DOWN as err:  # Redis is away: the first page to reopen the match asks again
+        outages.report("asking a worker for the computer's turn", err)
 
 
 async def play_turn(match_id: int, version: int, executor: Executor) -> None:

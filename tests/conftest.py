@@ -33,7 +33,7 @@ def fresh_process_memory():
     matches it moved in):
     the database is emptied after each test, and its ids may come back."""
     yield
-    from games import clocks, flagfall, presence, snapshots, throttle
+    from games import clocks, flagfall, outages, presence, snapshots, throttle
     from games.services import moves
 
     presence.store().forget_all()
@@ -41,6 +41,7 @@ def fresh_process_memory():
     snapshots.move_lists.clear()
     moves.known.clear()
     flagfall.reset()
+    outages.forget()
     clocks.use_time(None)
     from django.core.cache import cache
 

@@ -28,7 +28,7 @@ def test_creating_a_match_with_the_layer_down_answers_the_new_match_once(client,
         response = client.post("/matches/new/", {"game": "quarto-misere", "role": "black"})
     match = Match.objects.get()  # exactly one: nothing to retry into a duplicate
     assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
-    assert "could not send" in caplog.text
+    assert "pages resync by version" in caplog.text
 
 
 def test_a_move_with_the_layer_down_is_stored_and_reported_played(layer_down, django_capture_on_commit_callbacks):
