@@ -65,4 +65,5 @@ class DatabaseAwayPage:
         outages.report("a page (answered 503)", exception)
         response = HttpResponse(render_to_string("503.html"), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response._has_been_logged = True  # by ``report``: Django would add a line per request
         return response

@@ -46,6 +46,21 @@ def report(kind: str, error: BaseException) -> None:
                    str(error).splitlines()[0] if str(error) else "", more)
 
 
+class OnceAMinute(logging.Filter):
+    """A logging filter: a library's record of one kind (its message before arguments) passes
+    once per ``REPEAT_SECONDS``; the ones between are left out (a pool's reconnect attempts)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        kind = f"{record.name}:{record.msg}"
+        with _lock:
+            last = _logged.get(kind)
+            if last is not None and now - last < REPEAT_SECONDS:
+                return False
+            _logged[kind] = now
+        return True
+
+
 def report_or_log(kind: str, error: BaseException, log: logging.Logger) -> None:
     """``report`` a service that is down; log anything else with its traceback on ``log``."""
     if isinstance(error, SERVICE_DOWN):

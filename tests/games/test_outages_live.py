@@ -20,7 +20,7 @@ from games.rules import get_game
 from tests.support.httpclient import Visitor
 from tests.support import live
 from tests.support.live import live_server
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, session_cookie, start_match
 from tests.support.services import own_postgres, own_redis
 from tests.support.wsclient import Socket
 
@@ -48,13 +48,13 @@ def told_to_retry(messages: list[dict], code: int) -> bool:
     return code == TRY_AGAIN_LATER and any(m["type"] == "error" and m["code"] == "unavailable" for m in messages)
 
 
-def reconnect(server, path: str, user) -> tuple[Socket, dict, float]:
+def reconnect(server, path: str, user, cookie: str | None = None) -> tuple[Socket, dict, float]:
     """As the page does: try again until a socket opens and gets the state (after each 4503 or
     failed handshake, a short pause). The socket, its state, and when it got it."""
     deadline = time.monotonic() + RECOVER_WITHIN
     while time.monotonic() < deadline:
         try:
-            sock = Socket(server, path, user)
+            sock = Socket(server, path, user, cookie)
             return sock, sock.receive("state"), time.monotonic()
         except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
             time.sleep(0.25)
@@ -120,3 +120,59 @@ def test_a_redis_outage_keeps_pages_up_closes_sockets_with_a_code_and_recovers()
     assert lines and len(lines) <= 40, lines
     print(f"\nREDIS OUTAGE: moves acknowledged and stored during the outage: {stored}; seconds to recover: "
           f"{recovered:.2f}; tracebacks logged: {logged}; warning lines: {len(lines)}")
+
+
+def test_a_postgresql_restart_answers_503_closes_sockets_with_a_code_and_recovers():
+    """One Daphne on a PostgreSQL cluster of the test's own (a copy of the test database), which is
+    stopped ("fast": every connection cut) and started again in the middle of a match."""
+    import psycopg
+
+    needs_postgresql()
+    game = get_game("nine-board-tictactoe")
+    x, o = make_players(2)
+    match = start_match(game.slug, [x, o])
+    cookies = {user.pk: session_cookie(user) for user in (x, o)}  # rows of the copy
+    path = f"/ws/matches/{match.pk}/"
+    with own_postgres() as cluster:
+        cluster.copy_database(live.test_database_url(), "boardhall")
+        url = cluster.url("boardhall")
+        with live_server(env={"DATABASE_URL": url, "REDIS_URL": ""}) as server:
+            sx, so = Socket(server, path, cookie=cookies[x.pk]), Socket(server, path, cookie=cookies[o.pk])
+            opening = sx.receive("state")
+            assert so.receive("state")["version"] == 0
+            sx.send({"type": "action", "action": opening["you"]["legal"]["xPlayer"][0], "version": 0})
+            assert sx.receive("state")["version"] == 1
+            turn = so.receive("state")
+            assert turn["version"] == 1
+            visitor = Visitor(server, cookie=cookies[x.pk])
+            assert visitor.get("/").status == 200
+
+            cluster.stop()
+            away = visitor.get("/")
+            assert away.status == 503 and "Back in a moment" in away.text and away.headers["Retry-After"]
+            assert visitor.get(f"/matches/{match.pk}/").status == 503
+            # A move now cannot be stored: it is refused with the code, never left unanswered.
+            so.send({"type": "action", "action": turn["you"]["legal"]["oPlayer"][0], "version": 1})
+            assert told_to_retry(*until_closed(so))
+            # A socket opened meanwhile is accepted, told and closed with the code (no failed handshake).
+            assert told_to_retry(*until_closed(Socket(server, path, cookie=cookies[o.pk])))
+
+            cluster.start()
+            back = time.monotonic()
+            so, o_state, _ = reconnect(server, path, None, cookie=cookies[o.pk])
+            assert o_state["version"] == 1  # the refused move was not stored
+            so.send({"type": "action", "action": o_state["you"]["legal"]["oPlayer"][0], "version": 1})
+            assert so.receive("state")["version"] == sx.receive("state")["version"] == 2  # x's socket stayed open
+            recovered = time.monotonic() - back
+            pages = [visitor.get("/").status for _ in range(20)]  # the pool's connections from before are gone
+            for sock in (sx, so):
+                sock.close()
+            logged, lines = tracebacks(server), warnings_of(server)
+        with psycopg.connect(url.replace("postgres://", "postgresql://")) as connection:
+            stored = connection.execute("SELECT count(*) FROM games_move WHERE match_id = %s", [match.pk]).fetchone()[0]
+    assert pages == [200] * 20, pages
+    assert stored == 2
+    assert logged == 0, "a traceback was logged"
+    assert lines and len(lines) <= 40, lines
+    print(f"\nPOSTGRESQL RESTART: moves acknowledged and stored during the outage: 0 (1 refused with 4503); "
+          f"seconds to recover: {recovered:.2f}; tracebacks logged: {logged}; warning lines: {len(lines)}")

@@ -11,9 +11,10 @@ from tests.support.players import session_cookie
 
 
 class Visitor:
-    def __init__(self, server, user=None) -> None:
+    def __init__(self, server, user=None, cookie: str | None = None) -> None:
         self.server = server
-        self.cookies = {"sessionid": session_cookie(user)} if user is not None else {}
+        cookie = cookie or (session_cookie(user) if user is not None else None)
+        self.cookies = {"sessionid": cookie} if cookie is not None else {}
 
     def request(self, method: str, path: str, body: dict | None = None) -> http.client.HTTPResponse:
         connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
