@@ -31,6 +31,7 @@ from games.dbthreads import db
 from games.errors import ServiceError
 
 COMPUTER_CHANNEL = "computer"
+RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again
 
 _submit: Callable[..., object] | None = None
 _tasks: dict[tuple[int, int], asyncio.Task] = {}
@@ -56,7 +57,7 @@ def _request(match_id: int, version: int) -> None:
     elif mode == "channel":
         eventloop.run_coroutine(_to_worker, match_id, version)
     else:
-        eventloop.run_coroutine(play_turn, match_id, version, _process_pool())
+        eventloop.run_coroutine(play_turn_when_possible, match_id, version, _process_pool())
 
 
 async def _to_worker(match_id: int, version: int) -> None:
@@ -65,6 +66,18 @@ async def _to_worker(match_id: int, version: int) -> None:
                                                           "version": version})
     except outages.SERVICE_DOWN as err:  # Redis is away: the first page to reopen the match asks again
         outages.report("asking a worker for the computer's turn", err)
+
+
+async def play_turn_when_possible(match_id: int, version: int, executor: Executor) -> None:
+    """``play_turn``, tried again every ``RETRY_SECONDS`` while the database is away (for at
+    most ``RETRY_FOR_SECONDS``): the computer's turn catches up once it is back."""
+    for _ in range(int(RETRY_FOR_SECONDS / RETRY_SECONDS)):
+        try:
+            return await play_turn(match_id, version, executor)
+        except outages.SERVICE_DOWN as err:
+            outages.report("the computer's turn (retried)", err)
+            await asyncio.sleep(RETRY_SECONDS)
+    await play_turn(match_id, version, executor)
 
 
 async def play_turn(match_id: int, version: int, executor: Executor) -> None:
