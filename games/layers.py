@@ -140,7 +140,18 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         await self._get_layer().send(channel, message)
 
     async def receive(self, channel: str) -> dict:
-        return await self._get_layer().receive(channel)
+        layer = self._get_layer()
+        if channel in layer.channels:  # a socket's (``new_channel``), or a named one already subscribed
+            return await layer.receive(channel)
+        # A named channel (a worker's ``computer``) is subscribed here first: while Redis is away
+        # the worker waits for it, as it would for a message, rather than fail and exit.
+        while True:
+            try:
+                return await layer.receive(channel)
+            except (RedisConnectionError, OSError) as err:
+                layer.channels.pop(channel, None)
+                outages.report(f"listening to channel {channel} (retrying)", err)
+                await asyncio.sleep(RECONNECT_SECONDS)
 
     async def group_discard(self, group: str, channel: str) -> None:
         await self._get_layer().group_discard(group, channel)

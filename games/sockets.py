@@ -84,7 +84,7 @@ class Socket(AsyncWebsocketConsumer):
                 return
             await self.handle(kind, fields)
         except SERVICE_DOWN as err:  # Redis or the database went away: the page shows "reconnecting"
-            outages.report(f"a {kind} on a socket", err)
+            outages.report(f"handling a {kind!r} message on a socket", err)
             await self.ask_to_retry()
         except Exception:
             logger.exception("%s: %s failed", self, kind)

@@ -20,7 +20,7 @@ from games.rules import get_game
 from tests.support.httpclient import Visitor
 from tests.support import live
 from tests.support.live import live_server
-from tests.support.players import make_players, session_cookie, start_match
+from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.services import own_postgres, own_redis
 from tests.support.wsclient import Socket
 
@@ -176,3 +176,63 @@ def test_a_postgresql_restart_answers_503_closes_sockets_with_a_code_and_recover
     assert lines and len(lines) <= 40, lines
     print(f"\nPOSTGRESQL RESTART: moves acknowledged and stored during the outage: 0 (1 refused with 4503); "
           f"seconds to recover: {recovered:.2f}; tracebacks logged: {logged}; warning lines: {len(lines)}")
+
+
+def test_flag_fall_and_the_computer_carry_on_through_a_redis_outage():
+    """A clock that runs out while Redis is away ends its match all the same; a computer turn
+    asked for as Redis goes (a worker thinks, over the channel layer) is played once it is back."""
+    import os
+    import subprocess
+    import sys
+
+    from games import services
+    from games.clocks import TimeControl
+    from games.match_settings import MatchSettings
+
+    needs_postgresql()
+    x, o, human = make_players(3)
+    timed = play_out(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60)), [x, o],
+                     max_moves=2)  # each has moved: running out now loses (before, it calls the match off)
+    Match.objects.filter(pk=timed.pk).update(clock=dict(timed.clock, remaining={"xPlayer": 60_000, "oPlayer": 2_500}))
+    against = services.match_create(user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                    against_computer=True)
+    with own_redis() as redis:
+        env = {"REDIS_URL": redis.url, "CHANNEL_LAYER_PREFIX": "outage-computer", "COMPUTER_WORKERS": "channel",
+               "COMPUTER_ITERATIONS": "30", "COMPUTER_SECONDS": "0.2"}
+        with live_server(env=env) as server:
+            worker_log = open(f"{server.log.name}.worker", "w")
+            worker = subprocess.Popen([sys.executable, "manage.py", "runworker", "computer"], cwd=live.ROOT,
+                                      env={**os.environ, "DATABASE_URL": live.test_database_url(),
+                                           "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+                                      stdout=worker_log, stderr=subprocess.STDOUT)
+            try:
+                clock_path, computer_path = f"/ws/matches/{timed.pk}/", f"/ws/matches/{against.pk}/"
+                sx, sh = Socket(server, clock_path, x), Socket(server, computer_path, human)
+                first, mine = sx.receive("state"), sh.receive("state")
+                sx.send({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": 2})
+                assert sx.receive("state")["match"]["clock"]["running"] == "oPlayer"  # 2.5 s left
+                sh.send({"type": "action", "action": mine["you"]["legal"]["xPlayer"][0], "version": 0})
+                assert sh.receive("state")["version"] == 1  # the computer's turn is asked for now
+                redis.stop()
+                for sock in (sx, sh):
+                    until_closed(sock)
+                deadline = time.monotonic() + 30
+                while Match.objects.get(pk=timed.pk).status != Match.Status.FINISHED:  # Redis still away
+                    assert time.monotonic() < deadline, "the clock ran out and nothing ended the match"
+                    time.sleep(0.1)
+                redis.start()
+                sx, over, _ = reconnect(server, clock_path, x)
+                assert over["match"]["status"] == "finished"
+                assert over["match"]["result"]["reason"] == "oPlayer ran out of time"
+                sh, state, _ = reconnect(server, computer_path, human)
+                while state["version"] < 2:  # the computer has played: it is the human's turn again
+                    state = sh.receive("state", timeout=30)
+                for sock in (sx, sh):
+                    sock.close()
+                logged = tracebacks(server) + Path(worker_log.name).read_text().count("Traceback")
+            finally:
+                worker.terminate()
+                worker.wait(10)
+                worker_log.close()
+    assert Move.objects.filter(match=against).count() >= 2
+    assert logged == 0, "a traceback was logged"
