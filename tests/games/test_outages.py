@@ -45,9 +45,12 @@ def test_a_move_with_the_layer_down_is_stored_and_reported_played(layer_down, dj
 # -- the socket layer: told to retry with 4503, never a failed handshake ---------------------------
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_told_to_retry(layer_down):
+async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_told_to_retry(layer_down, settings):
     """Redis went as the move committed: its state never came back through the layer. When the
-    layer tells the socket (``socket.layer_down``), the page gets its move's state first."""
+    layer tells the socket (``socket.layer_down``), the page gets its move's state first. (On
+    the in-memory layer, whose groups name the socket's channel, on every stage.)"""
+    settings.REDIS_URL = ""  # the socket limits and presence in memory too
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
     from channels.db import database_sync_to_async
     from channels.layers import get_channel_layer
 
