@@ -1,13 +1,16 @@
 """Refusals that Django answers with an empty body get the site's own page too; a method the
-site has no use for is refused before any view; a body over the limit gets a 413 page."""
+site has no use for is refused before any view; a body over the limit gets a 413 page; a page
+that cannot reach the database says so (503) instead of failing."""
 
 from functools import cache
 
 from django.conf import settings
-from django.http import HttpResponseNotAllowed
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from games import outages
 from games.history.services import IMPORT_TOO_LARGE
 
 BLANK_REFUSALS = {405: "405.html"}
@@ -63,3 +66,28 @@ def too_large_page(path: bytes) -> bytes:
     and nginx for any path (``b""``: deploy/nginx.py); rendered once per message."""
     return _too_large_html(too_large_message(path.split(b"?", 1)[0].decode("latin-1")))
 
+
+RETRY_AFTER_SECONDS = 10
+
+
+class DatabaseAwayPage:
+    """Middleware: a view that cannot reach the database (it restarts, the network dropped)
+    answers the site's 503 page, which asks to try again in a moment, with one warning line in
+    the log rather than a 500 and a traceback per request. The page reads nothing (no session,
+    no user), so it renders with the database away; Django's pool replaces broken connections
+    by itself once the database is back."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        outages.report("a page (answered 503)", exception)
+        response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response._has_been_logged = True  # by ``report``: Django would add a line per request
+        return response

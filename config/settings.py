@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errorpages.BlankRefusalPages",
     "config.errorpages.KnownMethodsOnly",
+    "config.errorpages.DatabaseAwayPage",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -124,7 +125,10 @@ else:
     # PostgreSQL: Django's psycopg pool. Each database thread borrows a connection for one
     # call and gives it back, so DB_THREADS threads need at most that many (plus HTTP views).
     DATABASES["default"]["OPTIONS"] = {"pool": {
-        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "16")), "timeout": 10}}
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "16")), "timeout": 4}}
+    # (timeout: how long a call waits for a connection. With the database away it waits this
+    # long and fails: under Daphne's 5 s for a websocket handshake, so the socket is told to
+    # retry, with close code 4503, before Daphne gives up on it.)
 # Threads that run database work for the sockets (games/dbthreads.py). SQLite has one writer
 # at a time, so one thread; on PostgreSQL several overlap their round trips.
 DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
@@ -284,6 +288,10 @@ COMPUTER_NICE = min(19, max(0, int(os.environ.get("COMPUTER_NICE", "10"))))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # The database pool logs each failed try to reconnect: while the database is away, one line
+    # a minute of each (games/outages.py).
+    "filters": {"once_a_minute": {"()": "games.outages.OnceAMinute"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"psycopg.pool": {"filters": ["once_a_minute"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

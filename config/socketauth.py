@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib import auth
 from django.http.cookie import parse_cookie
 
+from games import outages
 from games.dbthreads import db
 
 
@@ -47,5 +48,9 @@ class SocketUserMiddleware:
                 break
         scope = dict(scope, cookies=cookies,
                      session=self.session_store(session_key=cookies.get(settings.SESSION_COOKIE_NAME)))
-        scope["user"] = await read_user(scope)
+        try:
+            scope["user"] = await read_user(scope)
+        except outages.SERVICE_DOWN as err:  # the database is away: "try again later", not a failed handshake
+            outages.report("reading a socket's session", err)
+            return await outages.refuse_for_now(receive, send)
         return await self.inner(scope, receive, send)

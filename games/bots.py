@@ -26,11 +26,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import computer, eventloop, selectors
+from games import computer, eventloop, outages, selectors
 from games.dbthreads import db
 from games.errors import ServiceError
 
 COMPUTER_CHANNEL = "computer"
+RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again
+WORKER_ASKS, WORKER_GRACE_SECONDS = 6, 5.0  # asking the workers again when the turn is not played
 
 _submit: Callable[..., object] | None = None
 _tasks: dict[tuple[int, int], asyncio.Task] = {}
@@ -56,12 +58,38 @@ def _request(match_id: int, version: int) -> None:
     elif mode == "channel":
         eventloop.run_coroutine(_to_worker, match_id, version)
     else:
-        eventloop.run_coroutine(play_turn, match_id, version, _process_pool())
+        eventloop.run_coroutine(play_turn_when_possible, match_id, version, _process_pool())
 
 
 async def _to_worker(match_id: int, version: int) -> None:
-    await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
-                                                      "version": version})
+    """Ask the workers, and ask again while the turn is still not played: a message on a channel
+    nobody listens to is lost (Redis was away, or a worker had not subscribed again yet after
+    it came back). A worker already playing the turn refuses a second one; a played turn ends
+    the asking."""
+    for _ in range(WORKER_ASKS):
+        try:
+            await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
+                                                              "version": version})
+        except outages.SERVICE_DOWN as err:
+            outages.report("asking a worker for the computer's turn (asked again)", err)
+        await asyncio.sleep(settings.COMPUTER_SECONDS + WORKER_GRACE_SECONDS)
+        try:
+            if await db(selectors.computer_turn)(match_id=match_id, version=version) is None:
+                return
+        except outages.SERVICE_DOWN as err:
+            outages.report("checking the computer's turn was played", err)
+
+
+async def play_turn_when_possible(match_id: int, version: int, executor: Executor) -> None:
+    """``play_turn``, tried again every ``RETRY_SECONDS`` while the database is away (for at
+    most ``RETRY_FOR_SECONDS``): the computer's turn catches up once it is back."""
+    for _ in range(int(RETRY_FOR_SECONDS / RETRY_SECONDS)):
+        try:
+            return await play_turn(match_id, version, executor)
+        except outages.SERVICE_DOWN as err:
+            outages.report("the computer's turn (retried)", err)
+            await asyncio.sleep(RETRY_SECONDS)
+    await play_turn(match_id, version, executor)
 
 
 async def play_turn(match_id: int, version: int, executor: Executor) -> None:

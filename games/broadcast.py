@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import eventloop, selectors, snapshots
+from games import eventloop, outages, selectors, snapshots
 
 LOBBY_GROUP = "lobby"
 logger = logging.getLogger(__name__)
@@ -160,5 +160,5 @@ async def _send_logged(group: str, message: dict) -> None:
     """A committed change stays committed: a failed send is logged, and pages catch up by version."""
     try:
         await get_channel_layer().group_send(group, message)
-    except Exception:
-        logger.exception("could not send %s to %s; pages will resync by version", message.get("type"), group)
+    except Exception as err:
+        outages.report_or_log(f"sending {message.get('type')} (pages resync by version)", err, logger)

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, movequeue, presence, rows, selectors, services, snapshots
+from games import broadcast, movequeue, outages, presence, rows, selectors, services, snapshots
 from games.dbthreads import db
 from games.services import ServiceError
 from games.sockets import Socket
@@ -36,6 +36,7 @@ class MatchConsumer(Socket):
     group: str | None = None  # set once the page may watch the match
     version = -1  # of the last state sent to this page
     checked_with_the_write = frozenset({"action"})  # the move line reads that the mover may act
+    unanswered = False  # a change this page made is stored, and its state has not reached the page
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -47,8 +48,8 @@ class MatchConsumer(Socket):
             if not await self.admit():
                 return
             await self._join(invite)
-        except Exception:  # the database or the channel layer is down: say so, let the page retry
-            logger.exception("match %s: could not open a page", self.match_id)
+        except Exception as err:  # the database or the channel layer is down: say so, let the page retry
+            outages.report_or_log("opening a match page", err, logger)
             self.group = None
             await self.ask_to_retry()
 
@@ -91,8 +92,8 @@ class MatchConsumer(Socket):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
                 present = await db(self._close)()
                 await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
-        except Exception:  # the page is gone either way; its presence entry expires
-            logger.exception("match %s: could not record a page closing", self.match_id)
+        except Exception as err:  # the page is gone either way; its presence entry expires
+            outages.report_or_log("recording a match page closing", err, logger)
 
     def _close(self) -> dict[str, Any]:
         seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
@@ -134,6 +135,7 @@ class MatchConsumer(Socket):
         error message to this socket alone (and a failure a ``server_error``, in ``receive``)."""
         try:
             await service(**kwargs)
+            self.unanswered = True  # until its state arrives through the channel layer
         except ServiceError as err:
             if err.code == "signed_out":  # the player logged out: this page acts for nobody now
                 await self.sign_out()
@@ -151,7 +153,21 @@ class MatchConsumer(Socket):
 
     async def _send_state(self, event: dict[str, Any]) -> None:
         self.version = event["version"]
+        self.unanswered = False
         await self.send_text(snapshots.viewer_message(event, self.user_id))
+
+    async def before_retry(self) -> None:
+        """Closing because Redis is away: a move (or offer) this page made is stored, but its
+        state, the page's answer, may have been lost with Redis. Read it here: the page is
+        answered before it is told to retry. (The others get it when they resync.)"""
+        if self.unanswered and self.group is not None:
+            try:
+                event, _ = await db(self._read_state)()
+            except Exception as err:  # the database is down too: the page resyncs when back
+                outages.report_or_log("answering a page before it retries", err, logger)
+                return
+            if event["version"] >= self.version:
+                await self._send_state(event)
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         await self.send_json_text({"type": "chat", "lines": [event["line"]], "replace": False})

@@ -17,15 +17,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 
-from games import clocks, eventloop
+from games import clocks, eventloop, outages
 from games.dbthreads import db
 
 logger = logging.getLogger(__name__)
+RETRY_SECONDS = 2.0  # a flag fall that met the database down is tried again this soon
 
 _flag: Callable[..., datetime | None] | None = None
 _sweep: Callable[[], int] | None = None
@@ -70,6 +71,11 @@ async def fire(match_id: int) -> None:
         entry[1].cancel()
     try:
         ahead = await db(_flag)(match_id=match_id)
+    except outages.SERVICE_DOWN as err:  # the database is away: try again soon, not at the next sweep
+        outages.report("a flag fall (retried)", err)
+        if match_id not in _timers:
+            arm(match_id, clocks.now() + timedelta(seconds=RETRY_SECONDS))
+        return
     except Exception:
         logger.exception("match %s: flag fall failed; the sweep will retry", match_id)
         return
@@ -95,8 +101,8 @@ async def _sweep_forever() -> None:
     while True:
         try:
             await db(_sweep)()
-        except Exception:
-            logger.exception("the clock sweep failed; trying again in %s s", settings.CLOCK_SWEEP_SECONDS)
+        except Exception as err:
+            outages.report_or_log(f"the clock sweep (again in {settings.CLOCK_SWEEP_SECONDS} s)", err, logger)
         await asyncio.sleep(settings.CLOCK_SWEEP_SECONDS)
 
 

@@ -14,8 +14,8 @@ messages. Delivery is unchanged: same queues, same capacity, same expiry.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
+import uuid
 from collections import deque
 
 from channels.exceptions import ChannelFull
@@ -28,9 +28,9 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from games import outages
 from games.batches import Batches, first
 
-logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
 SUBSCRIBE_ATTEMPTS = 4
@@ -40,6 +40,8 @@ SUBSCRIBE_ATTEMPTS = 4
 # included), by one timer: a Redis that stopped answering fails it instead of holding it.
 PUBLISH_SECONDS = 5.0
 PUBLISH_BATCH = 64  # messages in one pipeline at most
+RECONNECT_SECONDS = 0.5  # between the reader's tries to reach Redis again
+LAYER_DOWN = {"type": "socket.layer_down"}  # to every socket of a process that lost Redis
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -120,11 +122,11 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         for attempt in range(1, SUBSCRIBE_ATTEMPTS):
             try:
                 return await call()
-            except (RedisConnectionError, OSError, RuntimeError):
+            except (RedisConnectionError, OSError, RuntimeError) as err:
                 # RuntimeError: the subscription reconnected while the layer's reader waited on
                 # the same connection ("readuntil() called while another coroutine is already
                 # waiting"), a race in channels-redis that only a reconnect after an outage meets.
-                logger.warning("subscribing a socket failed; retrying (Redis came back?)", exc_info=True)
+                outages.report("subscribing a socket (retried)", err)
                 await asyncio.sleep(0.05 * attempt)
         return await call()
 
@@ -138,7 +140,18 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         await self._get_layer().send(channel, message)
 
     async def receive(self, channel: str) -> dict:
-        return await self._get_layer().receive(channel)
+        layer = self._get_layer()
+        if channel in layer.channels:  # a socket's (``new_channel``), or a named one already subscribed
+            return await layer.receive(channel)
+        # A named channel (a worker's ``computer``) is subscribed here first: while Redis is away
+        # the worker waits for it, as it would for a message, rather than fail and exit.
+        while True:
+            try:
+                return await layer.receive(channel)
+            except (RedisConnectionError, OSError) as err:
+                layer.channels.pop(channel, None)
+                outages.report(f"listening to channel {channel} (retrying)", err)
+                await asyncio.sleep(RECONNECT_SECONDS)
 
     async def group_discard(self, group: str, channel: str) -> None:
         await self._get_layer().group_discard(group, channel)
@@ -151,6 +164,16 @@ class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._shards = [_Shard(shard.host, self) for shard in self._shards]
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """channels-redis's, less the queue it leaves behind when subscribing fails."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        try:
+            await self._subscribe_to_channel(channel)
+        except BaseException:
+            self.channels.pop(channel, None)
+            raise
+        return channel
 
 
 def _same_kind(waiting: deque) -> list:
@@ -188,7 +211,16 @@ class _Shard(RedisSingleShardConnection):
             return
         self._ensure_redis()
         self._ensure_receiver()
-        await getattr(self._pubsub, kind)(*todo)
+        try:
+            await getattr(self._pubsub, kind)(*todo)
+        except (RedisConnectionError, OSError) as err:
+            if subscribing:
+                raise
+            # Redis is away (a page closing in an outage): its subscriptions went with the
+            # connection. Forget these, so that the reconnect does not take them up again.
+            outages.report("unsubscribing a closed socket", err)
+            for channel in todo:
+                self._pubsub.channels.pop(channel, None)
         if subscribing:
             self._subscribed_to.update(todo)
         else:
@@ -222,6 +254,41 @@ class _Shard(RedisSingleShardConnection):
                 if attempt == 2:
                     raise
                 await asyncio.sleep(0.05)
+
+    # Receiving. channels-redis's reader logs a traceback every second while Redis is away and
+    # leaves the sockets waiting for messages that cannot come. Here losing Redis is logged
+    # once, and every socket of this process is told (``socket.layer_down``): each tells its
+    # page to retry, with close code 4503, and the page resyncs once Redis is back. redis-py
+    # reconnects on the next read and subscribes again to what is still listened to.
+    async def _do_receiving(self) -> None:
+        lost = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    if lost:
+                        lost = False
+                        outages.recovered("Redis")
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+                raise
+            except Exception as err:  # noqa: BLE001 - Redis is away, or the reply was cut short
+                if not lost:
+                    lost = True
+                    self._tell_sockets()
+                outages.report("listening to Redis (reconnecting)", err)
+                await asyncio.sleep(RECONNECT_SECONDS)
+
+    def _tell_sockets(self) -> None:
+        """Every socket of this process (a channel of ``new_channel``; never a worker's named
+        channel) is told that the layer lost Redis."""
+        layer = self.channel_layer
+        sockets = f"{layer.prefix}specific."
+        for name, queue in layer.channels.items():
+            if name.startswith(sockets):
+                queue.put_nowait(dict(LAYER_DOWN))
 
     def _receive_message(self, message) -> None:
         if message is None:

@@ -20,6 +20,8 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from games import outages
+
 KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
 SITE = 0  # no match has this id: the key of the site pages (one per page a signed-in player has open)
 
@@ -115,7 +117,12 @@ def store() -> MemoryPages | RedisPages:
 def online_player_ids() -> set[int]:
     """The players with a site page open now (pinged within ``PRESENCE_TIMEOUT_SECONDS``)."""
     fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
-    return {user_id for user_id, seen in store().pages(SITE) if user_id is not None and seen >= fresh_after}
+    try:
+        pages = store().pages(SITE)
+    except outages.SERVICE_DOWN as err:  # Redis is away: the pages that list them still work
+        outages.report("reading who is online (listed as nobody)", err)
+        return set()
+    return {user_id for user_id, seen in pages if user_id is not None and seen >= fresh_after}
 
 
 def match_presence(*, match_id: int, seats) -> dict[str, Any]:

@@ -26,29 +26,24 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from django.db import InterfaceError, OperationalError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games import broadcast, presence, protocol, selectors, snapshots, throttle
+from games import broadcast, outages, presence, protocol, selectors, snapshots, throttle
 from games.dbthreads import db
+from games.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
 TOO_MANY = 4429
-TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
 SIGNED_OUT = 4403  # the page's player logged out (or may no longer act): the page reloads, no retry
 READS = frozenset({"ping", "sync"})  # the messages that change nothing; every other is a write
 logger = logging.getLogger(__name__)
-# What a failing service raises: builtin socket errors, redis-py's and the database's own.
-SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
 
 
 class Socket(AsyncWebsocketConsumer):
     client: str | None = None  # the client this socket is counted against, once admitted
     session_group: str | None = None  # its session's group, while it listens there (a signed-in page)
     signed_out = False  # its session logged out, or its player may no longer act: it writes nothing
-    layer_down = False
+    retrying = False  # told to retry (a service is down) and closing
     closed_down = False  # ``disconnect`` has run
     shapes = protocol.SHAPES  # the messages a client may send on this socket
     # Writes whose own trip to the database checks the sender (a move: ``games.movequeue``).
@@ -58,7 +53,12 @@ class Socket(AsyncWebsocketConsumer):
         """Channels' ``AsyncConsumer.__call__`` with the lighter loop (``pump``)."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
+        try:
+            self.channel_name = await self.channel_layer.new_channel()
+        except SERVICE_DOWN as err:  # Redis is away: the page is told to retry, not a failed handshake
+            outages.report("opening a socket", err)
+            await outages.refuse_for_now(receive, send)
+            return
         self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
         self.base_send = functools.partial(send_unless_closing, send)
         try:
@@ -78,8 +78,8 @@ class Socket(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Check the frame's shape once (``games.protocol``) and hand it to ``_on_<kind>``; every
         refusal or failure is one error message to this socket, which stays open."""
-        if not self.receiving():
-            return
+        if not self.receiving() or self.retrying:
+            return  # a message that reaches a closing page changes nothing; the page resyncs
         kind = "message"
         try:
             if not await self.within_budget():
@@ -93,8 +93,8 @@ class Socket(AsyncWebsocketConsumer):
                 await self.sign_out()
                 return
             await self.handle(kind, fields)
-        except SERVICE_DOWN:  # Redis or the database went away: the page shows "reconnecting"
-            logger.exception("%s: %s failed, a service is down", self, kind)
+        except SERVICE_DOWN as err:  # Redis or the database went away: the page shows "reconnecting"
+            outages.report(f"handling a {kind!r} message on a socket", err)
             await self.ask_to_retry()
         except Exception:
             logger.exception("%s: %s failed", self, kind)
@@ -137,26 +137,31 @@ class Socket(AsyncWebsocketConsumer):
         self._layer_receive = receive
 
     async def _receive_from_layer(self) -> dict:
-        if self.layer_down:
+        if self.retrying:
             await asyncio.sleep(1)  # closing; do not spin on a layer that keeps failing
             return {"type": "socket.layer_down"}
         try:
             return await self._layer_receive()
-        except Exception:
-            logger.warning("the channel layer failed under a socket; asking the page to retry", exc_info=True)
+        except Exception as err:
+            outages.report("a socket's channel", err)
             return {"type": "socket.layer_down"}
 
     async def socket_layer_down(self, message: dict) -> None:
-        if not self.layer_down:
-            self.layer_down = True
+        """The channel layer lost Redis (``games.layers``) or failed under this socket."""
+        if not self.retrying:
             await self.ask_to_retry()
 
     async def ask_to_retry(self) -> None:
         """Redis or the database cannot be reached: tell the page, and close it so that it shows
-        "reconnecting" and comes back on its own."""
-        await self.send_json_text({"type": "error", "code": "unavailable",
-                                   "message": "The server cannot reach its services right now; reconnecting."})
+        "reconnecting" and comes back on its own (and resyncs by version). What it sends from
+        here on changes nothing."""
+        self.retrying = True
+        await self.before_retry()
+        await self.send_json_text(outages.UNAVAILABLE)
         await self.close(code=TRY_AGAIN_LATER)
+
+    async def before_retry(self) -> None:
+        """What a page must hear before it is closed to retry (a match page: its own move)."""
 
     async def admit(self) -> bool:
         """Count this (accepted) socket against its client's open sockets, and listen to its
@@ -189,6 +194,8 @@ class Socket(AsyncWebsocketConsumer):
             client, self.client = self.client, None
             try:
                 await throttle.limits().close(client, self.channel_name)
+            except SERVICE_DOWN as err:
+                outages.report("uncounting a closing socket (it ages out)", err)
             except Exception:
                 logger.exception("%s: could not uncount a closing socket; it ages out", self)
 

@@ -10,4 +10,4 @@ from games import bots
 
 class ComputerWorker(AsyncConsumer):
     async def computer_turn(self, message: dict) -> None:
-        await bots.play_turn(message["match_id"], message["version"], bots.thinking_thread())
+        await bots.play_turn_when_possible(message["match_id"], message["version"], bots.thinking_thread())

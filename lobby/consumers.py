@@ -8,7 +8,7 @@ import random
 import orjson
 from django.utils import timezone
 
-from games import broadcast, presence, protocol, selectors, services, snapshots
+from games import broadcast, outages, presence, protocol, selectors, services, snapshots
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
 from games.match_settings import MatchSettings
@@ -52,8 +52,8 @@ class LobbyConsumer(Socket):
                 self.user = user
                 await self.channel_layer.group_add(broadcast.player_group(user.pk), self.channel_name)
                 await self._send_mine()
-        except Exception:  # Redis or the database is down: say so, let the page retry
-            logger.exception("could not open a lobby page")
+        except Exception as err:  # Redis or the database is down: say so, let the page retry
+            outages.report_or_log("opening a lobby page", err, logger)
             await self.ask_to_retry()
 
     async def disconnect(self, code: int) -> None:
@@ -65,8 +65,8 @@ class LobbyConsumer(Socket):
             if self.user is not None:
                 for group in (broadcast.player_group(self.user.pk), *self.mine_groups):
                     await self.channel_layer.group_discard(group, self.channel_name)
-        except Exception:
-            logger.exception("could not record a lobby page closing")
+        except Exception as err:
+            outages.report_or_log("recording a lobby page closing", err, logger)
 
     def parse(self, text_data=None, bytes_data=None):
         """Whatever a client sends (text, bytes, JSON or not) gets the same answer (and is taken
@@ -76,8 +76,8 @@ class LobbyConsumer(Socket):
     async def lobby_stale(self, event) -> None:
         try:
             lists_now = await lists.fresh()
-        except Exception:  # the database is down: the next change or a reconnect brings the lists
-            logger.exception("could not read the lobby lists")
+        except Exception as err:  # the database is down: the next change or a reconnect brings the lists
+            outages.report_or_log("reading the lobby lists", err, logger)
             return
         await self.send_json_text({"type": "lobby", **lists_now})
 
@@ -111,8 +111,8 @@ class LobbyConsumer(Socket):
         await asyncio.sleep(delay)
         try:
             await self._send_mine()
-        except Exception:  # the database is down: the next change or a reconnect brings the list
-            logger.exception("%s: could not read the player's matches", self)
+        except Exception as err:  # the database is down: the next change or a reconnect brings the list
+            outages.report_or_log("reading a player's matches", err, logger)
 
     async def _send_mine(self) -> None:
         """Read the player's matches, listen to exactly their groups, and send the list. A match
@@ -158,8 +158,8 @@ class SiteConsumer(Socket):
             await self.channel_layer.group_add(broadcast.player_group(self.user.pk), self.channel_name)
             challenges = await db(self._open)()
             await self.send_json_text({"type": "challenges", "challenges": challenges})
-        except Exception:
-            logger.exception("could not open a site page")
+        except Exception as err:
+            outages.report_or_log("opening a site page", err, logger)
             await self.ask_to_retry()
 
     def _open(self) -> list[dict]:
@@ -176,8 +176,8 @@ class SiteConsumer(Socket):
             await self.channel_layer.group_discard(broadcast.player_group(self.user.pk), self.channel_name)
             if admitted:
                 await db(self._close)()
-        except Exception:  # the page is gone either way; its pool entry and presence expire
-            logger.exception("could not record a site page closing")
+        except Exception as err:  # the page is gone either way; its pool entry and presence expire
+            outages.report_or_log("recording a site page closing", err, logger)
 
     def _close(self) -> None:
         services.pool_leave(user=self.user, channel_name=self.channel_name)
@@ -205,8 +205,8 @@ class SiteConsumer(Socket):
                     return
             except ServiceError:  # paired by another page's search, or left: nothing to wait for
                 return
-            except Exception:
-                logger.exception("%s: could not look for partners; trying again", self)
+            except Exception as err:
+                outages.report_or_log("looking for partners (trying again)", err, logger)
 
     async def _on_pool_leave(self) -> None:
         self._stop_waiting()

@@ -7,7 +7,7 @@ import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
 import { playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
-import { MatchSocket, SIGNED_OUT, showSignedOut, socketUrl } from "./socket.js";
+import { MatchSocket, SIGNED_OUT, TRY_AGAIN_LATER, showSignedOut, socketUrl } from "./socket.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -88,11 +88,13 @@ ui.chatForm.addEventListener("submit", (event) => {
 });
 socket.addEventListener("error", ({ detail }) => {
   pending = false;
-  showError(detail.message);
+  if (detail.code !== "unavailable") showError(detail.message); // the banner says it (below)
 });
-socket.addEventListener("lost", () => {
+socket.addEventListener("lost", ({ detail }) => {
   clearTimeout(reconnectedTimer);
-  showBanner("Connection lost. Reconnecting…", "lost");
+  showBanner(detail && detail.code === TRY_AGAIN_LATER
+    ? "Live updates interrupted, reconnecting… (the server cannot reach its services right now; moves already made are kept)"
+    : "Connection lost. Reconnecting…", "lost");
   renderBoardNow();
 });
 socket.addEventListener("reconnected", () => {

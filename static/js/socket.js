@@ -5,8 +5,13 @@
 // of order), asks for the full state ("sync") when it notices a skipped version and after every
 // reconnect, and pings every 20 s so that a dead connection is noticed and presence stays fresh.
 //
+// A socket counts as open (or back) once the server has sent it something other than "try
+// again later": the server accepts a socket it cannot serve (Redis or the database is away),
+// says "unavailable" and closes it with TRY_AGAIN_LATER, and the page keeps backing off.
+//
 // Events (EventTarget; `detail` holds the message):
-//   "open", "lost", "reconnected", "closed" (for good: the server refused us, detail.code)
+//   "open", "lost" (detail.code: the close code, TRY_AGAIN_LATER when the server's services are
+//   away), "reconnected", "closed" (for good: the server refused us, detail.code)
 //   "message" (every parsed message), and for MatchSocket "state", "presence", "error".
 
 export const NOT_FOUND = 4404;
@@ -23,6 +28,7 @@ document.addEventListener("submit", (event) => {
 export function showSignedOut() {
   if (!loggingOut) location.replace(location.href); // a GET, even where a form's answer is shown
 }
+export const TRY_AGAIN_LATER = 4503; // live updates interrupted: the server cannot reach Redis or its database
 
 export function socketUrl(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -82,14 +88,11 @@ export class ReconnectingSocket extends EventTarget {
   connect() {
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    let served = false;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      const wasLost = this.lost;
-      this.lost = false;
-      this.attempts = 0;
       this.schedulePing();
-      this.opened(wasLost);
-      this.emit(wasLost ? "reconnected" : "open");
+      this.opened(this.lost);
     });
     ws.addEventListener("message", (event) => {
       if (this.ws !== ws) return;
@@ -99,6 +102,14 @@ export class ReconnectingSocket extends EventTarget {
         message = JSON.parse(event.data);
       } catch {
         return;
+      }
+      if (!served && !(message.type === "error" && message.code === "unavailable")) {
+        served = true;
+        const wasLost = this.lost;
+        this.lost = false;
+        this.lostCode = null;
+        this.attempts = 0;
+        this.emit(wasLost ? "reconnected" : "open");
       }
       this.emit("message", message);
       this.received(message);
@@ -112,20 +123,21 @@ export class ReconnectingSocket extends EventTarget {
         this.emit("closed", { code: event.code });
         return;
       }
-      this.drop();
+      this.drop(event.code);
     });
   }
 
   /** Forget the current connection and try again after a growing, jittered delay. */
-  drop() {
+  drop(code = null) {
     const ws = this.ws;
     this.ws = null;
     this.clearTimers();
     if (ws && ws.readyState < WebSocket.CLOSING) ws.close();
     if (this.stopped) return;
-    if (!this.lost) {
+    if (!this.lost || (code === TRY_AGAIN_LATER && this.lostCode !== code)) {
       this.lost = true;
-      this.emit("lost");
+      this.lostCode = code;
+      this.emit("lost", { code });
     }
     const delay = Math.min(this.maxDelay, this.minDelay * 2 ** this.attempts) * (0.75 + Math.random() / 2);
     this.attempts += 1;

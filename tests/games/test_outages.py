@@ -1,9 +1,12 @@
 """A channel layer that cannot be reached (Redis down): committed changes stay committed and
 answered as such; the broadcast that failed is logged, and pages catch up by version."""
 
+import asyncio
+import time
+
 import pytest
 
-from games import broadcast, services
+from games import broadcast, outages, services
 from games.models import Match, Move
 from tests.support.players import make_players, start_match
 
@@ -28,7 +31,7 @@ def test_creating_a_match_with_the_layer_down_answers_the_new_match_once(client,
         response = client.post("/matches/new/", {"game": "quarto-misere", "role": "black"})
     match = Match.objects.get()  # exactly one: nothing to retry into a duplicate
     assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
-    assert "could not send" in caplog.text
+    assert "pages resync by version" in caplog.text
 
 
 def test_a_move_with_the_layer_down_is_stored_and_reported_played(layer_down, django_capture_on_commit_callbacks):
@@ -37,3 +40,131 @@ def test_a_move_with_the_layer_down_is_stored_and_reported_played(layer_down, dj
     with django_capture_on_commit_callbacks(execute=True):
         played = services.move_submit(match_id=match.pk, user=x, action="(play 2 2 2 2 x)", version=0)
     assert played.version == 1 and Move.objects.filter(match=match).count() == 1
+
+
+# -- the socket layer: told to retry with 4503, never a failed handshake ---------------------------
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_told_to_retry(layer_down, settings):
+    """Redis went as the move committed: its state never came back through the layer. When the
+    layer tells the socket (``socket.layer_down``), the page gets its move's state first. (On
+    the in-memory layer, whose groups name the socket's channel, on every stage.)"""
+    settings.REDIS_URL = ""  # the socket limits and presence in memory too
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
+    from channels.db import database_sync_to_async
+    from channels.layers import get_channel_layer
+
+    from tests.games.test_consumers import join_match, receive
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    sx, first = await join_match(match.pk, x)
+    sx_channel, = get_channel_layer().groups[broadcast.match_group(match.pk)]
+    await sx.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": 0})
+    while await database_sync_to_async(Move.objects.filter(match=match).count)() == 0:
+        await asyncio.sleep(0.01)
+    await get_channel_layer().send(sx_channel, {"type": "socket.layer_down"})
+    assert (await receive(sx, "state"))["version"] == 1
+    assert (await receive(sx, "error"))["code"] == "unavailable"
+    assert (await sx.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_session_cannot_be_read_is_told_to_retry_not_refused(monkeypatch):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.db import OperationalError
+
+    from config import socketauth
+    from config.asgi import application
+
+    async def database_away(scope):
+        raise OperationalError("couldn't get a connection after 4.00 sec")
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    monkeypatch.setattr(socketauth, "read_user", database_away)
+    comm = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                 headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    connected, _ = await comm.connect()
+    assert connected  # accepted, not a failed handshake
+    assert (await comm.receive_json_from(timeout=3))["code"] == "unavailable"
+    assert (await comm.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_cannot_get_a_channel_is_told_to_retry_not_refused(monkeypatch):
+    from channels.layers import get_channel_layer
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    async def redis_away(prefix="specific."):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(get_channel_layer(), "new_channel", redis_away)
+    comm = WebsocketCommunicator(application, "/ws/lobby/",
+                                 headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_json_from(timeout=3))["code"] == "unavailable"
+    assert (await comm.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+
+
+# -- pages and the log ------------------------------------------------------------------------------
+
+def test_a_page_that_cannot_reach_the_database_is_the_sites_503(client, monkeypatch, caplog):
+    from django.db import OperationalError
+
+    from games import selectors
+
+    def database_away(**kwargs):
+        raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+
+    monkeypatch.setattr(selectors, "lobby_lists", database_away)
+    for _ in range(3):
+        response = client.get("/")
+        assert response.status_code == 503 and response["Retry-After"]
+        assert "Back in a moment" in response.content.decode()
+    assert caplog.text.count("answered 503") == 1 and "Traceback" not in caplog.text
+
+
+def test_the_home_page_works_without_redis_and_lists_nobody_online(client, monkeypatch):
+    from games import presence
+    from games.selectors import online_players
+
+    class RedisAway:
+        def pages(self, key):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(presence, "store", lambda: RedisAway())
+        assert online_players() == []
+        assert client.get("/").status_code == 200
+
+
+def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(caplog, monkeypatch):
+    err = ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+    for _ in range(5):
+        outages.report("publishing", err)
+    outages.report("subscribing", err)
+    assert [r.getMessage().split(" failed")[0] for r in caplog.records] == ["publishing", "subscribing"]
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + outages.REPEAT_SECONDS + 1)
+    outages.report("publishing", err)
+    assert "(4 more since the last line)" in caplog.records[-1].getMessage()
+    assert all(r.levelname == "WARNING" and not r.exc_info for r in caplog.records)
+
+
+async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
+    from django.db import OperationalError
+
+    from games import clocks, flagfall
+
+    def database_away(**kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(flagfall, "_flag", database_away)
+    await flagfall.fire(42)
+    deadline = flagfall.armed()[42]
+    assert 0 < (deadline - clocks.now()).total_seconds() <= flagfall.RETRY_SECONDS

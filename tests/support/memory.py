@@ -15,7 +15,7 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games import clocks, flagfall, presence, snapshots, throttle
+    from games import clocks, flagfall, outages, presence, snapshots, throttle
     from games.services import moves
 
     presence.store().forget_all()
@@ -23,6 +23,7 @@ def forget_process_memory() -> None:
     snapshots.move_lists.clear()
     moves.known.clear()
     flagfall.reset()
+    outages.forget()
     clocks.use_time(None)
     cache.clear()
     limits = throttle.limits()

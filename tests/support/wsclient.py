@@ -15,8 +15,10 @@ TIMEOUT = 30
 
 
 class Socket:
-    def __init__(self, server, path: str, user=None) -> None:
-        headers = {"Cookie": f"sessionid={session_cookie(user)}"} if user is not None else None
+    def __init__(self, server, path: str, user=None, cookie: str | None = None) -> None:
+        """As ``user`` (a new session), or with the session ``cookie`` made before."""
+        cookie = cookie or (session_cookie(user) if user is not None else None)
+        headers = {"Cookie": f"sessionid={cookie}"} if cookie is not None else None
         self._connection = connect(f"{server.ws_url}{path}", origin=server.url, additional_headers=headers,
                                    open_timeout=TIMEOUT)
         self.ws = self._connection.__enter__()

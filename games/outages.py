@@ -1,0 +1,98 @@
+"""While Redis or the database is away: one warning line per kind of failure, and a socket that
+cannot be served is accepted and closed with "try again later" instead of failing its handshake.
+
+A socket that fails because a service is down fails the same way for every message and every
+page: a traceback each would fill the log (an outage of a minute logged dozens) and say
+nothing new. Each kind is logged once per ``REPEAT_SECONDS``, with how many were left out.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import orjson
+from django.db import InterfaceError, OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
+UNAVAILABLE = {"type": "error", "code": "unavailable",
+               "message": "Live updates interrupted: the server cannot reach its services right now. Reconnecting…"}
+# What a failing service raises: builtin socket errors, redis-py's and the database's own.
+SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
+REPEAT_SECONDS = 60.0
+
+logger = logging.getLogger(__name__)
+_lock = threading.Lock()
+_logged: dict[str, float] = {}  # kind -> when last logged
+_left_out: dict[str, int] = {}  # kind -> failures not logged since
+
+
+def report(kind: str, error: BaseException) -> None:
+    """Log that ``kind`` (what failed: "publishing", "opening a match page") failed because a
+    service is down: one warning line, at most once per ``REPEAT_SECONDS`` for each kind."""
+    now = time.monotonic()
+    with _lock:
+        last = _logged.get(kind)
+        if last is not None and now - last < REPEAT_SECONDS:
+            _left_out[kind] = _left_out.get(kind, 0) + 1
+            return
+        _logged[kind] = now
+        left_out = _left_out.pop(kind, 0)
+    more = f" ({left_out} more since the last line)" if left_out else ""
+    logger.warning("%s failed, a service is down: %s: %s%s", kind, type(error).__name__,
+                   str(error).splitlines()[0] if str(error) else "", more)
+
+
+class OnceAMinute(logging.Filter):
+    """A logging filter: a library's record of one kind (its message before arguments) passes
+    once per ``REPEAT_SECONDS``; the ones between are left out (a pool's reconnect attempts)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        kind = f"{record.name}:{record.msg}"
+        with _lock:
+            last = _logged.get(kind)
+            if last is not None and now - last < REPEAT_SECONDS:
+                return False
+            _logged[kind] = now
+        return True
+
+
+def report_or_log(kind: str, error: BaseException, log: logging.Logger) -> None:
+    """``report`` a service that is down; log anything else with its traceback on ``log``."""
+    if isinstance(error, SERVICE_DOWN):
+        report(kind, error)
+    else:
+        log.error("%s failed", kind, exc_info=error)
+
+
+def recovered(service: str) -> None:
+    """``service`` answers again: say so once, and let the next outage's failures be logged."""
+    with _lock:
+        had = bool(_logged)
+        _logged.clear()
+        _left_out.clear()
+    if had:
+        logger.warning("%s answers again", service)
+
+
+def forget() -> None:
+    """Tests: start with nothing logged."""
+    with _lock:
+        _logged.clear()
+        _left_out.clear()
+
+
+async def refuse_for_now(receive, send) -> None:
+    """Answer a websocket handshake that cannot be served now (the channel layer or the
+    database is down): accept it, say why, and close it with ``TRY_AGAIN_LATER``, so that the
+    page shows it is reconnecting and tries again, instead of a failed handshake (a 500)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": orjson.dumps(UNAVAILABLE).decode()})
+    await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
