@@ -10,7 +10,7 @@ from datetime import timezone as dt_timezone
 import pytest
 from django.core.management import call_command
 
-from games import ratings, services
+from games import ratings, selectors, services
 from games.clocks import TimeControl
 from games.match_settings import MatchSettings
 from games.models import Match, Rating, Seat
@@ -229,6 +229,8 @@ def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
     assert (seats["white"].rating_after, seats["white"].unrated_against) == (None, "black")
     assert (seats["black"].rating_after, seats["black"].unrated_against) == (None, "white")
     assert seats["white"].rating_before == ratings.shown(counted[0][0])  # where it stood, unchanged
+    state_seats = selectors.match_snapshot_by_id(match_id=again.pk)["seats"]  # what the match page is sent
+    assert [(s["rating_after"], s["unrated_against"]) for s in state_seats] == [(None, ["black"]), (None, ["white"])]
     page = client.get("/history/").content.decode()
     assert page.count("not rated: the pair&#x27;s daily limit") == 2
     other = start_match("quarto-misere", [alice, carol], rated=True)  # another opponent counts at once
