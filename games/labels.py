@@ -38,3 +38,16 @@ def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> 
     who = f"{' and '.join(winners)} won" if winners and not result.get("draw") else "A draw"
     reason = with_names(result.get("reason", ""), names)
     return f"{who}: {reason}." if reason else f"{who}."
+
+
+PAIR_LIMIT_REASON = "the pair's daily limit"
+
+
+def unrated_note(unrated_against: list[str], names: Mapping[str, str | None], *, everyone: bool) -> str:
+    """Why a seat's result (or part of it, in the three-player game) did not count for the
+    ratings: "not rated: the pair's daily limit", or "not rated against Bea: ..."; "" if it did."""
+    if not unrated_against:
+        return ""
+    if everyone:
+        return f"not rated: {PAIR_LIMIT_REASON}"
+    return f"not rated against {' and '.join(names.get(r) or role_label(r) for r in unrated_against)}: {PAIR_LIMIT_REASON}"

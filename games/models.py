@@ -108,6 +108,9 @@ class Seat(models.Model):
     rating_before = models.SmallIntegerField(null=True, blank=True)
     rating_provisional = models.BooleanField(default=False)
     rating_after = models.SmallIntegerField(null=True, blank=True)
+    # The roles, space-separated, whose result against this seat did not count for the ratings
+    # (the pair limit, ``games.ratings``): all the others, and ``rating_after`` stays empty.
+    unrated_against = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         ordering = ["order"]
@@ -161,7 +164,8 @@ class Rating(models.Model):
     game = models.CharField(max_length=40)
     mu = models.FloatField()
     sigma = models.FloatField()
-    games = models.PositiveIntegerField(default=0, help_text="rated matches finished")
+    games = models.PositiveIntegerField(default=0, help_text="rated matches finished that counted")
+    opponents = models.PositiveIntegerField(default=0, help_text="different players met in results that counted")
     last_played = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -42,8 +42,10 @@ def player_json(user) -> dict[str, Any] | None:
 
 def seat_rating_json(seat) -> dict[str, Any]:
     """The rating shown beside a seat's player: when seated (``rating``, with "?" while
-    ``provisional``), and after a rated match (``rating_after``); None for guests and the computer."""
-    return {"rating": seat.rating_before, "provisional": seat.rating_provisional, "rating_after": seat.rating_after}
+    ``provisional``), and after a rated match (``rating_after``); None for guests and the computer.
+    ``unrated_against``: the roles whose result against this seat did not count (the pair limit)."""
+    return {"rating": seat.rating_before, "provisional": seat.rating_provisional, "rating_after": seat.rating_after,
+            "unrated_against": seat.unrated_against.split()}
 
 
 def move_json(game, ply: int, role: str, action: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from games import ratings
 from games.clocks import TimeControl
 from games.history.charts import rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.labels import result_sentence, role_label, with_names
+from games.labels import result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, Seat
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
@@ -30,6 +30,8 @@ from lobby.text import TextRefused, text_clean
 PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
 LEADERBOARD_ACTIVE_DAYS = 30  # a player who played no rated match for this long drops off the leaderboard
+LEADERBOARD_MIN_GAMES = ratings.PROVISIONAL_GAMES  # rated results that counted, as the rating stops being provisional
+LEADERBOARD_MIN_OPPONENTS = 5  # different opponents among them: no pair of accounts gets onto the board alone
 
 
 def _ms(moment) -> int:
@@ -109,11 +111,15 @@ def history_row(*, match: Match) -> dict[str, Any]:
         players.append({"role": seat.role, "label": role_label(seat.role), "id": seat.player_id, "name": name or "nobody",
                         "outcome": seat.outcome, "score": seat.score, "rating": seat.rating_before,
                         "provisional": seat.rating_provisional,
-                        "change": None if seat.rating_after is None else seat.rating_after - seat.rating_before})
+                        "change": None if seat.rating_after is None else seat.rating_after - seat.rating_before,
+                        "unrated_against": seat.unrated_against.split()})
+    names = {p["role"]: p["name"] for p in players}
+    for p in players:
+        p["unrated"] = unrated_note(p["unrated_against"], names, everyone=len(p["unrated_against"]) == len(players) - 1)
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
     summary = f"{' and '.join(winners)} won" if winners else "Draw"
     return {"id": match.pk, "game": match.game, "game_name": game.name, "players": players,
-            "result": summary, "reason": with_names(result.get("reason", ""), {p["role"]: p["name"] for p in players}),
+            "result": summary, "reason": with_names(result.get("reason", ""), names),
             "length": match.plies, "clock": TimeControl.of(match).label,
             "date": match.finished_at, "private": match.is_private, "imported": bool(imported), "rated": match.rated}
 
@@ -158,22 +164,23 @@ def player_ratings(*, player) -> list[dict[str, Any]]:
         points = history.get(info.slug, [])
         start = points[0][1] if points else ratings.shown(row.mu)
         out.append({"game": info.slug, "game_name": info.name, "rating": ratings.shown(row.mu),
-                    "provisional": ratings.provisional(row.games), "games": row.games,
+                    "provisional": ratings.provisional(row.games), "games": row.games, "opponents": row.opponents,
                     "chart": rating_chart([(at, after) for at, _, after in points], start)})
     return out
 
 
 def leaderboard_page(*, game: str, page: Any = 1, days: int = LEADERBOARD_ACTIVE_DAYS) -> tuple[Page, list[dict]]:
-    """The top players of one rule set by rating, among those whose rating is established (no
-    longer provisional) and who played a rated match in the last ``days`` days: one page of
+    """The top players of one rule set by rating, among those with ``LEADERBOARD_MIN_GAMES``
+    rated results that counted (so an established rating) against ``LEADERBOARD_MIN_OPPONENTS``
+    different players, who played a rated match in the last ``days`` days: one page of
     ``LEADERBOARD_PAGE_SIZE`` (a count and one query)."""
-    rows = (Rating.objects.filter(game=game, games__gte=ratings.PROVISIONAL_GAMES,
+    rows = (Rating.objects.filter(game=game, games__gte=LEADERBOARD_MIN_GAMES, opponents__gte=LEADERBOARD_MIN_OPPONENTS,
                                   last_played__gte=timezone.now() - timedelta(days=days))
             .select_related("player").order_by("-mu", "pk"))
     page_obj = Paginator(rows, LEADERBOARD_PAGE_SIZE).get_page(page)
     first = page_obj.start_index()
     return page_obj, [{"rank": first + i, "id": r.player_id, "name": str(r.player), "rating": ratings.shown(r.mu),
-                       "games": r.games, "last_played": r.last_played} for i, r in enumerate(page_obj.object_list)]
+                       "games": r.games, "opponents": r.opponents, "last_played": r.last_played} for i, r in enumerate(page_obj.object_list)]
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:

@@ -5,11 +5,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from games import clocks
+from games import clocks, ratings
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match
-from games.ratings import PROVISIONAL_GAMES
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.services import ServiceError, can_answer_challenges
@@ -63,7 +62,9 @@ def leaderboard(request):
     return render(request, "history/leaderboard.html", {
         "games": GAMES, "game": game, "game_name": get_game(game).name, "page": page, "rows": rows,
         "query": f"game={game}", "days": selectors.LEADERBOARD_ACTIVE_DAYS,
-        "provisional_games": PROVISIONAL_GAMES,
+        "min_games": selectors.LEADERBOARD_MIN_GAMES, "min_opponents": selectors.LEADERBOARD_MIN_OPPONENTS,
+        "pair_results": "once" if ratings.PAIR_RESULTS_PER_DAY == 1 else f"{ratings.PAIR_RESULTS_PER_DAY} times",
+        "pair_hours": round(ratings.PAIR_WINDOW.total_seconds() / 3600),
     })
 
 

@@ -5,17 +5,27 @@ The maths is ``games.ratings`` (openskill, pure). Order matters for a replay to 
 numbers: a rated match takes its players' rating rows with a lock (in player order, so two
 matches never wait on each other crosswise) and only then takes its finishing time, so two
 matches sharing a player are ordered by ``finished_at`` as their updates were.
+
+The pair limit (``games.ratings.PairLedger``) reads the results that counted between the
+match's players from the same log, after those locks: a match of the same pair finishing at
+the same moment waits on them and then sees the other's result. The replay fills its ledger
+as it goes, so it decides each match as the live update did.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from itertools import combinations
+
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from games import ratings
 from games.models import Match, Rating, Seat
 
-SEAT_RATING_FIELDS = ["rating_before", "rating_provisional", "rating_after"]
+SEAT_RATING_FIELDS = ["rating_before", "rating_provisional", "rating_after", "unrated_against"]
+RATING_FIELDS = ["mu", "sigma", "games", "opponents", "last_played"]
 
 
 def is_ratable(user) -> bool:
@@ -46,8 +56,8 @@ def ratings_update(*, match: Match, seats: list[Seat]) -> None:
         list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk"))
         rows = _lock_ratings(match.game, [s.player_id for s in seats])
         match.finished_at = timezone.now()
-        _apply(match, seats, rows)
-        Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "games", "last_played"])
+        _apply(match, seats, rows, _pair_ledger(match.game, [s.player_id for s in seats]))
+        Rating.objects.bulk_update(rows.values(), RATING_FIELDS)
     else:
         match.finished_at = timezone.now()
 
@@ -61,14 +71,44 @@ def _lock_ratings(game: str, player_ids: list[int]) -> dict[int, Rating]:
             Rating.objects.select_for_update().filter(game=game, player_id__in=ids).order_by("player_id")}
 
 
-def _apply(match: Match, seats: list[Seat], rows: dict[int, Rating]) -> None:
-    """Rate ``seats`` from ``rows`` (changed in place) and fill the seats' rating fields."""
-    before = [rows[s.player_id] for s in seats]
-    after = ratings.rate([(r.mu, r.sigma) for r in before], [s.score for s in seats])
-    for seat, row, (mu, sigma) in zip(seats, before, after):
+def _pair_ledger(game: str, player_ids: list[int]) -> ratings.PairLedger:
+    """The results that counted between any two of ``player_ids`` in ``game`` (one query)."""
+    shared = (Seat.objects.filter(player_id__in=player_ids, match__game=game, match__rated=True,
+                                  match__status=Match.Status.FINISHED)
+              .values("match_id").annotate(seated=Count("pk")).filter(seated__gte=2).values("match_id"))
+    by_match = defaultdict(list)
+    for row in (Seat.objects.filter(match_id__in=shared, player_id__in=player_ids, rating_after__isnull=False)
+                .values_list("match_id", "match__finished_at", "player_id", "role", "unrated_against")):
+        by_match[row[0]].append(row[1:])
+    ledger = ratings.PairLedger()
+    for seats in by_match.values():
+        for (at, a, _, unrated), (_, b, role, _) in combinations(seats, 2):
+            if role not in unrated.split():
+                ledger.add(a, b, at)
+    return ledger
+
+
+def _apply(match: Match, seats: list[Seat], rows: dict[int, Rating], ledger: ratings.PairLedger) -> None:
+    """Rate ``seats`` from ``rows`` (changed in place) under the pair limit read from
+    ``ledger`` (which then holds this match's results that counted too), and fill the seats'
+    rating fields."""
+    ids = [s.player_id for s in seats]
+    excluded = ledger.excluded(ids, match.finished_at)
+    before = [rows[i] for i in ids]
+    after = ratings.rate_pairs([(r.mu, r.sigma) for r in before], [s.score for s in seats], excluded)
+    others = [[j for j in range(len(seats)) if j != i and (min(i, j), max(i, j)) not in excluded]
+              for i in range(len(seats))]
+    for i, (seat, row, skill) in enumerate(zip(seats, before, after)):
         seat.rating_before, seat.rating_provisional = ratings.shown(row.mu), ratings.provisional(row.games)
-        seat.rating_after = ratings.shown(mu)
-        row.mu, row.sigma, row.games, row.last_played = mu, sigma, row.games + 1, match.finished_at
+        seat.unrated_against = " ".join(sorted(seats[j].role for j in range(len(seats))
+                                               if j != i and j not in others[i]))
+        seat.rating_after = None if skill is None else ratings.shown(skill[0])
+        if skill is not None:
+            row.opponents += sum(not ledger.met(ids[i], ids[j]) for j in others[i])
+            (row.mu, row.sigma), row.games, row.last_played = skill, row.games + 1, match.finished_at
+    for i, j in combinations(range(len(seats)), 2):
+        if (i, j) not in excluded:
+            ledger.add(ids[i], ids[j], match.finished_at)
 
 
 def ratings_recompute() -> tuple[int, int]:
@@ -82,6 +122,7 @@ def ratings_recompute() -> tuple[int, int]:
         for seat in Seat.objects.filter(match__in=matches).select_related("player").order_by("match_id", "order"):
             seats_by_match.setdefault(seat.match_id, []).append(seat)
         rows: dict[tuple[str, int], Rating] = {}
+        ledgers: dict[str, ratings.PairLedger] = defaultdict(ratings.PairLedger)
         changed_seats, differences, count = [], 0, 0
         for match in matches:
             seats = seats_by_match.get(match.pk, [])
@@ -92,7 +133,7 @@ def ratings_recompute() -> tuple[int, int]:
                 rows.setdefault((match.game, s.player_id), Rating(player_id=s.player_id, game=match.game,
                                                                   mu=ratings.INITIAL[0], sigma=ratings.INITIAL[1]))
             stored = [tuple(getattr(s, f) for f in SEAT_RATING_FIELDS) for s in seats]
-            _apply(match, seats, {s.player_id: rows[(match.game, s.player_id)] for s in seats})
+            _apply(match, seats, {s.player_id: rows[(match.game, s.player_id)] for s in seats}, ledgers[match.game])
             for seat, old in zip(seats, stored):
                 if tuple(getattr(seat, f) for f in SEAT_RATING_FIELDS) != old:
                     differences += 1
@@ -100,8 +141,7 @@ def ratings_recompute() -> tuple[int, int]:
         current = {(r.game, r.player_id): r for r in Rating.objects.all()}
         for key, row in rows.items():
             old = current.pop(key, None)
-            if old is None or (old.mu, old.sigma, old.games, old.last_played) != (row.mu, row.sigma, row.games,
-                                                                                    row.last_played):
+            if old is None or [getattr(old, f) for f in RATING_FIELDS] != [getattr(row, f) for f in RATING_FIELDS]:
                 differences += 1
         differences += len(current)  # ratings no rated match explains
         Rating.objects.all().delete()

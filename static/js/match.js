@@ -200,6 +200,15 @@ function seatName(seat) {
   return seat.player ? seat.player.name : "free seat";
 }
 
+// Why a rated result did not count, as the history rows say it (games.labels.unrated_note).
+function unratedNote(seat, seats) {
+  const against = seat.unrated_against || [];
+  if (!against.length) return "";
+  if (against.length === seats.length - 1) return "; not rated: the pair's daily limit";
+  const names = against.map((role) => seatName(seats.find((s) => s.role === role)));
+  return `; not rated against ${names.join(" and ")}: the pair's daily limit`;
+}
+
 function isComputer(seat) {
   return Boolean(seat.player && seat.player.computer);
 }
@@ -348,7 +357,7 @@ function renderResult(match) {
   ui.scores.replaceChildren(...match.seats.map((seat) => {
     const item = document.createElement("li");
     const rating = match.rated && seat.rating_after !== null ? `, rating ${ratingText(seat)}` : "";
-    item.textContent = `${seatName(seat)} (${roleLabel(seat.role)}): ${scores[seat.role] ?? "–"}${rating}`;
+    item.textContent = `${seatName(seat)} (${roleLabel(seat.role)}): ${scores[seat.role] ?? "–"}${rating}${unratedNote(seat, match.seats)}`;
     return item;
   }));
 }

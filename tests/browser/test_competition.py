@@ -94,16 +94,16 @@ def test_the_challenge_line_on_a_player_page_follows_the_answer(player_page):
 
 
 def test_the_player_page_shows_ratings_and_their_chart(player_page):
-    alice, bob = make_accounts(2)
-    for _ in range(3):
-        match = start_match("quarto-misere", [alice, bob], rated=True)
-        services.match_resign(match_id=match.pk, user=bob)
+    alice, *losers = make_accounts(4)
+    for loser in losers:  # three opponents: one pair's results count once a day
+        match = start_match("quarto-misere", [alice, loser], rated=True)
+        services.match_resign(match_id=match.pk, user=loser)
     shown = ratings.shown(Rating.objects.get(player=alice, game="quarto-misere").mu)
     page = player_page(None)
     page.goto(f"/players/{alice.pk}/")
     card = page.locator('.rating-card[data-game="quarto-misere"]')
     expect(card.get_by_test_id("rating")).to_have_text(f"{shown}?")
-    expect(card).to_contain_text("3 rated games, provisional")
+    expect(card).to_contain_text("3 rated games against 3 opponents, provisional")
     chart = card.get_by_role("img")
     expect(chart).to_have_attribute("aria-label", f"Rating history in {get_game('quarto-misere').name}: "
                                                   f"from 1500 to {shown} over 3 rated games")
@@ -115,3 +115,18 @@ def shown_change(player) -> int:
     """The change of ``player``'s rating in their latest rated match (the first history row)."""
     seat = Seat.objects.filter(player=player, rating_after__isnull=False).order_by("-match__finished_at").first()
     return seat.rating_after - seat.rating_before
+
+
+def test_the_match_page_says_when_the_pair_limit_kept_a_result_from_the_ratings(player_page):
+    alice, bob = make_accounts(2)
+    for _ in range(2):
+        match = start_match("quarto-misere", [alice, bob], rated=True)
+        services.match_resign(match_id=match.pk, user=bob)
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/")
+    scores = page.locator("#scores li")
+    expect(scores).to_have_count(2)
+    for item in (scores.nth(0), scores.nth(1)):
+        expect(item).to_contain_text("not rated: the pair's daily limit")
+    page.goto(f"/history/?player={alice.pk}")
+    expect(page.locator(f'tr[data-match="{match.pk}"]').get_by_test_id("unrated")).to_have_count(2)

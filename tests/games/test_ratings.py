@@ -4,10 +4,13 @@ from the match log by the recompute command."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+
 import pytest
 from django.core.management import call_command
 
-from games import ratings, services
+from games import ratings, selectors, services
 from games.clocks import TimeControl
 from games.match_settings import MatchSettings
 from games.models import Match, Rating, Seat
@@ -128,8 +131,8 @@ def test_two_players_resigning_at_once_rate_the_match_exactly_once():
 
 
 def stored_numbers():
-    return (sorted(Rating.objects.values_list("player_id", "game", "mu", "sigma", "games", "last_played")),
-            sorted(Seat.objects.values_list("pk", "rating_before", "rating_provisional", "rating_after")))
+    return (sorted(Rating.objects.values_list("player_id", "game", "mu", "sigma", "games", "opponents", "last_played")),
+            sorted(Seat.objects.values_list("pk", "rating_before", "rating_provisional", "rating_after", "unrated_against")))
 
 
 def test_the_recompute_command_replays_every_rated_match_to_the_same_numbers(capsys):
@@ -186,3 +189,125 @@ def test_an_agreed_draw_is_a_tie_and_an_aborted_start_counts_for_nothing():
     aborted = start_match("quarto-misere", [alice, bob], rated=True)
     services.match_abort(match_id=aborted.pk, user=bob)  # started, but nobody moved yet
     assert [r.games for r in Rating.objects.order_by("player_id")] == [1, 1]
+
+
+# -- the pair limit --------------------------------------------------------------------------------
+
+def age_results(hours: float) -> None:
+    """Move every finished match ``hours`` into the past (a day passing, without waiting)."""
+    for match in Match.objects.filter(finished_at__isnull=False):
+        Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at - timedelta(hours=hours))
+
+
+def test_the_pair_limit_counts_one_result_a_pair_in_any_24_hours():
+    at = datetime(2026, 1, 1, tzinfo=dt_timezone.utc)
+    ledger = ratings.PairLedger()
+    assert not ledger.limited(1, 2, at) and not ledger.met(2, 1)
+    ledger.add(2, 1, at)
+    assert ledger.met(1, 2) and ledger.limited(1, 2, at + timedelta(hours=23, minutes=59))
+    assert not ledger.limited(1, 2, at + ratings.PAIR_WINDOW) and not ledger.limited(1, 3, at)
+    assert ledger.excluded([3, 1, 2], at) == {(1, 2)}
+    skills = [ratings.INITIAL] * 3
+    assert ratings.rate_pairs(skills, [100, 66, 0], set()) == ratings.rate(skills, [100, 66, 0])
+    limited = ratings.rate_pairs(skills, [100, 66, 0], {(0, 1)})
+    assert limited[0] == ratings.rate(skills[:2], [100, 0])[0]  # rated against the third alone
+    assert limited[2] == ratings.rate(skills, [100, 66, 0])[2]  # the third, against both
+    assert ratings.rate_pairs(skills[:2], [100, 0], {(0, 1)}) == [None, None]
+
+
+def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
+    alice, bob, carol = make_accounts(3)
+    first = start_match("quarto-misere", [alice, bob], rated=True)
+    services.match_resign(match_id=first.pk, user=bob)
+    counted = [(r.mu, r.sigma, r.games, r.opponents, r.last_played) for r in Rating.objects.order_by("player_id")]
+    assert [c[2:4] for c in counted] == [(1, 1), (1, 1)]
+    again = start_match("quarto-misere", [alice, bob], rated=True)
+    services.match_resign(match_id=again.pk, user=bob)
+    assert [(r.mu, r.sigma, r.games, r.opponents, r.last_played)
+            for r in Rating.objects.order_by("player_id")] == counted
+    seats = seats_of(again)
+    assert (seats["white"].rating_after, seats["white"].unrated_against) == (None, "black")
+    assert (seats["black"].rating_after, seats["black"].unrated_against) == (None, "white")
+    assert seats["white"].rating_before == ratings.shown(counted[0][0])  # where it stood, unchanged
+    state_seats = selectors.match_snapshot_by_id(match_id=again.pk)["seats"]  # what the match page is sent
+    assert [(s["rating_after"], s["unrated_against"]) for s in state_seats] == [(None, ["black"]), (None, ["white"])]
+    page = client.get("/history/").content.decode()
+    assert page.count("not rated: the pair&#x27;s daily limit") == 2
+    other = start_match("quarto-misere", [alice, carol], rated=True)  # another opponent counts at once
+    services.match_resign(match_id=other.pk, user=carol)
+    assert (rating_of(alice, "quarto-misere").games, rating_of(alice, "quarto-misere").opponents) == (2, 2)
+    age_results(24)
+    later = start_match("quarto-misere", [bob, alice], rated=True)  # a day later the pair counts again
+    services.match_resign(match_id=later.pk, user=alice)
+    assert (rating_of(alice, "quarto-misere").games, rating_of(alice, "quarto-misere").opponents) == (3, 2)
+    assert seats_of(later)["white"].unrated_against == "" and seats_of(later)["white"].rating_after is not None
+
+
+def test_each_rule_set_has_its_own_pair_limit():
+    alice, bob = make_accounts(2)
+    for game in ("quarto-misere", "tictactoe-x9"):
+        match = start_match(game, [alice, bob], rated=True)
+        services.match_resign(match_id=match.pk, user=bob)
+    assert [r.games for r in Rating.objects.filter(player=alice).order_by("game")] == [1, 1]
+
+
+def test_in_the_three_player_game_a_pair_over_its_limit_is_left_out_of_both_updates(client):
+    a, b, c, d = make_accounts(4)
+    first = start_match("tictactoe-3player", [a, b, c], rated=True)
+    services.match_resign(match_id=first.pk, user=c)
+    services.match_resign(match_id=first.pk, user=b)  # a 100, b and c 0
+    before = {u.pk: (r.mu, r.sigma) for u in (a, b, d) for r in [Rating.objects.filter(player=u).first()]
+              if r is not None}
+    before[d.pk] = ratings.INITIAL
+    second = start_match("tictactoe-3player", [a, b, d], rated=True)
+    services.match_resign(match_id=second.pk, user=d)
+    services.match_resign(match_id=second.pk, user=b)  # a 100, b and d 0; a and b met today
+    seats = {s.player_id: s for s in second.seats.all()}
+    roles = {u: seats[u.pk].role for u in (a, b, d)}
+    assert seats[a.pk].unrated_against == roles[b] and seats[b.pk].unrated_against == roles[a]
+    assert seats[d.pk].unrated_against == ""
+    assert rating_of(a, second.game).mu == ratings.rate([before[a.pk], before[d.pk]], [100, 0])[0][0]
+    assert rating_of(b, second.game).mu == ratings.rate([before[b.pk], before[d.pk]], [0, 0])[0][0]
+    assert rating_of(d, second.game).mu == ratings.rate([before[a.pk], before[b.pk], before[d.pk]], [100, 0, 0])[2][0]
+    assert [rating_of(u, second.game).opponents for u in (a, b, c, d)] == [3, 3, 2, 2]
+    page = client.get("/history/").content.decode()
+    assert f"not rated against {b.display_name}: the pair" in page and f"not rated against {a.display_name}" in page
+    third = start_match("tictactoe-3player", [a, b, d], rated=True)  # every pair met today: nothing counts
+    services.match_resign(match_id=third.pk, user=a)
+    services.match_resign(match_id=third.pk, user=b)
+    assert all(s.rating_after is None and len(s.unrated_against.split()) == 2 for s in third.seats.all())
+    assert [rating_of(u, second.game).games for u in (a, b, c, d)] == [2, 2, 1, 1]
+
+
+def test_the_same_pair_finishing_two_matches_at_once_counts_one_of_them():
+    alice, bob = make_accounts(2)
+    matches = [start_match("quarto-misere", [alice, bob], rated=True) for _ in range(2)]
+    outcomes = run_at_once([lambda m=m: services.match_resign(match_id=m.pk, user=bob) for m in matches])
+    assert outcomes == ["ok", "ok"]
+    assert [r.games for r in Rating.objects.order_by("player_id")] == [1, 1]
+    assert sorted(s.rating_after is None for s in Seat.objects.filter(player=alice)) == [False, True]
+
+
+def test_recompute_replays_the_pair_limit_to_the_same_numbers(capsys):
+    a, b, c, d = make_accounts(4)
+    for day in range(2):
+        for winner, loser in ((a, b), (b, a), (a, c), (c, a), (d, a)):
+            match = start_match("quarto-misere", [winner, loser], rated=True)
+            services.match_resign(match_id=match.pk, user=loser)
+        for seated in ((a, b, c), (a, b, d), (b, c, d)):
+            three = start_match("tictactoe-3player", list(seated), rated=True)
+            services.match_resign(match_id=three.pk, user=seated[1])
+            services.match_resign(match_id=three.pk, user=seated[2])
+        if day == 0:
+            age_results(30)
+    assert Seat.objects.exclude(unrated_against="").filter(rating_after__isnull=True).exists()
+    assert Seat.objects.exclude(unrated_against="").filter(rating_after__isnull=False).exists()  # partly rated
+    before = stored_numbers()
+    call_command("ratings_recompute")
+    assert "Replayed 16 rated matches; 0 stored values differed" in capsys.readouterr().out
+    assert stored_numbers() == before
+    Seat.objects.filter(unrated_against__gt="").update(unrated_against="")
+    Rating.objects.filter(player=a).update(opponents=0)
+    call_command("ratings_recompute")
+    assert "; 0 stored values" not in capsys.readouterr().out
+    assert stored_numbers() == before
