@@ -36,11 +36,12 @@ async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
     fake_time.advance(5)
     await xs.send_json_to({"type": "action", "action": action, "version": first["version"]})
     moved = await receive(spectator, "state")
-    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 57_000, "oPlayer": 61_000}
+    # the first moves were not charged: each clock started at its seat's first move
+    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}
     assert moved["match"]["clock"]["running"] == "oPlayer"
     await until_armed(match.pk)  # the process that took the move armed a timer for o's deadline
-    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=61)
-    fake_time.advance(60)
+    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=60)
+    fake_time.advance(59)
     await flagfall.fire_due()  # not due yet
     assert await spectator.receive_nothing(timeout=0.2)
     fake_time.advance(1)
@@ -74,12 +75,14 @@ async def test_a_late_move_is_refused_with_its_own_code(fake_time):
 async def test_offers_and_answers_reach_players_and_spectators():
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    await database_sync_to_async(play_out)(match, [x, o], max_moves=2)  # each seat's first move
     xs, _ = await join_match(match.pk, x)
     os_, _ = await join_match(match.pk, o)
     spectator, _ = await join_match(match.pk)
     await xs.send_json_to({"type": "draw_offer"})
     for sock in (xs, os_, spectator):
-        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": [], "declined": []}
+        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": [], "declined": [],
+                                                                     "takeback_declined": []}
     await spectator.send_json_to({"type": "draw_accept"})
     assert (await receive(spectator, "error"))["code"] == "not_seated"
     await os_.send_json_to({"type": "draw_decline"})
