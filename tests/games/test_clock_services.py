@@ -204,12 +204,13 @@ def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     fake_time.advance(30)
     later = every_seat_moves(start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60)), [c, d])
     untimed = start_match("quarto-misere", [c, d])
+    unmoved = start_match("quarto-misere", [a, d], time_control=TimeControl(base=60))  # 30 s for a first move
     moves.known.clear()  # a restart: this process remembers nothing and has no timers
     flagfall.reset()
     fake_time.advance(40)
-    assert services.clock_sweep() == 1
+    assert services.clock_sweep() == 2
     statuses = dict(Match.objects.values_list("pk", "status"))
-    assert statuses == {overdue.pk: "finished", later.pk: "active", untimed.pk: "active"}
+    assert statuses == {overdue.pk: "finished", later.pk: "active", untimed.pk: "active", unmoved.pk: "aborted"}
     assert services.clock_sweep() == 0
 
 
