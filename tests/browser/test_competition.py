@@ -7,7 +7,7 @@ from games import ratings, services
 from games.models import Rating, Seat
 from games.rules import get_game
 from tests.browser.conftest import match_id_of
-from tests.support.players import make_accounts, start_match
+from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,7 +96,7 @@ def test_the_challenge_line_on_a_player_page_follows_the_answer(player_page):
 def test_the_player_page_shows_ratings_and_their_chart(player_page):
     alice, bob = make_accounts(2)
     for _ in range(3):
-        match = start_match("quarto-misere", [alice, bob], rated=True)
+        match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
         services.match_resign(match_id=match.pk, user=bob)
     shown = ratings.shown(Rating.objects.get(player=alice, game="quarto-misere").mu)
     page = player_page(None)
