@@ -259,6 +259,9 @@ ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 # Timed matches end on time by themselves (games/flagfall.py): besides a timer per match, each
 # server process sweeps for missed deadlines when it starts serving and then this often (0: never).
 CLOCK_SWEEP_SECONDS = int(os.environ.get("CLOCK_SWEEP_SECONDS", "30"))
+# In real time each seat's clock starts at its own first move; it has this long to make that
+# move, or the match is aborted (as on lichess). Correspondence and untimed matches: no limit.
+FIRST_MOVE_SECONDS = int(os.environ.get("FIRST_MOVE_SECONDS", "30"))
 # A match waiting for players is called off once all its players have left its page this long
 # (the lobby stops listing it at once).
 WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))

@@ -6,6 +6,9 @@ whose time is running, and ``Match.deadline`` is when it runs out. A turn ends w
 to move changes (in Quarto's self-selection order, placing and then choosing a piece is one
 turn of one clock): the mover is charged the time since ``since`` and, in real time, gets the
 increment. Correspondence gives each turn the same number of days, whatever was left before.
+In real time (as on lichess) a seat's clock starts at its own first move: until then the
+clock lists the seat in ``first``, and its turn has ``first_ms`` (``FIRST_MOVE_SECONDS``) to
+make that move, or the match is aborted; that first turn is not charged to its time.
 
 ``now()`` is the only source of time for clocks; tests replace it (``use_time``) instead of
 sleeping.
@@ -129,11 +132,19 @@ def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def start(control: TimeControl, roles, first: str, at: datetime) -> tuple[dict | None, datetime | None]:
-    """The clock and deadline of a match that starts ``at`` with ``first`` to move."""
+def start(control: TimeControl, roles, first: str, at: datetime, *,
+          first_move_ms: int = 0) -> tuple[dict | None, datetime | None]:
+    """The clock and deadline of a match that starts ``at`` with ``first`` to move. In real
+    time with ``first_move_ms``, each seat has that long for its first move, uncharged.
+
+    >>> start(TimeControl(60), ["x", "o"], "x", datetime(2026, 1, 1, tzinfo=tz.utc), first_move_ms=30_000)[1]
+    datetime.datetime(2026, 1, 1, 0, 0, 30, tzinfo=datetime.timezone.utc)
+    """
     if not control.timed:
         return None, None
     clock = {"remaining": {role: control.turn_ms() for role in roles}, "since": _ms(at), "running": first}
+    if control.base and first_move_ms:
+        clock.update(first=list(roles), first_ms=first_move_ms)
     return clock, deadline(clock)
 
 
@@ -147,44 +158,58 @@ def advance(control: TimeControl, clock: dict | None, *, after: str | None,
             at: datetime) -> tuple[dict | None, datetime | None]:
     """The clock and deadline once an action ``at`` leaves ``after`` to move (None: the game
     is over). The turn ends only when the mover changes; in real time the mover who ends a
-    turn (and the game goes on) gets the increment."""
+    turn (and the game goes on) gets the increment; a first turn (``first``) is not charged."""
     if clock is None:
         return None, None
     before = clock["running"]
     if before == after:
         return clock, deadline(clock)
-    remaining = dict(clock["remaining"])
-    if before is not None:
+    remaining, first = dict(clock["remaining"]), [role for role in clock.get("first", ()) if role != before]
+    if before is not None and not _first_turn(clock):
         remaining[before] = _left(clock, at)
         if after is not None and control.base:
             remaining[before] += control.increment * 1000
     if after is not None and control.days:
         remaining[after] = control.turn_ms()
-    clock = {"remaining": remaining, "since": _ms(at), "running": after}
+    clock = {**clock, "remaining": remaining, "since": _ms(at), "running": after}
+    if "first" in clock:
+        clock["first"] = first
     return clock, deadline(clock)
 
 
 def flag(clock: dict) -> dict:
     """The clock once its running side ran out of time: zero left, and it stops."""
-    return {"remaining": {**clock["remaining"], clock["running"]: 0}, "since": clock["since"], "running": None}
+    return {**clock, "remaining": {**clock["remaining"], clock["running"]: 0}, "running": None}
 
 
 def deadline(clock: dict | None) -> datetime | None:
     """When the running side's time runs out (None: no clock runs)."""
     if clock is None or clock["running"] is None:
         return None
-    return datetime.fromtimestamp((clock["since"] + clock["remaining"][clock["running"]]) / 1000, tz=tz.utc)
+    return datetime.fromtimestamp((clock["since"] + _allowed(clock)) / 1000, tz=tz.utc)
+
+
+def _first_turn(clock: dict) -> bool:
+    """Whether the running seat has not made its first move yet (real time: not charged)."""
+    return clock["running"] in clock.get("first", ())
+
+
+def _allowed(clock: dict) -> int:
+    """The running turn's milliseconds from ``since``: the first-move time, or the seat's own."""
+    return clock["first_ms"] if _first_turn(clock) else clock["remaining"][clock["running"]]
 
 
 def _left(clock: dict, at: datetime) -> int:
-    return max(clock["remaining"][clock["running"]] - (_ms(at) - clock["since"]), 0)
+    return max(_allowed(clock) - (_ms(at) - clock["since"]), 0)
 
 
 def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:
     """What pages receive: the time control, each seat's remaining milliseconds when the turn
-    began (``since``), whose clock runs, and the server's time now (pages count from there)."""
+    began (``since``), whose clock runs, and the server's time now (pages count from there);
+    the seats still to make their first move (``first``) and the time each has for it."""
     return {"kind": control.kind, "label": control.label, "description": control.description,
             "base": control.base, "increment": control.increment, "days": control.days,
             "remaining": clock["remaining"] if clock else None,
             "since": clock["since"] if clock else None,
-            "running": clock["running"] if clock else None, "now": _ms(at)}
+            "running": clock["running"] if clock else None, "now": _ms(at),
+            "first": clock.get("first", []) if clock else [], "first_ms": clock.get("first_ms") if clock else None}

@@ -31,6 +31,14 @@ def with_names(text: str, names: Mapping[str, str | None]) -> str:
     return _ROLE_WORD.sub(lambda m: names.get(m[1]) or role_label(m[1]), text or "")
 
 
+def abort_sentence(result: Mapping | None, names: Mapping[str, str | None], *, rated: bool) -> str:
+    """An aborted match for people, as the match page says it: "Aborted: not rated. Bob
+    resigned before moving." (a casual match: "Aborted: no result. ...")."""
+    head = f"Aborted: {'not rated' if rated else 'no result'}."
+    reason = with_names((result or {}).get("reason", ""), names)
+    return f"{head} {reason[:1].upper()}{reason[1:]}." if reason else head
+
+
 def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> str:
     """A finished match's result for people: "Ada won: Bob resigned." or "A draw: the board is full."."""
     result = result or {}

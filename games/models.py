@@ -44,7 +44,7 @@ class Match(models.Model):
     clock = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     # Pending draw offers and takeback requests (games.conduct); empty when there are none.
-    offers = models.CharField(max_length=100, blank=True, default="")
+    offers = models.CharField(max_length=200, blank=True, default="")
     # The resigned seats' roles, sorted and space-separated: also on the match row so that a move
     # read without a lock sees a resignation made meanwhile (games.services.statements).
     resigned = models.CharField(max_length=100, blank=True, default="")

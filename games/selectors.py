@@ -42,12 +42,13 @@ def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str
     game = get_game(match.game)
     if seats is None:
         seats = match_seats(match.pk)
-    rematch = next((m for m in match.rematches.select_related("created_by") if m.status != Match.Status.ABORTED),
-                   None) if match.status == Match.Status.FINISHED else None
+    rematches = list(match.rematches.select_related("created_by")) if match.status == Match.Status.FINISHED else []
+    rematch = next((m for m in rematches if m.status != Match.Status.ABORTED), None)
     return snapshots.build(match=match, game=game, state=game.state_from_json(match.state), seats=seats,
                            moves=snapshots.move_list(match_id=match.pk, version=match.version, plies=match.plies,
                                                      game=game),
-                           rematch=rematch)
+                           rematch=rematch,
+                           rematch_declined=[m.created_by_id for m in rematches if (m.result or {}).get("declined")])
 
 
 def match_snapshot_by_id(*, match_id: int) -> dict[str, Any]:

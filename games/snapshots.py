@@ -93,9 +93,11 @@ def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[st
     return moves
 
 
-def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None) -> dict[str, Any]:
+def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None,
+          rematch_declined: list[int] = ()) -> dict[str, Any]:
     """The full public state of a match, the same for every viewer. ``seats`` come with their
-    players (and the players rematch seats are kept for); ``rematch`` with its creator."""
+    players (and the players rematch seats are kept for); ``rematch`` with its creator;
+    ``rematch_declined``: the players whose rematch offer was declined."""
     return {
         "id": match.pk,
         "game": game.slug,
@@ -118,6 +120,7 @@ def build(*, match: Match, game, state, seats, moves, rematch: Match | None = No
         "rematch_of": match.rematch_of_id,
         "rematch": rematch.pk if rematch else None,
         "rematch_by": player_json(rematch.created_by) if rematch else None,
+        "rematch_declined": list(rematch_declined),
     }
 
 

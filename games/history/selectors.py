@@ -21,7 +21,7 @@ from games import ratings
 from games.clocks import TimeControl
 from games.history.charts import rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.labels import result_sentence, role_label, unrated_note, with_names
+from games.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, Seat
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
@@ -212,7 +212,9 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     return {"id": match.pk, "game": game.slug, "game_name": game.name, "family": game.info.family,
             "status": match.status, "seats": seats, "views": views, "moves": moves,
             "result": match.result, "damaged": damaged,
-            "result_text": result_sentence(match.result, names) if match.status == Match.Status.FINISHED else ""}
+            "result_text": (result_sentence(match.result, names) if match.status == Match.Status.FINISHED
+                            else abort_sentence(match.result, names, rated=match.rated)
+                            if match.status == Match.Status.ABORTED else "")}
 
 
 def match_record(*, match: Match) -> MatchRecord:

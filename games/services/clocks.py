@@ -15,15 +15,15 @@ from games import clocks
 from games.models import Match, Out
 from games.rules import get_game
 from games.selectors import match_seats
-from games.services.common import call_off, resign_seat
+from games.services.common import every_seat_moved, resign_seat
 
 
 def clock_flag(*, match_id: int) -> datetime | None:
     """If the running clock of ``match_id`` ran out, its seat loses on time: with two
     players still playing the other wins; with three, the seat counts as resigned and play
-    goes on. A seat whose time runs out before its first move calls the match off instead
-    (aborted, as lichess does: nobody loses, or is rated, for a game that never began).
-    Returns the deadline still ahead, if the match has one."""
+    goes on. Before every seat has moved (in real time: a seat's first-move time ran out) the
+    match is aborted instead (``resign_seat``; as lichess does: nobody loses, or is rated, for
+    a game that never began). Returns the deadline still ahead, if the match has one."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
@@ -34,10 +34,8 @@ def clock_flag(*, match_id: int) -> datetime | None:
         seats = match_seats(match.pk)
         game = get_game(match.game)
         mover = game.to_move(game.state_from_json(match.state))
-        if not match.moves.filter(role=mover).exists():
-            call_off(match)
-            return None
-        match.clock = clocks.flag(match.clock)
+        if every_seat_moved(match):
+            match.clock = clocks.flag(match.clock)
         seat = next(s for s in seats if s.role == mover)
         resign_seat(match, seats, seat, reason=f"{mover} ran out of time", at=at, out=Out.TIME)
         return match.deadline

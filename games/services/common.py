@@ -177,15 +177,23 @@ def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> 
         bots.computer_turn_on_commit(match.pk, match.version)
 
 
-def call_off(match: Match, *, why: dict[str, Any] | None = None) -> None:
-    """End a match that never really began (``aborted``: no result): its clock stops, offers
-    go; the lobby and its pages hear after commit. ``why``, when given, is kept as its
-    ``result`` for the page to say (``{"reason": "rematch_declined", "by": player}``). Call
-    holding the row lock."""
+def every_seat_moved(match: Match) -> bool:
+    """Whether every seat of the active ``match`` has made its first move (the computer's
+    seats too): until then it has not really begun, and any ending aborts it (``resign_seat``)."""
+    return set(match.moves.values_list("role", flat=True).distinct()) >= set(get_game(match.game).roles)
+
+
+def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None) -> None:
+    """End a match that never really began (``aborted``: no result, not rated): its clock
+    stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
+    with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
+    lobby and its pages hear after commit. Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
+    match.result = {"aborted": True, "reason": reason,
+                    **({"declined": True, "by": declined_by} if declined_by else {})}
     match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
-    match.deadline, match.offers, match.result = None, "", why
-    match.save(update_fields=["status", "finished_at", "clock", "deadline", "offers", "result"])
+    match.deadline, match.offers = None, ""
+    match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers"])
     broadcast.match_changed_on_commit(match.pk)
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
@@ -234,11 +242,22 @@ def finish_drawn(match: Match, seats: list[Seat], reason: str) -> None:
     broadcast.lobby_changed_on_commit()
 
 
+EARLY_EXIT = {Out.RESIGNED: "resigned", Out.TIME: "ran out of time", Out.ABANDONED: "left the match",
+              Out.LEFT: "left the site"}
+
+
 def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | None = None, at=None,
                 out: str = Out.RESIGNED) -> None:
     """``seat`` scores 0 from now on (having left play as ``out`` says); finish the match
     (``reason``, by default "... resigned") if at most one seat plays on, else play the seat's
-    turns at random. Call holding the row lock."""
+    turns at random. Before every seat has moved (``every_seat_moved``), with two players or
+    three, the match is aborted instead, saying why: nobody wins, loses or is rated for a
+    match that never began (lichess's rule). Call holding the row lock."""
+    if not every_seat_moved(match):
+        moved = match.moves.filter(role=seat.role).exists()
+        call_off(match, reason=f"{seat.role} {EARLY_EXIT[out]} before "
+                               f"{'every player had moved' if moved else 'moving'}")
+        return
     seat.resigned, seat.out, seat.out_ply = True, out, match.plies
     seat.save(update_fields=["resigned", "out", "out_ply"])
     game = get_game(match.game)

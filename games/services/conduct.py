@@ -13,7 +13,7 @@ from games.clocks import TimeControl
 from games.errors import ServiceError
 from games.models import Match, Move, Seat
 from games.rules import get_game
-from games.services.common import call_off, finish_drawn, lock_match, lock_playing_seat
+from games.services.common import call_off, every_seat_moved, finish_drawn, lock_match, lock_playing_seat
 from games.services.moves import forget
 
 
@@ -26,14 +26,16 @@ def match_abort(*, match_id: int, user) -> Match:
         seated = user.is_authenticated and match.seats.filter(player=user).exists()
         if not (seated or (user.is_authenticated and match.created_by_id == user.pk)):
             raise ServiceError("not_seated", "Only a player of this match can abort it.")
+        reason = ""
         if match.status == Match.Status.ACTIVE:
-            roles = set(get_game(match.game).roles)
-            if set(match.moves.values_list("role", flat=True).distinct()) >= roles:
+            if every_seat_moved(match):
                 raise ServiceError("match_under_way", "Every player has moved: the match can no longer be "
                                                       "aborted. Resign, or offer a draw.")
+            seat = match.seats.filter(player=user).first()
+            reason = f"{seat.role} aborted it before every player had moved" if seat else ""
         elif match.status != Match.Status.WAITING:
             raise ServiceError("match_over", "This match is over.")
-        call_off(match)
+        call_off(match, reason=reason)
         transaction.on_commit(lambda: forget(match.pk))
     return match
 
@@ -64,6 +66,9 @@ def _join_draw(match_id: int, user, *, answering: bool) -> Match:
         playing = [s for s in seats if not s.resigned]
         if any(s.player.is_computer for s in playing):
             raise ServiceError("computer_plays_on", "The computer does not take draw offers: play on, or resign.")
+        if not every_seat_moved(match):
+            raise ServiceError("draw_too_early", "No draw before every player has moved: "
+                                                 "abort the match instead (it is not rated).")
         offers["draw"].append(seat.role)
         if {s.role for s in playing} <= set(offers["draw"]):
             _agree_draw(match, seats)
@@ -89,6 +94,9 @@ def takeback_offer(*, match_id: int, user) -> Match:
         offers = conduct.parse(match.offers)
         if offers["takeback"]:
             raise ServiceError("takeback_pending", "A takeback has been asked for already: it waits for an answer.")
+        if seat.role in offers["takeback_declined"]:
+            raise ServiceError("takeback_declined", "Your takeback request was declined: you may ask again "
+                                                    "after your next move.")
         offers["takeback"] = [seat.role]
         _settle_takeback(match, seats, offers)
     return match
@@ -116,8 +124,9 @@ def _decline(match_id: int, user, kind: str, verb: str) -> Match:
         offers = conduct.parse(match.offers)
         if not offers[kind] or seat.role in offers[kind]:
             raise ServiceError("no_offer", f"There is no {kind} offer for you to answer.")
-        if kind == "draw":  # who offered may not offer again before moving
-            offers["declined"] = sorted(set(offers["declined"]) | set(offers["draw"]))
+        # who offered (a takeback's requester: the first) may not offer again before moving
+        declined, offerers = ("declined", offers["draw"]) if kind == "draw" else ("takeback_declined", offers[kind][:1])
+        offers[declined] = sorted(set(offers[declined]) | set(offerers))
         offers[kind] = []
         _save_offers(match, offers)
         broadcast.match_notice_on_commit(match.pk, f"{seat.player} {verb}.")

@@ -30,7 +30,8 @@ def player_depart(*, user) -> dict[str, int]:
     before, and its match is settled below). Then each match is settled by its status under its
     row lock, not by the status it had when listed (a waiting match may have started since).
     In play: the seat resigns (two players: the others win now; three: the game goes on with
-    random moves for the seat, as after any resignation). Waiting: the seat is freed for
+    random moves for the seat, as after any resignation; before every seat has moved, the
+    match is aborted instead). Waiting: the seat is freed for
     someone else, and a match left with nobody seated (or a rematch kept for ``user``) is
     called off. Returns how many matches were resigned and freed or called off.
     """

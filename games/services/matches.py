@@ -22,6 +22,7 @@ from games.selectors import match_seats
 from games.services.common import (
     call_off,
     computer_turn_after_commit,
+    every_seat_moved,
     finish_drawn,
     lock_match,
     lock_playing_seat,
@@ -217,9 +218,13 @@ def match_claim(*, match_id: int, user) -> Match:
 def match_claim_draw(*, match_id: int, user) -> Match:
     """Call it a draw instead of claiming the win from a player who left (as lichess offers):
     allowed when ``match_claim`` is, with only the claimant and the absent player still
-    playing (with three, the third has not agreed to a draw)."""
+    playing (with three, the third has not agreed to a draw). Before every seat has moved the
+    match is aborted instead, as by ``match_claim``."""
     with transaction.atomic():
         match, seats, mover = _abandoned_mover(match_id, user)
+        if not every_seat_moved(match):  # a match that never began is aborted, not drawn
+            resign_seat(match, seats, mover, out=Out.ABANDONED)
+            return match
         if sum(not s.resigned for s in seats) > 2:
             raise ServiceError("draw_needs_two", "A third player still plays: the match can only be claimed "
                                                  "(play on without the player who left), or offer a draw.")
@@ -252,7 +257,8 @@ def rematch_offer(*, match_id: int, user) -> Match:
 
     The offerer is seated at once, and so is the computer where it played; the other players'
     seats are kept for them and the rematch starts when they accept (``seat_join``). A second
-    offer returns the pending rematch.
+    offer returns the pending rematch. Once a player declined one, its offerer may not offer
+    another after this match (there is no next move to wait for, as with draws).
     """
     with transaction.atomic():
         lock_players([user.pk] if user.is_authenticated else [])  # before the matches' rows (playing.py)
@@ -264,6 +270,9 @@ def rematch_offer(*, match_id: int, user) -> Match:
         pending = old.rematches.exclude(status=Match.Status.ABORTED).first()
         if pending is not None:
             return pending
+        if old.rematches.filter(created_by=user, result__declined=True).exists():
+            raise ServiceError("rematch_declined", "Your rematch offer was declined: you cannot offer another "
+                                                   "after this match.")
         gone = next((s.player for s in old_seats if s.player is not None and not s.player.is_active), None)
         if gone is not None:  # a guest who logged out: nobody could ever take the seat kept for them
             raise ServiceError("player_gone", f"{gone} has left the site: there is nobody to play the rematch with.")
@@ -306,15 +315,17 @@ def rematch_decline(*, match_id: int, user) -> Match:
             raise ServiceError("no_offer", "There is no rematch offer to decline.")
         if not (user.is_authenticated and rematch.seats.filter(reserved_for=user).exists()):
             raise ServiceError("not_yours", "Only a player the rematch waits for can decline it.")
-        call_off(rematch, why={"reason": "rematch_declined", "by": player_json(user)})
+        call_off(rematch, reason="the rematch offer was declined", declined_by=player_json(user))
     return rematch
 
 
 def _start(match: Match, game, seats: list[Seat], at) -> None:
-    """Every seat is taken: the match starts ``at``, and so does the clock of the first mover."""
+    """Every seat is taken: the match starts ``at``, and so does the first mover's time for
+    its first move (real time; its own clock starts at that move)."""
     state = game.initial_state()
     match.status, match.started_at = Match.Status.ACTIVE, at
-    match.clock, match.deadline = clocks.start(TimeControl.of(match), game.roles, game.to_move(state), clocks.now())
+    match.clock, match.deadline = clocks.start(TimeControl.of(match), game.roles, game.to_move(state), clocks.now(),
+                                               first_move_ms=settings.FIRST_MOVE_SECONDS * 1000)
     match.save(update_fields=["status", "started_at", "clock", "deadline"])
     flagfall.arm_on_commit(match.pk, match.deadline)
     computer_turn_after_commit(match, game, state, seats)

@@ -65,6 +65,10 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     except clocks.OutOfTime:
         known.pop(match_id, None)
         clock_flag(match_id=match_id)
+        if Match.objects.filter(pk=match_id, status=Match.Status.ABORTED).exists():
+            raise ServiceError("first_move_too_late", "Your time for a first move ran out before this move "
+                                                      "arrived: the match was aborted (not rated).",
+                               {"version": version}) from None
         raise ServiceError("out_of_time", "Your time ran out before this move arrived: the match is lost on time.",
                            {"version": version}) from None
 

@@ -9,6 +9,7 @@ export class Clocks {
     this.arrived = 0;
     this.nodes = new Map(); // "place role" -> {role, node}: the element showing that seat's time there
     this.timer = null;
+    this.onTick = null; // called on every tick (the first-move countdown)
   }
 
   // A new state arrived (or the page was drawn from the embedded one).
@@ -26,11 +27,22 @@ export class Clocks {
     this.nodes.set(`${place} ${role}`, { role, node });
   }
 
+  // A seat's clock starts at its own first move (real time): until then it shows its full time.
   left(role) {
-    const { remaining, running, now, since } = this.clock;
+    const { remaining, running } = this.clock;
     const ms = remaining[role];
-    if (role !== running) return ms;
-    return Math.max(ms - (now - since) - (performance.now() - this.arrived), 0);
+    if (role !== running || this.clock.first.includes(role)) return ms;
+    return Math.max(ms - this.elapsed(), 0);
+  }
+
+  elapsed() {
+    return this.clock.now - this.clock.since + (performance.now() - this.arrived);
+  }
+
+  // What the seat to move has left to make its first move (null: it has moved, or no such rule).
+  firstMoveLeft() {
+    if (!this.clock || !this.clock.running || !this.clock.first.includes(this.clock.running)) return null;
+    return Math.max(this.clock.first_ms - this.elapsed(), 0);
   }
 
   tick() {
@@ -43,6 +55,7 @@ export class Clocks {
       node.classList.toggle("clock--low", this.clock.kind === "real_time" && ms < 10_000);
       node.setAttribute("aria-label", `${spokenTime(ms)} left`);
     }
+    if (this.onTick) this.onTick();
   }
 }
 

@@ -5,7 +5,7 @@ import { alertControls, yourTurn } from "./alerts.js";
 import { markSvg, marksSwapped, renderBoard } from "./boards.js";
 import { Clocks } from "./clock.js";
 import { setupLookback } from "./lookback.js";
-import { playerName, resultSentence, roleLabel } from "./names.js";
+import { abortSentence, playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 import { MatchSocket, SIGNED_OUT, TRY_AGAIN_LATER, showSignedOut, socketUrl } from "./socket.js";
 
@@ -29,9 +29,10 @@ const ui = {
   links: $("match-links"), lastMove: $("last-move"), claim: $("claim"),
   chatLines: $("chat-lines"), chatEmpty: $("chat-empty"), chatForm: $("chat-form"), chatText: $("chat-text"),
   chatReadonly: $("chat-readonly"), chat: $("chat"), offers: $("offers"), alerts: $("alerts"),
-  movesEnd: $("moves-end"), boardClocks: $("board-clocks"),
+  movesEnd: $("moves-end"), boardClocks: $("board-clocks"), firstMove: $("first-move"), timeControl: $("time-control"),
 };
 const clocks = new Clocks();
+clocks.onTick = renderFirstMove;
 const chat = new Map(); // line id -> line, as the server sent them
 
 let current = null; // the last state message: {version, match, last_move, you}
@@ -161,7 +162,7 @@ function render({ live = true } = {}) {
   renderClaim();
   renderMoves(match.moves, match.seats);
   const ending = match.status === "finished" ? resultSentence(match.result, match.seats)
-    : match.status === "aborted" ? "Aborted: no result." : "";
+    : match.status === "aborted" ? abortSentence(match) : "";
   ui.movesEnd.hidden = !ending;
   ui.movesEnd.textContent = ending;
   ui.lastMove.textContent = lastMoveLine(match);
@@ -225,10 +226,10 @@ function statusLine(match) {
       ? `${wait} Send the invite link to the people you want to play with, and keep this page open until they join.`
       : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
   }
-  if (match.status === "aborted" && match.result?.reason === "rematch_declined") {
+  if (match.status === "aborted" && match.result?.declined && match.result.by) {
     return `Rematch declined by ${match.result.by.name}: this match was called off.`;
   }
-  if (match.status === "aborted") return "This match was called off (aborted): it has no result and counts nowhere.";
+  if (match.status === "aborted") return abortSentence(match);
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
   const seat = match.seats.find((s) => s.role === view.to_move);
   const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
@@ -379,15 +380,37 @@ function renderOffers() {
   ui.offers.hidden = lines.length === 0;
 }
 
-// What a player may do about the match as a whole: abort it before everyone moved, offer or
-// answer a draw, ask for or answer a takeback (not in real time), resign.
+// Until every seat has made its first move (lichess's rule) the match can only be aborted: it
+// is not rated, and nobody wins or loses.
+function notBegun(match) {
+  const moved = new Set(match.moves.map((m) => m.role));
+  return match.seats.some((s) => !moved.has(s.role));
+}
+
+// In real time each seat has a short time for its first move, shown to everyone as a countdown
+// in place of the time control's line (a phone keeps the board on its first screen).
+function renderFirstMove() {
+  const ms = current && current.match.status === "active" ? clocks.firstMoveLeft() : null;
+  ui.firstMove.hidden = ms === null;
+  ui.timeControl.hidden = ms !== null;
+  if (ms === null) return;
+  const { match, you } = current;
+  const role = match.clock.running;
+  const who = you.roles.includes(role) ? "Your" : `${playerName(match.seats, role)}'s`;
+  ui.firstMove.textContent = `${who} first move within ${Math.ceil(ms / 1000)} s, or the match is aborted.`;
+}
+
+// What a player may do about the match as a whole: abort it before everyone moved (no draws
+// then), offer or answer a draw, ask for or answer a takeback (not in real time), resign.
 function conductControls(match, mySeat) {
   const parts = [];
   const { draw, takeback } = match.offers;
   const moved = new Set(match.moves.map((m) => m.role));
   const others = match.seats.filter((s) => s.role !== mySeat.role && !s.resigned);
-  if (match.seats.some((s) => !moved.has(s.role))) {
-    parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"));
+  const begun = !notBegun(match);
+  if (!begun) {
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"),
+               hintText("Until every player has moved, the match can only be aborted: it is not rated."));
   }
   const answer = (kind, text) => {
     const box = document.createElement("div");
@@ -400,7 +423,7 @@ function conductControls(match, mySeat) {
   };
   if (draw.length && !draw.includes(mySeat.role)) {
     parts.push(answer("draw", "Accept the draw?"));
-  } else if (!draw.length && others.length && others.every((s) => !s.player.computer)) {
+  } else if (begun && !draw.length && others.length && others.every((s) => !s.player.computer)) {
     parts.push(match.offers.declined.includes(mySeat.role)
       ? hintText("Your draw offer was declined: you may offer again after your next move.")
       : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
@@ -408,9 +431,25 @@ function conductControls(match, mySeat) {
   if (takeback.length && !takeback.includes(mySeat.role)) {
     parts.push(answer("takeback", "Let them take back their move?"));
   } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
-    parts.push(button("Ask to take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+    parts.push(match.offers.takeback_declined.includes(mySeat.role)
+      ? hintText("Your takeback request was declined: you may ask again after your next move.")
+      : button("Ask to take back", () => send({ type: "takeback_offer" }), "button--secondary"));
   }
   return parts;
+}
+
+function resignControl() {
+  if (!confirmingResign) {
+    return button("Resign", () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary");
+  }
+  const box = document.createElement("div");
+  box.className = "confirm";
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", "Confirm resignation");
+  box.append(hintText("Resign this match? It counts as a loss."),
+             button("Yes, resign", resign, "button--danger"),
+             button("Keep playing", () => { confirmingResign = false; renderControls(); }, "button--secondary"));
+  return box;
 }
 
 function send(message) {
@@ -421,7 +460,7 @@ function renderControls() {
   const { match, you } = current;
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
   const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign, match.offers,
-                                match.moves.length]);
+                                match.moves.length, match.rematch_declined]);
   if (drawn === controlsDrawn) return;
   controlsDrawn = drawn;
   const parts = [];
@@ -430,18 +469,7 @@ function renderControls() {
   }
   if (match.status === "active" && mySeat && !mySeat.resigned) {
     parts.push(...conductControls(match, mySeat));
-    if (confirmingResign) {
-      const box = document.createElement("div");
-      box.className = "confirm";
-      box.setAttribute("role", "group");
-      box.setAttribute("aria-label", "Confirm resignation");
-      box.append(hintText("Resign this match? It counts as a loss."),
-                 button("Yes, resign", resign, "button--danger"),
-                 button("Keep playing", () => { confirmingResign = false; renderControls(); }, "button--secondary"));
-      parts.push(box);
-    } else {
-      parts.push(button("Resign", () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary"));
-    }
+    if (!notBegun(match)) parts.push(resignControl()); // before, Abort is the button
   }
   if (match.status === "finished" && mySeat) {
     parts.push(rematchControl(match));
@@ -512,6 +540,7 @@ function spectatorRematch(match) {
 }
 
 function rematchControl(match) {
+  if (!match.rematch && match.rematch_declined.includes(userId)) return hintText("Rematch declined.");
   if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
   const by = match.rematch_by;
   if (by && by.id === userId) {

@@ -21,6 +21,13 @@ export function withNames(text, seats) {
   return (text || "").replace(ROLE_WORD, (role) => playerName(seats, role));
 }
 
+/** "Aborted: not rated. Bob resigned before moving." (a casual match: "Aborted: no result. ...") */
+export function abortSentence(match) {
+  const head = `Aborted: ${match.rated ? "not rated" : "no result"}.`;
+  const why = withNames((match.result || {}).reason, match.seats);
+  return why ? `${head} ${why.charAt(0).toUpperCase()}${why.slice(1)}.` : head;
+}
+
 /** "Ada won: Bob resigned." or "A draw: the board is full." */
 export function resultSentence(result, seats) {
   const { winners = [], draw, reason } = result || {};

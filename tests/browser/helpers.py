@@ -42,6 +42,18 @@ def wait_version(page: Page, version: int) -> None:
     expect(page.locator("#board")).to_have_attribute("data-version", str(version))
 
 
+def click_turns(pages: list[Page], version: int = 0) -> int:
+    """Each page in turn (the player to move) plays its first playable action, from ``version``
+    (the first moves, so that the match has begun); returns the version after them all."""
+    for page in pages:
+        wait_version(page, version)
+        page.locator(PLAYABLE).first.click()
+        version += 1
+    for page in pages:
+        wait_version(page, version)
+    return version
+
+
 def my_turn(page: Page) -> bool:
     return page.locator("#board.board-holder--my-turn").count() == 1
 

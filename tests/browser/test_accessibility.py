@@ -13,7 +13,7 @@ from games.match_settings import MatchSettings
 
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.players import make_accounts, make_players, play_out, session_cookie, start_match
+from tests.support.players import make_accounts, make_players, play_first_moves, play_out, session_cookie, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,8 @@ def matches():
         made[f"{game} mid-game"] = play_out(start_match(game, seated), seated, seed=1, max_moves=moves).pk
         made[f"{game} finished"] = play_out(start_match(game, seated), seated, seed=2).pk
     rated = make_accounts(2, "AxeMember")
-    services.match_resign(match_id=start_match("quarto-misere", rated, rated=True).pk, user=rated[1])
+    services.match_resign(match_id=play_first_moves(start_match("quarto-misere", rated, rated=True), rated).pk,
+                          user=rated[1])
     made["rated finished"] = rated[0].pk  # a player page with a rating and its chart (not a match)
     return people[0], made
 

@@ -38,13 +38,25 @@ def test_clocks_tick_for_the_player_to_move_and_a_draw_is_agreed(player_page):
     join_match(bob, f"/matches/{match_id}/", "oPlayer")
     watcher = player_page(None)
     watcher.goto(f"/matches/{match_id}/")
+    # Each clock starts at its seat's first move, which has 30 s, counted down for everyone.
     for page in (ada, bob, watcher):
         expect(page.locator('.clock[data-role="oPlayer"]')).to_have_text("1:00")
-        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text(TICKED)
+        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text("1:00")
+    first_move = re.compile(r"^Your first move within [12]\d s, or the match is aborted\.$")
+    expect(ada.locator("#first-move")).to_have_text(first_move)
+    expect(watcher.locator("#first-move")).to_have_text(re.compile(r"^Ada's first move within [12]\d s"))
+    expect(ada.get_by_role("button", name="Offer a draw")).to_have_count(0)  # not before everyone moved
     play_first_cell(ada)
     wait_version(bob, 1)
-    expect(bob.locator('.clock[data-role="oPlayer"].clock--running')).to_have_text(TICKED)
+    expect(bob.locator("#first-move")).to_have_text(first_move)
     expect(bob.locator('.clock[data-role="xPlayer"]')).not_to_have_class(re.compile("clock--running"))
+    play_first_cell(bob)
+    wait_version(ada, 2)
+    for page in (ada, bob, watcher):
+        expect(page.locator("#first-move")).to_be_hidden()
+        expect(page.locator("#time-control")).to_be_visible()
+        expect(page.locator('.clock[data-role="xPlayer"].clock--running')).to_have_text(TICKED)
+        expect(page.locator('.clock[data-role="oPlayer"]')).to_have_text("1:00")
     expect(ada.get_by_role("button", name="Ask to take back")).to_have_count(0)  # not in real time
 
     ada.get_by_role("button", name="Offer a draw").click()

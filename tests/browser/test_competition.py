@@ -7,7 +7,7 @@ from games import ratings, services
 from games.models import Rating, Seat
 from games.rules import get_game
 from tests.browser.conftest import match_id_of
-from tests.support.players import make_accounts, start_match
+from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,7 +96,7 @@ def test_the_challenge_line_on_a_player_page_follows_the_answer(player_page):
 def test_the_player_page_shows_ratings_and_their_chart(player_page):
     alice, *losers = make_accounts(4)
     for loser in losers:  # three opponents: one pair's results count once a day
-        match = start_match("quarto-misere", [alice, loser], rated=True)
+        match = play_first_moves(start_match("quarto-misere", [alice, loser], rated=True), [alice, loser])
         services.match_resign(match_id=match.pk, user=loser)
     shown = ratings.shown(Rating.objects.get(player=alice, game="quarto-misere").mu)
     page = player_page(None)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.models import Match, Seat
 from tests.browser.conftest import VIEWPORT, match_id_of
 from tests.browser.helpers import (
-    PLAYABLE, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
+    PLAYABLE, click_turns, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
 )
 from tests.support.players import make_players, play_out, start_match
 
@@ -241,11 +241,12 @@ def test_dead_matches_leave_the_lobby_and_waiting_ones_expire(player_page, live_
     watcher.goto("/")
     assert Match.objects.get(pk=waiting).status == Match.Status.ABORTED
     ada.goto(f"/matches/{waiting}/")
-    expect(ada.locator("#status-line")).to_contain_text("called off")
+    expect(ada.locator("#status-line")).to_have_text("Aborted: no result.")
 
 
 def test_a_guest_is_warned_before_logging_out_and_the_opponent_is_not_kept_waiting(player_page):
     ada, bob, match_id = started(player_page)
+    click_turns([ada, bob])  # both have begun: leaving now loses the match
     ada.get_by_role("button", name="Log out").click()
     warning = ada.get_by_test_id("logout-warning")
     expect(warning).to_contain_text("give up the name Ada")
@@ -325,6 +326,7 @@ def ada_resigned_to_bob(player_page):
     ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
     watcher = player_page(None)
     watcher.goto(f"/matches/{match_id}/")
+    click_turns([ada, ada, bob])  # Ada chooses and places a piece, Bob chooses one: both have begun
     ada.get_by_role("button", name="Resign").click()
     ada.get_by_role("button", name="Yes, resign").click()
     expect(watcher.locator("#status-line")).to_have_text("Game over: Bob won: Ada resigned.")
@@ -340,7 +342,7 @@ def test_spectators_are_pointed_to_the_rematch(player_page):
 
 
 def test_a_declined_rematch_leaves_every_page(player_page):
-    ada, bob, watcher, _ = ada_resigned_to_bob(player_page)
+    ada, bob, watcher, match_id = ada_resigned_to_bob(player_page)
     bob.get_by_role("button", name="Offer a rematch").click()
     expect(ada.locator("#controls")).to_contain_text("Bob offers a rematch.")
     expect(watcher.get_by_role("link", name="Watch the rematch")).to_be_visible()
@@ -348,7 +350,11 @@ def test_a_declined_rematch_leaves_every_page(player_page):
     expect(ada.get_by_role("button", name="Offer a rematch")).to_be_visible()
     expect(ada.locator("#controls")).not_to_contain_text("offers a rematch")
     expect(watcher.get_by_role("link", name="Watch the rematch")).to_have_count(0)
-    expect(bob.locator("#status-line")).to_contain_text("called off")  # bob waits on the rematch's page
+    # bob waits on the rematch's page; back on the match, he may not offer another
+    expect(bob.locator("#status-line")).to_have_text("Aborted: no result. The rematch offer was declined.")
+    bob.goto(f"/matches/{match_id}/")
+    expect(bob.locator("#controls")).to_have_text("Rematch declined.")
+    expect(bob.get_by_role("button", name="Offer a rematch")).to_have_count(0)
 
 
 def test_replay_header_says_who_won_and_its_buttons_are_the_sites(player_page):

@@ -8,8 +8,15 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
 from games import services
-from tests.browser.helpers import create_match, join_match, outside_the_event_loop, record_notifications, wait_version
-from tests.support.players import make_players, play_out, start_match
+from tests.browser.helpers import (
+    click_turns,
+    create_match,
+    join_match,
+    outside_the_event_loop,
+    record_notifications,
+    wait_version,
+)
+from tests.support.players import make_players, play_first_moves, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -137,8 +144,7 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
     expect(bob).to_have_title(re.compile(r"^\(1\) "))  # the turns waiting, as lichess counts them
     bob.wait_for_function("window.shown.length > 0")
     assert bob.evaluate("window.shown") == [["Boardhall: your turn", f"Nine-Board Tic-Tac-Toe #{match_id} against Ada"]]
-    ada.get_by_role("button", name="Resign").click()
-    ada.get_by_role("button", name="Yes, resign").click()
+    ada.get_by_role("button", name="Abort").click()  # Bob has not moved: abort is the way out
     expect(row).to_have_count(0)
     expect(bob.locator("#mine-empty")).to_be_visible()
     expect(bob.locator("#my-matches")).to_be_hidden()
@@ -146,19 +152,19 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
 
 
 def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
-    """Three players: o resigns after x's first move, and the rules play o's turns at random;
+    """Three players: o resigns after x's second move, and the rules play o's turns at random;
     the move list and the replay mark those moves, and only those."""
     def three_player_match_with_o_out():
         x, o, z = make_players(3, "Trio")
-        match = start_match("tictactoe-3player", [x, o, z])
-        services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+        match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+        match = play_out(match, [x, o, z], seed=1, max_moves=1)  # x's second move
         services.match_resign(match_id=match.pk, user=o)  # o's own turn: played at random at once
         match.refresh_from_db()
         return play_out(match, [x, o, z], seed=1, max_moves=4)
 
     match = outside_the_event_loop(three_player_match_with_o_out)
     moves = list(match.moves.values_list("ply", "role"))
-    marked = [ply for ply, role in moves if role == "oplayer" and ply > 1]
+    marked = [ply for ply, role in moves if role == "oplayer" and ply > 4]
     assert marked and len(moves) > len(marked) + 1
     page = player_page("Watcher")
     for address, steps in [(f"/matches/{match.pk}/", "#moves li"), (f"/matches/{match.pk}/replay/", "#replay-moves li")]:
@@ -173,6 +179,8 @@ def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
 
 def test_resign_then_rematch(player_page):
     ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
+    expect(ada.get_by_role("button", name="Resign")).to_have_count(0)  # before everyone moved: Abort only
+    click_turns([ada, ada, bob])  # Ada chooses and places a piece, Bob chooses one: both have begun
     ada.get_by_role("button", name="Resign").click()
     ada.get_by_role("button", name="Keep playing").click()
     expect(ada.locator("#board")).to_have_attribute("data-status", "active")
@@ -211,10 +219,19 @@ def test_players_chat_and_spectators_read(player_page):
     expect(watcher.locator("#chat-lines li")).to_have_text(["Ada <b>good luck</b>", "Bob thanks, you too"])
 
 
+def both_begin(ada, bob) -> None:
+    """Ada, Bob, Ada: both have made their first move (before, leaving aborts the match), and it
+    is Bob's turn."""
+    for version, (page, action) in enumerate([(ada, "(play 2 2 2 2 x)"), (bob, "(play 2 2 1 1 o)"),
+                                             (ada, "(play 1 1 2 2 x)")]):
+        wait_version(page, version)
+        page.locator(f'#board [data-action="{action}"]').click()
+    wait_version(bob, 3)
+
+
 def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     ada, bob, match_id = started(player_page)
-    ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
-    wait_version(bob, 1)
+    both_begin(ada, bob)
     claim = ada.locator("#claim")
     expect(claim).to_be_hidden()
     bob.goto("/")  # Bob leaves the match page on his turn
@@ -236,8 +253,7 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
 def test_a_match_can_be_called_a_draw_when_a_player_left(player_page):
     """As on lichess: instead of claiming the win from a player who left, call it a draw."""
     ada, bob, match_id = started(player_page)
-    ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
-    wait_version(bob, 1)
+    both_begin(ada, bob)
     bob.goto("/")
     claim = ada.locator("#claim")
     claim.get_by_role("button", name="Call it a draw").click(timeout=15_000)

@@ -1,6 +1,7 @@
 """Timed matches against the database, with the clocks' time moved by hand (``fake_time``):
-clocks start with the match, moves are charged, late moves are refused, flags fall by the
-service and by the sweep after a restart, once."""
+in real time each seat first has ``FIRST_MOVE_SECONDS`` for its first move (uncharged; too
+late aborts the match), then its clock runs; moves are charged, late moves are refused, flags
+fall by the service and by the sweep after a restart, once."""
 
 from datetime import datetime, timedelta
 from datetime import timezone as tz
@@ -33,7 +34,7 @@ def move(match: Match, user, action: str | None = None) -> Match:
 
 def every_seat_moves(match: Match, players: list) -> Match:
     """One move each, at once: the match has begun (a seat that never moved is not flagged but
-    calls the match off), and the first player is to move again."""
+    aborts the match), its clocks run, and the first player is to move again."""
     for player in players:
         match = move(match, player)
     return match
@@ -55,12 +56,38 @@ def test_the_clock_starts_when_the_last_seat_is_taken(fake_time):
     services.seat_join(match_id=match.pk, user=o)
     match.refresh_from_db()
     assert match.clock["remaining"] == {"xPlayer": 180_000, "oPlayer": 180_000}
+    # X has FIRST_MOVE_SECONDS for its first move; its own clock starts at that move
+    assert match.clock["running"] == "xPlayer" and match.deadline == fake_time.now + timedelta(seconds=30)
+    assert match.clock["first"] == ["xPlayer", "oPlayer"]
+
+
+def test_first_moves_are_not_charged_and_then_each_clock_runs(fake_time, settings):
+    settings.FIRST_MOVE_SECONDS = 20
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    fake_time.advance(15)
+    match = move(match, x)
+    assert match.clock["remaining"] == {"xPlayer": 180_000, "oPlayer": 180_000} and match.clock["first"] == ["oPlayer"]
+    assert match.clock["running"] == "oPlayer" and match.deadline == fake_time.now + timedelta(seconds=20)
+    fake_time.advance(19)
+    match = move(match, o)
+    assert match.clock["remaining"] == {"xPlayer": 180_000, "oPlayer": 180_000} and match.clock["first"] == []
     assert match.clock["running"] == "xPlayer" and match.deadline == fake_time.now + timedelta(seconds=180)
+    public = selectors.match_snapshot(match=match)["clock"]
+    assert public["first"] == [] and public["first_ms"] == 20_000
+
+
+def test_correspondence_and_untimed_have_no_first_move_limit(fake_time):
+    x, o, a, b = make_players(4)
+    mail = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(days=1))
+    untimed = start_match("nine-board-tictactoe", [a, b])
+    assert "first" not in mail.clock and mail.deadline == fake_time.now + timedelta(days=1)
+    assert untimed.clock is None and untimed.deadline is None
 
 
 def test_a_move_is_charged_its_time_plus_the_increment(fake_time):
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
     fake_time.advance(10)
     match = move(match, x)
     assert match.clock["remaining"] == {"xPlayer": 172_000, "oPlayer": 180_000}
@@ -75,12 +102,12 @@ def test_a_move_is_charged_its_time_plus_the_increment(fake_time):
 @pytest.mark.django_db(transaction=True)  # the memory is written on commit
 def test_the_fast_path_charges_the_clock_too(fake_time):
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o], time_control=BLITZ)
+    match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
     match = move(match, x)
     assert match.pk in moves.known  # the next move is checked from memory
     fake_time.advance(7)
     match = move(match, o)
-    assert match.clock["remaining"]["oPlayer"] == 175_000 and match.plies == 2
+    assert match.clock["remaining"]["oPlayer"] == 175_000 and match.plies == 4
 
 
 def test_quarto_choosing_and_placing_is_one_turn_of_one_clock(fake_time):
@@ -88,16 +115,24 @@ def test_quarto_choosing_and_placing_is_one_turn_of_one_clock(fake_time):
     match = start_match("quarto-misere", [white, black], time_control=TimeControl(base=60, increment=5))
     fake_time.advance(3)
     match = move(match, white)  # chooses a piece for itself
-    assert match.clock["running"] == "white" and match.clock["remaining"]["white"] == 60_000
+    assert match.clock["running"] == "white" and match.deadline == fake_time.now + timedelta(seconds=27)
     fake_time.advance(4)
-    match = move(match, white)  # places it: the turn ends
+    match = move(match, white)  # places it: its first turn ends, not charged
+    assert match.clock["running"] == "black" and match.clock["remaining"]["white"] == 60_000
+    match = every_seat_moves(match, [black, black])  # black's first turn: place, choose
+    fake_time.advance(3)
+    match = move(match, white)
+    fake_time.advance(4)
+    match = move(match, white)
     assert match.clock["running"] == "black" and match.clock["remaining"]["white"] == 60_000 - 7_000 + 5_000
 
 
 def test_quarto_classic_order_each_action_is_its_movers(fake_time):
     white, black = make_players(2)
     match = start_match("quarto-misere-classic", [white, black], time_control=TimeControl(base=60))
+    match = every_seat_moves(match, [white, black, black])  # black places, then chooses for white
     fake_time.advance(3)
+    match = move(match, white)  # places the piece it was given
     match = move(match, white)  # chooses the piece black must place
     assert match.clock["running"] == "black" and match.clock["remaining"]["white"] == 57_000
 
@@ -129,7 +164,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_match_ends_on_time(fake_ti
 def test_the_flag_falls_once_and_not_before_the_deadline(fake_time):
     x, o = make_players(2)
     match = every_seat_moves(start_match("nine-board-tictactoe", [x, o], time_control=BLITZ), [x, o])
-    fake_time.advance(181)
+    fake_time.advance(179)
     assert services.clock_flag(match_id=match.pk) == match.deadline  # still ahead: nothing happens
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
@@ -167,30 +202,39 @@ def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     a, b, c, d = make_players(4)
     overdue = every_seat_moves(start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60)), [a, b])
     fake_time.advance(30)
-    later = start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60))
+    later = every_seat_moves(start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60)), [c, d])
     untimed = start_match("quarto-misere", [c, d])
+    unmoved = start_match("quarto-misere", [a, d], time_control=TimeControl(base=60))  # 30 s for a first move
     moves.known.clear()  # a restart: this process remembers nothing and has no timers
     flagfall.reset()
     fake_time.advance(40)
-    assert services.clock_sweep() == 1
+    assert services.clock_sweep() == 2
     statuses = dict(Match.objects.values_list("pk", "status"))
-    assert statuses == {overdue.pk: "finished", later.pk: "active", untimed.pk: "active"}
+    assert statuses == {overdue.pk: "finished", later.pk: "active", untimed.pk: "active", unmoved.pk: "aborted"}
     assert services.clock_sweep() == 0
 
 
+@pytest.mark.parametrize("control", [BLITZ, TimeControl(days=1)], ids=["real time", "correspondence"])
 @pytest.mark.parametrize("moved", [0, 1])
-def test_a_seat_out_of_time_before_its_first_move_calls_the_match_off(fake_time, moved):
+def test_a_seat_out_of_time_before_its_first_move_calls_the_match_off(fake_time, moved, control):
     """As on lichess: a game nobody (or only the first player) began is aborted, not lost,
-    and counts nowhere; a rated one changes no rating."""
+    and counts nowhere; a rated one changes no rating. In real time that is the first-move
+    time (``FIRST_MOVE_SECONDS``), not the seat's clock."""
     from tests.support.players import make_accounts
 
     x, o = make_accounts(2)
-    match = start_match("nine-board-tictactoe", [x, o], rated=True, time_control=BLITZ)
+    match = start_match("nine-board-tictactoe", [x, o], rated=True, time_control=control)
     match = every_seat_moves(match, [x, o][:moved])
-    fake_time.advance(182)
+    to_move = ["xPlayer", "oPlayer"][moved]
+    fake_time.advance(29 if control.base else 86_399)
+    assert services.clock_flag(match_id=match.pk) == match.deadline  # not yet
+    fake_time.advance(1)
     assert services.clock_flag(match_id=match.pk) is None
     match.refresh_from_db()
-    assert match.status == Match.Status.ABORTED and match.result is None and match.deadline is None
+    assert match.status == Match.Status.ABORTED and match.deadline is None
+    assert match.result == {"aborted": True, "reason": f"{to_move} ran out of time before moving"}
+    if control.base:
+        assert match.clock["remaining"] == {"xPlayer": 180_000, "oPlayer": 180_000}  # no clock ever ran
     assert not match.seats.filter(resigned=True).exists()
     assert not match.seats.exclude(rating_after=None).exists()
     assert services.clock_sweep() == 0
@@ -244,18 +288,21 @@ def test_every_rule_set_runs_its_clock_and_flags(slug, fake_time):
     players = make_players(len(game.roles))
     match = start_match(slug, players, time_control=TimeControl(base=60, increment=2))
     by_role = dict(zip(game.roles, players))
-    for seconds in (3, 5, 7, 11):
+    for seconds in (3, 5, 7, 11, 2, 3, 4):
         state = game.state_from_json(match.state)
         fake_time.advance(seconds)
         match = move(match, by_role[game.to_move(state)])
         state = game.state_from_json(match.state)
-        assert match.clock["running"] == game.to_move(state)
+        mover = game.to_move(state)
+        assert match.clock["running"] == mover
         turn_began = datetime.fromtimestamp(match.clock["since"] / 1000, tz=tz.utc)
         assert turn_began <= fake_time.now  # the same player may still be in their turn (Quarto)
-        assert match.deadline == turn_began + timedelta(milliseconds=match.clock["remaining"][game.to_move(state)])
+        allowed = 30_000 if mover in match.clock["first"] else match.clock["remaining"][mover]
+        assert match.deadline == turn_began + timedelta(milliseconds=allowed)
         assert all(0 < left <= 62_000 for left in match.clock["remaining"].values())
+    assert not match.clock["first"]  # every seat has moved
     flagged = game.to_move(game.state_from_json(match.state))
-    fake_time.advance(60)
+    fake_time.advance(62)
     services.clock_flag(match_id=match.pk)
     match.refresh_from_db()
     assert match.seats.get(role=flagged).resigned or match.result["scores"][flagged] == 0

@@ -10,7 +10,8 @@ from channels.db import database_sync_to_async
 
 from games import flagfall
 from games.clocks import TimeControl
-from tests.games.test_consumers import join_match, receive
+from games.models import Match
+from tests.games.test_consumers import drain, join_match, receive
 from tests.support.players import make_players, play_out, start_match
 from tests.support.waits import EVENT_SECONDS, until
 
@@ -33,11 +34,12 @@ async def test_the_flag_falls_by_timer_and_every_page_is_told(fake_time):
     fake_time.advance(5)
     await xs.send_json_to({"type": "action", "action": action, "version": first["version"]})
     moved = await receive(spectator, "state")
-    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 57_000, "oPlayer": 61_000}
+    # the first moves were not charged: each clock started at its seat's first move
+    assert moved["match"]["clock"]["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}
     assert moved["match"]["clock"]["running"] == "oPlayer"
     await until_armed(match.pk)  # the process that took the move armed a timer for o's deadline
-    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=61)
-    fake_time.advance(60)
+    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=60)
+    fake_time.advance(59)
     await flagfall.fire_due()  # not due yet
     assert await spectator.receive_nothing(timeout=0.2)
     fake_time.advance(1)
@@ -71,12 +73,14 @@ async def test_a_late_move_is_refused_with_its_own_code(fake_time):
 async def test_offers_and_answers_reach_players_and_spectators():
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    await database_sync_to_async(play_out)(match, [x, o], max_moves=2)  # each seat's first move
     xs, _ = await join_match(match.pk, x)
     os_, _ = await join_match(match.pk, o)
     spectator, _ = await join_match(match.pk)
     await xs.send_json_to({"type": "draw_offer"})
     for sock in (xs, os_, spectator):
-        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": [], "declined": []}
+        assert (await receive(sock, "state"))["match"]["offers"] == {"draw": ["xPlayer"], "takeback": [], "declined": [],
+                                                                     "takeback_declined": []}
     await spectator.send_json_to({"type": "draw_accept"})
     assert (await receive(spectator, "error"))["code"] == "not_seated"
     await os_.send_json_to({"type": "draw_decline"})
@@ -90,6 +94,82 @@ async def test_offers_and_answers_reach_players_and_spectators():
     await xs.send_json_to({"type": "draw_accept"})
     over = await receive_until(spectator, lambda m: m["type"] == "state" and m["match"]["status"] == "finished")
     assert over["match"]["result"]["draw"] is True and over["match"]["result"]["reason"] == "drawn by agreement"
+    for sock in (xs, os_, spectator):
+        await sock.disconnect()
+
+
+async def test_a_first_move_not_made_in_time_aborts_the_match_by_timer(fake_time, settings):
+    """Real time: each seat's clock starts at its own first move, which has FIRST_MOVE_SECONDS;
+    the countdown's data reach every page, and the server's own timer aborts the match."""
+    settings.FIRST_MOVE_SECONDS = 20
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
+                                                      time_control=TimeControl(base=60))
+    xs, first = await join_match(match.pk, x)
+    spectator, _ = await join_match(match.pk)
+    clock = first["match"]["clock"]
+    assert clock["first"] == ["xPlayer", "oPlayer"] and clock["first_ms"] == 20_000 and clock["running"] == "xPlayer"
+    fake_time.advance(15)  # not charged: x's clock starts at this move
+    await xs.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": 0})
+    moved = (await receive(spectator, "state"))["match"]["clock"]
+    assert moved["first"] == ["oPlayer"] and moved["remaining"] == {"xPlayer": 60_000, "oPlayer": 60_000}
+    await until_armed(match.pk)
+    assert flagfall.armed()[match.pk] == fake_time.now + timedelta(seconds=20)
+    fake_time.advance(19)
+    await flagfall.fire_due()  # not due yet
+    assert await spectator.receive_nothing(timeout=0.2)
+    fake_time.advance(1)
+    await flagfall.fire_due()
+    for sock in (xs, spectator):
+        over = await receive_until(sock, lambda m: m["type"] == "state" and m["match"]["status"] != "active")
+        assert over["match"]["status"] == "aborted"
+        assert over["match"]["result"] == {"aborted": True, "reason": "oPlayer ran out of time before moving"}
+        assert over["match"]["clock"]["remaining"] == {"xPlayer": 60_000, "oPlayer": 60_000}
+    for sock in (xs, spectator):
+        await sock.disconnect()
+
+
+async def test_a_first_move_too_late_is_refused_with_its_own_code(fake_time):
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o],
+                                                      time_control=TimeControl(base=60))
+    xs, first = await join_match(match.pk, x)
+    fake_time.advance(31)
+    await xs.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": 0})
+    error = await receive(xs, "error")
+    assert error["code"] == "first_move_too_late" and "aborted" in error["message"]
+    over = await receive(xs, "state")
+    assert over["match"]["status"] == "aborted" and over["match"]["result"]["reason"] == "xPlayer ran out of time before moving"
+    await xs.disconnect()
+
+
+async def test_offers_refused_by_the_rules_of_manners_reach_only_the_sender():
+    """No draw before every seat has moved; after a declined takeback, no asking again before
+    a move of one's own: a clear code and message to the one who tried, nothing to anyone else."""
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    await database_sync_to_async(play_out)(match, [x, o], max_moves=1)  # x moved, o has not
+    xs, _ = await join_match(match.pk, x)
+    os_, seen = await join_match(match.pk, o)
+    spectator, _ = await join_match(match.pk)
+    await xs.send_json_to({"type": "draw_offer"})
+    error = await receive(xs, "error")
+    assert error["code"] == "draw_too_early" and "abort" in error["message"]
+    await os_.send_json_to({"type": "action", "action": seen["you"]["legal"]["oPlayer"][0], "version": 1})
+    for sock in (xs, os_, spectator):
+        await receive_until(sock, lambda m: m["type"] == "state" and m["version"] == 2)
+    await os_.send_json_to({"type": "takeback_offer"})
+    await receive_until(xs, lambda m: m["type"] == "state" and m["match"]["offers"]["takeback"] == ["oPlayer"])
+    await xs.send_json_to({"type": "takeback_decline"})
+    for sock in (xs, os_, spectator):
+        notice = await receive_skipping_state(sock, "notice")
+        assert notice["text"] == f"{x.display_name} declined the takeback."
+    assert await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).offers)() == "takeback_declined:oPlayer"
+    await os_.send_json_to({"type": "takeback_offer"})
+    error = await receive(os_, "error")
+    assert error["code"] == "takeback_declined" and "after your next move" in error["message"]
+    for sock in (xs, spectator):  # nobody else heard of the refused requests
+        assert [m["type"] for m in await drain(sock) if m["type"] not in {"presence", "state"}] == []
     for sock in (xs, os_, spectator):
         await sock.disconnect()
 

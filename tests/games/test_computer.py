@@ -19,7 +19,7 @@ from games.match_settings import MatchSettings
 from games.models import Match, Move
 from games.rules import GAMES, get_game
 from tests.games.test_consumers import join_match, receive
-from tests.support.players import make_players
+from tests.support.players import make_players, play_first_moves
 from tests.support.waits import EVENT_SECONDS
 
 FAST = {"COMPUTER_ITERATIONS": 60, "COMPUTER_SECONDS": 2.0}
@@ -112,6 +112,7 @@ def test_a_rematch_against_the_computer_starts_at_once(django_capture_on_commit_
     human, = make_players(1)
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="white", against_computer=True)
+    match = play_first_moves(match, [human, match.seats.get(role="black").player])  # its moves count as its seat's
     services.match_resign(match_id=match.pk, user=human)
     with django_capture_on_commit_callbacks(execute=True):
         rematch = services.rematch_offer(match_id=match.pk, user=human)

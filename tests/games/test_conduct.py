@@ -10,7 +10,7 @@ from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_clock_services import move
 from tests.games.test_services import assert_refused
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +30,14 @@ def replayed(match: Match):
 
 
 def test_offers_text_round_trips():
-    assert conduct.parse("") == {"draw": [], "takeback": [], "declined": []}
+    assert conduct.parse("") == {"draw": [], "takeback": [], "declined": [], "takeback_declined": []}
     assert conduct.format({"draw": ["x", "o"], "takeback": ["o"]}) == "draw:x,o;takeback:o"
-    assert conduct.parse("draw:x,o;takeback:o;junk:z") == {"draw": ["x", "o"], "takeback": ["o"], "declined": []}
+    assert conduct.parse("draw:x,o;takeback:o;junk:z") == {"draw": ["x", "o"], "takeback": ["o"], "declined": [],
+                                                          "takeback_declined": []}
+    longest = conduct.format({"draw": ["xplayer", "oplayer"], "takeback": ["xplayer", "oplayer"],
+                              "declined": ["xplayer", "oplayer", "zplayer"],
+                              "takeback_declined": ["xplayer", "oplayer", "zplayer"]})
+    assert len(longest) <= Match._meta.get_field("offers").max_length
     assert conduct.after_move("draw:x;takeback:o", "x") == "draw:x"
     assert conduct.after_move("draw:x", "o") == ""
 
@@ -44,7 +49,8 @@ def test_abort_until_every_seat_has_moved():
     assert_refused("not_seated", services.match_abort, match_id=match.pk, user=spectator)
     services.match_abort(match_id=match.pk, user=o)
     match.refresh_from_db()
-    assert match.status == Match.Status.ABORTED and match.result is None
+    assert match.status == Match.Status.ABORTED
+    assert match.result == {"aborted": True, "reason": "oPlayer aborted it before every player had moved"}
     assert_refused("match_over", services.match_abort, match_id=match.pk, user=x)
     assert_refused("match_over", services.move_submit, match_id=match.pk, user=o, action="x", version=match.version)
 
@@ -55,16 +61,21 @@ def test_abort_until_every_seat_has_moved():
 def test_abort_stops_the_clock(fake_time):
     x, o = make_players(2)
     match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60))
+    match = move(match, x)
     fake_time.advance(5)
     services.match_abort(match_id=match.pk, user=x)
     match.refresh_from_db()
-    assert match.deadline is None and match.clock["running"] is None and match.clock["remaining"]["xPlayer"] == 55_000
+    # neither clock ever ran: each starts at its seat's first move
+    assert match.deadline is None and match.clock["running"] is None
+    assert match.clock["remaining"] == {"xPlayer": 60_000, "oPlayer": 60_000}
     assert services.clock_sweep() == 0
 
 
 def test_a_draw_offered_and_accepted_scores_fifty_each():
     x, o = make_players(2)
     match = move(start_match("quarto-misere", [x, o]), x)
+    assert_refused("draw_too_early", services.draw_offer, match_id=match.pk, user=x)  # black has not moved
+    match = play_first_moves(match, [x, o])
     services.draw_offer(match_id=match.pk, user=x)
     assert offers(match)["draw"] == ["white"]
     assert selectors.match_snapshot(match=match)["offers"]["draw"] == ["white"]
@@ -79,7 +90,7 @@ def test_a_draw_offered_and_accepted_scores_fifty_each():
 
 def test_a_draw_offer_lapses_when_the_opponent_moves_and_stands_when_the_offerer_does():
     x, o = make_players(2)
-    match = start_match("nine-board-tictactoe", [x, o])
+    match = play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o])
     services.draw_offer(match_id=match.pk, user=x)
     match = move(match, x)  # the offerer moves: the offer stands
     assert offers(match)["draw"] == ["xPlayer"]
@@ -90,7 +101,7 @@ def test_a_draw_offer_lapses_when_the_opponent_moves_and_stands_when_the_offerer
 
 def test_a_declined_draw_is_gone():
     x, o, spectator = make_players(3)
-    match = start_match("nine-board-tictactoe", [x, o])
+    match = play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o])
     assert_refused("no_offer", services.draw_decline, match_id=match.pk, user=o)
     services.draw_offer(match_id=match.pk, user=o)
     assert_refused("no_offer", services.draw_decline, match_id=match.pk, user=o)  # not your own
@@ -104,7 +115,7 @@ def test_a_player_whose_draw_was_declined_offers_again_only_after_moving():
     """No offering again and again (as on lichess); the other player may still offer, and moving
     frees the offerer."""
     x, o = make_players(2)
-    match = move(start_match("nine-board-tictactoe", [x, o]), x)
+    match = move(play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o]), x)
     services.draw_offer(match_id=match.pk, user=o)
     services.draw_decline(match_id=match.pk, user=x)
     error = assert_refused("draw_declined", services.draw_offer, match_id=match.pk, user=o)
@@ -120,7 +131,7 @@ def test_a_player_whose_draw_was_declined_offers_again_only_after_moving():
 
 def test_three_players_draw_when_every_player_still_playing_agrees():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
     services.draw_offer(match_id=match.pk, user=x)
     services.draw_accept(match_id=match.pk, user=o)
     match.refresh_from_db()
@@ -129,7 +140,7 @@ def test_three_players_draw_when_every_player_still_playing_agrees():
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and set(match.result["scores"].values()) == {50}
 
-    resigned = start_match("tictactoe-3player", [x, o, z])
+    resigned = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
     services.match_resign(match_id=resigned.pk, user=z)
     services.draw_offer(match_id=resigned.pk, user=x)
     services.draw_accept(match_id=resigned.pk, user=o)
@@ -178,13 +189,38 @@ def test_takeback_refusals():
     assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=x)  # not your own
     services.takeback_decline(match_id=match.pk, user=o)
     match.refresh_from_db()
-    assert match.offers == "" and match.plies == 1
-    services.takeback_offer(match_id=match.pk, user=x)
-    match = move(match, o)  # a move drops the request
+    assert offers(match)["takeback"] == [] and match.plies == 1
+    match = move(match, o)
+    services.takeback_offer(match_id=match.pk, user=o)
+    match = move(match, x)  # a move drops the request
     assert offers(match)["takeback"] == []
 
     timed = move(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60)), x)
     assert_refused("takebacks_off", services.takeback_offer, match_id=timed.pk, user=x)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_declined_takeback_may_be_asked_again_only_after_a_move_of_ones_own(players):
+    """As draws (and lichess): no asking again and again; the others may still ask."""
+    slug = {2: "nine-board-tictactoe", 3: "tictactoe-3player"}[players]
+    seated = make_players(players)
+    first, second = seated[0], seated[1]
+    match = play_first_moves(start_match(slug, seated), seated)
+    services.takeback_offer(match_id=match.pk, user=first)
+    for other in seated[1:]:
+        if offers(match)["takeback"]:
+            services.takeback_decline(match_id=match.pk, user=other)
+    error = assert_refused("takeback_declined", services.takeback_offer, match_id=match.pk, user=first)
+    assert "after your next move" in error.message
+    assert selectors.match_snapshot_by_id(match_id=match.pk)["offers"]["takeback_declined"] == [get_game(slug).roles[0]]
+    services.takeback_offer(match_id=match.pk, user=second)  # another player may ask
+    services.takeback_decline(match_id=match.pk, user=first)
+    assert offers(match)["takeback_declined"] == sorted(get_game(slug).roles[:2])
+    match = move(match, first)  # the first seat is to move: moving frees it, and only it
+    assert offers(match)["takeback_declined"] == [get_game(slug).roles[1]]
+    services.takeback_offer(match_id=match.pk, user=first)
+    assert offers(match)["takeback"] == [get_game(slug).roles[0]]
+    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=seated[-1])
 
 
 def test_takebacks_in_correspondence_restart_the_movers_days(fake_time):

@@ -145,9 +145,10 @@ async def test_each_error_code_reaches_only_the_sender_and_changes_nothing():
         assert [m["type"] for m in await drain(comm) if m["type"] != "presence"] == []
     assert await db_state(match.pk) == before
 
-    await so.send_json_to({"type": "resign"})
+    await so.send_json_to({"type": "resign"})  # o has not moved: the match never began
     for comm in (sx, so, watcher):
-        assert (await receive(comm, "state"))["match"]["status"] == "finished"
+        over = (await receive(comm, "state"))["match"]
+        assert over["status"] == "aborted" and over["result"]["reason"] == "oPlayer resigned before moving"
     finished = await db_state(match.pk)
     await expect(sx, {"type": "action", "action": "(play 1 3 1 1 x)", "version": 1}, "match_over")
     assert await db_state(match.pk) == finished
@@ -261,11 +262,13 @@ async def test_a_page_closing_makes_no_hop_to_channels_shared_thread(monkeypatch
     await sx.disconnect()
 
 
-@pytest.mark.parametrize("claim, reason, winners", [
-    ("claim", "black left the match and the win was claimed", ["white"]),
-    ("claim_draw", "black left the match and it was called a draw", []),
+@pytest.mark.parametrize("claim, reason, winners, black_moved", [
+    ("claim", "black left the match and the win was claimed", ["white"], True),
+    ("claim_draw", "black left the match and it was called a draw", [], True),
+    ("claim", "black left the match before moving", None, False),  # it never began: aborted
+    ("claim_draw", "black left the match before moving", None, False),
 ])
-async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed(claim, reason, winners):
+async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed(claim, reason, winners, black_moved):
     white, black = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [white, black])
     sw, _ = await join_match(match.pk, white)
@@ -276,20 +279,26 @@ async def test_a_player_who_left_is_shown_away_and_the_match_can_be_claimed(clai
     assert presence["away"] == {}
     await sw.send_json_to({"type": "action", "action": "(select p0000)", "version": 0})
     await sw.send_json_to({"type": "action", "action": "(place p0000 1 1)", "version": 1})
-    while (await receive(sw, "state"))["version"] < 2:
+    while (await receive(sb, "state"))["version"] < 2:
+        pass
+    if black_moved:
+        await sb.send_json_to({"type": "action", "action": "(select p0001)", "version": 2})
+    version = 3 if black_moved else 2
+    while (await receive(sw, "state"))["version"] < version:
         pass
     await sb.disconnect()
     presence = await receive(sw, "presence")
     assert presence["online"]["black"] is False and presence["away"]["black"] >= 0
     await sw.send_json_to({"type": claim})
     error = await receive(sw, "error")  # black left less than a minute ago
-    assert error["code"] == "not_abandoned" and (await db_state(match.pk))[0] == 2
+    assert error["code"] == "not_abandoned" and (await db_state(match.pk))[0] == version
     with override_settings(ABANDON_SECONDS=0):
         await sw.send_json_to({"type": claim})
         final = await receive(sw, "state")
-    assert final["match"]["status"] == "finished" and final["version"] == 2
+    assert final["match"]["status"] == ("finished" if black_moved else "aborted") and final["version"] == version
     assert final["match"]["result"]["reason"] == reason
-    assert final["match"]["result"]["winners"] == winners and final["match"]["result"]["draw"] == (not winners)
+    if black_moved:
+        assert final["match"]["result"]["winners"] == winners and final["match"]["result"]["draw"] == (not winners)
     await sw.disconnect()
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import selectors, services
 from games.match_settings import MatchSettings
 from games.models import Match, Seat
-from tests.support.players import make_players, start_match, waiting_match
+from tests.support.players import make_players, play_first_moves, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +25,8 @@ def leave(match, user, seconds_ago=0):
 
 def test_a_departing_player_resigns_live_matches_and_frees_waiting_seats():
     ada, bob, cy = make_players(3)
-    two = start_match("quarto-misere", [ada, bob])
-    three = start_match("tictactoe-3player", [ada, bob, cy])
+    two = play_first_moves(start_match("quarto-misere", [ada, bob]), [ada, bob])
+    three = play_first_moves(start_match("tictactoe-3player", [ada, bob, cy]), [ada, bob, cy])
     alone = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
     shared = services.match_create(user=bob, settings=MatchSettings("tictactoe-3player"), role="xplayer")
     services.seat_join(match_id=shared.pk, user=ada)
@@ -43,11 +43,23 @@ def test_a_departing_player_resigns_live_matches_and_frees_waiting_seats():
 
 def test_a_rematch_kept_for_a_departing_player_is_called_off():
     ada, bob = make_players(2)
-    match = start_match("quarto-misere", [ada, bob])
+    match = play_first_moves(start_match("quarto-misere", [ada, bob]), [ada, bob])
     services.match_resign(match_id=match.pk, user=ada)
     rematch = services.rematch_offer(match_id=match.pk, user=bob)
     services.player_depart(user=ada)
     assert Match.objects.get(pk=rematch.pk).status == Match.Status.ABORTED
+
+
+@pytest.mark.parametrize("slug", ["quarto-misere", "tictactoe-3player"])
+def test_a_player_leaving_the_site_before_every_seat_moved_aborts_the_match(slug):
+    """A match that never began is aborted, not lost (lichess's rule), with two players or three."""
+    players = make_players(3)
+    match = start_match(slug, players[:2] if slug == "quarto-misere" else players)
+    services.player_depart(user=players[1])  # the second seat, which has not moved
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.deadline is None
+    assert match.result["reason"] == f"{match.seats.get(player=players[1]).role} left the site before moving"
+    assert not match.seats.filter(resigned=True).exists() and not match.seats.exclude(outcome="").exists()
 
 
 def test_the_lobby_lists_only_matches_someone_is_at():

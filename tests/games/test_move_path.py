@@ -87,26 +87,36 @@ def test_a_move_made_by_another_process_is_not_overwritten():
 def test_a_resignation_elsewhere_ends_a_remembered_two_player_match():
     white, black = make_players(2)
     match = start_match("quarto-misere", [white, black])
-    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    for version, (user, action) in enumerate([(white, "(select p0000)"), (white, "(place p0000 1 1)"),
+                                              (black, "(select p0001)"), (black, "(place p0001 2 2)"),
+                                              (white, "(select p0010)")]):  # each seat has begun
+        services.move_submit(match_id=match.pk, user=user, action=action, version=version)
     with another_process():
         services.match_resign(match_id=match.pk, user=white)
     with pytest.raises(ServiceError) as refused:
-        services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+        services.move_submit(match_id=match.pk, user=white, action="(place p0010 3 3)", version=5)
     assert refused.value.code == "match_over"
     match.refresh_from_db()
-    assert match.version == 1 and match.result["winners"] == ["black"]
+    assert match.version == 5 and match.result["winners"] == ["black"]
 
 
 def test_a_resignation_elsewhere_in_three_player_is_played_for():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
-    services.move_submit(match_id=match.pk, user=x, action="(mark 1 1)", version=0)
+    match = first_round(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+    services.move_submit(match_id=match.pk, user=x, action="(mark 1 2)", version=3)
     with another_process():
         services.match_resign(match_id=match.pk, user=z)  # not z's turn: nothing is played yet
-    services.move_submit(match_id=match.pk, user=o, action="(mark 2 2)", version=1)
+    services.move_submit(match_id=match.pk, user=o, action="(mark 2 1)", version=4)
     match.refresh_from_db()
-    assert [r for r, _ in moves_of(match)] == ["xplayer", "oplayer", "zplayer"]  # z's turn played at random
-    assert match.version == 3
+    assert [r for r, _ in moves_of(match)][3:] == ["xplayer", "oplayer", "zplayer"]  # z's turn played at random
+    assert match.version == 6
+
+
+def first_round(match, players):
+    """Each of the three seats' first move (x, o, z): the match has begun."""
+    for version, (user, action) in enumerate(zip(players, ["(mark 1 1)", "(mark 2 2)", "(mark 3 3)"])):
+        services.move_submit(match_id=match.pk, user=user, action=action, version=version)
+    return match
 
 
 def test_racing_submissions_on_a_remembered_match_give_exactly_one_move():
@@ -312,10 +322,10 @@ def test_a_resignation_at_the_moment_of_a_move_never_leaves_the_resigned_seat_to
     game = get_game("tictactoe-3player")
     for n in range(15):
         x, o, z = make_players(3, prefix=f"round {n}")
-        match = start_match("tictactoe-3player", [x, o, z])
-        services.move_submit(match_id=match.pk, user=x, action="(mark 1 1)", version=0)  # remembered
+        match = first_round(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+        services.move_submit(match_id=match.pk, user=x, action="(mark 1 2)", version=3)  # remembered
         outcomes = run_at_once([
-            lambda: services.move_submit(match_id=match.pk, user=o, action="(mark 2 2)", version=1),
+            lambda: services.move_submit(match_id=match.pk, user=o, action="(mark 2 1)", version=4),
             lambda: services.match_resign(match_id=match.pk, user=z)])
         assert set(outcomes) <= {"ok", "stale_version"}, outcomes
         match.refresh_from_db()

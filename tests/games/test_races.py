@@ -42,9 +42,10 @@ def in_thread(call, outcomes: dict, name: str) -> threading.Thread:
     return thread
 
 
-def test_a_guest_leaving_while_its_waiting_match_is_joined_resigns_it(monkeypatch):
+def test_a_guest_leaving_while_its_waiting_match_is_joined_ends_it(monkeypatch):
     """player_depart listed the match as waiting; the join started it before the lock was
-    taken. It used to skip the match: the guest, gone for good, held a live seat."""
+    taken. It used to skip the match: the guest, gone for good, held a live seat. Nobody has
+    moved yet, so the match is aborted (a match that never began is not lost)."""
     ada, = make_players(1, prefix="guest")
     bob, = make_players(1, prefix="joiner")
     match = services.match_create(user=ada, settings=CASUAL)
@@ -65,7 +66,8 @@ def test_a_guest_leaving_while_its_waiting_match_is_joined_resigns_it(monkeypatc
     leaving.join()
     assert outcomes["leave"] == {"resigned": 1, "freed": 0}
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and Seat.objects.get(match=match, player=ada).resigned
+    role = Seat.objects.get(match=match, player=ada).role
+    assert match.status == Match.Status.ABORTED and match.result["reason"] == f"{role} left the site before moving"
 
 
 def test_a_page_reloading_on_a_waiting_match_leaves_the_player_present(monkeypatch):

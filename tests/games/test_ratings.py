@@ -15,7 +15,7 @@ from games.clocks import TimeControl
 from games.match_settings import MatchSettings
 from games.models import Match, Rating, Seat
 from games.services import ServiceError
-from tests.support.players import make_accounts, make_players, play_out, run_at_once, start_match
+from tests.support.players import make_accounts, make_players, play_first_moves, play_out, run_at_once, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def seats_of(match: Match) -> dict[str, Seat]:
 
 def test_a_rated_win_moves_both_ratings_by_the_model():
     alice, bob = make_accounts(2)
-    match = start_match("quarto-misere", [alice, bob], rated=True)
+    match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
     services.match_resign(match_id=match.pk, user=bob)
     (mu_a, sigma_a), (mu_b, sigma_b) = ratings.rate([ratings.INITIAL, ratings.INITIAL], [100, 0])
     a, b = rating_of(alice, "quarto-misere"), rating_of(bob, "quarto-misere")
@@ -55,7 +55,7 @@ def test_a_match_finished_by_its_last_move_is_rated():
 
 def test_three_players_are_ranked_by_score_with_ties():
     a, b, c = make_accounts(3)
-    match = start_match("tictactoe-3player", [a, b, c], rated=True)
+    match = play_first_moves(start_match("tictactoe-3player", [a, b, c], rated=True), [a, b, c])
     services.match_resign(match_id=match.pk, user=b)
     services.match_resign(match_id=match.pk, user=c)  # a scores 100, b and c 0: tied second
     match.refresh_from_db()
@@ -113,14 +113,14 @@ def test_guests_and_the_computer_play_casual_only():
 
 def test_a_rematch_stays_rated():
     alice, bob = make_accounts(2)
-    match = start_match("quarto-misere", [alice, bob], rated=True)
+    match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
     services.match_resign(match_id=match.pk, user=bob)
     assert services.rematch_offer(match_id=match.pk, user=bob).rated
 
 
 def test_two_players_resigning_at_once_rate_the_match_exactly_once():
     alice, bob = make_accounts(2)
-    match = start_match("quarto-misere", [alice, bob], rated=True)
+    match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
     outcomes = run_at_once([lambda user=user: services.match_resign(match_id=match.pk, user=user)
                             for user in (alice, bob)])
     assert sorted(outcomes) == ["match_over", "ok"]
@@ -138,12 +138,12 @@ def stored_numbers():
 def test_the_recompute_command_replays_every_rated_match_to_the_same_numbers(capsys):
     a, b, c = make_accounts(3)
     for loser, winner in ((b, a), (a, b), (c, a), (b, c)):
-        match = start_match("quarto-misere", [winner, loser], rated=True)
+        match = play_first_moves(start_match("quarto-misere", [winner, loser], rated=True), [winner, loser])
         services.match_resign(match_id=match.pk, user=loser)
-    three = start_match("tictactoe-3player", [c, a, b], rated=True)
+    three = play_first_moves(start_match("tictactoe-3player", [c, a, b], rated=True), [c, a, b])
     services.match_resign(match_id=three.pk, user=a)
     services.match_resign(match_id=three.pk, user=b)
-    casual = start_match("quarto-misere", [a, b])
+    casual = play_first_moves(start_match("quarto-misere", [a, b]), [a, b])
     services.match_resign(match_id=casual.pk, user=a)
     before = stored_numbers()
     call_command("ratings_recompute")
@@ -181,7 +181,7 @@ def test_a_flag_fall_rates_the_match_once(fake_time):
 
 def test_an_agreed_draw_is_a_tie_and_an_aborted_start_counts_for_nothing():
     alice, bob = make_accounts(2)
-    match = start_match("quarto-misere", [alice, bob], rated=True)
+    match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
     services.draw_offer(match_id=match.pk, user=alice)
     services.draw_accept(match_id=match.pk, user=bob)
     a, b = rating_of(alice, match.game), rating_of(bob, match.game)

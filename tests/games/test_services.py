@@ -13,7 +13,7 @@ from games.match_settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError
-from tests.support.players import make_players, play_out, race_moves, start_match
+from tests.support.players import make_players, play_first_moves, play_out, race_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -113,8 +113,7 @@ def test_moves_refused_before_start_and_after_end():
 
 def test_two_player_resignation_ends_the_match():
     white, black = make_players(2)
-    match = start_match("quarto-misere", [white, black])
-    services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
+    match = play_first_moves(start_match("quarto-misere", [white, black]), [white, black])
     services.match_resign(match_id=match.pk, user=black)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
@@ -126,11 +125,11 @@ def test_two_player_resignation_ends_the_match():
 
 def test_three_player_resignation_plays_random_moves_for_the_resigned_seat():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
     services.match_resign(match_id=match.pk, user=x)  # x is to move: its turn is played for it at once
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
-    assert list(match.moves.values_list("role", flat=True)) == ["xplayer"]
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer", "zplayer", "xplayer"]
     assert_refused("already_resigned", services.match_resign, match_id=match.pk, user=x)
     match = play_out(match, [x, o, z], seed=5)
     game = get_game(match.game)
@@ -143,7 +142,7 @@ def test_three_player_resignation_plays_random_moves_for_the_resigned_seat():
 
 def test_second_three_player_resignation_finishes_the_match():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
     services.match_resign(match_id=match.pk, user=o)
     services.match_resign(match_id=match.pk, user=z)
     match.refresh_from_db()
@@ -206,6 +205,7 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
     services.presence_enter(match_id=match.pk, channel_name="white", user=white)
     services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
     services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    services.move_submit(match_id=match.pk, user=black, action="(select p0001)", version=2)  # black has begun
     services.presence_enter(match_id=match.pk, channel_name="black", user=black)
     assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=white)  # black is here
     services.presence_leave(match_id=match.pk, channel_name="black", user=black)
@@ -215,11 +215,11 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
     assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=black)  # its own turn
     assert_refused("not_seated", services.match_claim, match_id=match.pk, user=make_players(1, "fan")[0])
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE and match.version == 2
+    assert match.status == Match.Status.ACTIVE and match.version == 3
     leave(match, black, 61)
     services.match_claim(match_id=match.pk, user=white)
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.version == 2
+    assert match.status == Match.Status.FINISHED and match.version == 3
     assert match.result["scores"] == {"white": 100, "black": 0} and match.result["winners"] == ["white"]
     assert match.result["reason"] == "black left the match and the win was claimed"
     assert match.seats.get(player=black).outcome == "lost"
@@ -234,6 +234,7 @@ def test_a_match_can_be_called_a_draw_instead_of_claimed_from_a_player_who_left(
     match = start_match("quarto-misere", [white, black])
     services.move_submit(match_id=match.pk, user=white, action="(select p0000)", version=0)
     services.move_submit(match_id=match.pk, user=white, action="(place p0000 1 1)", version=1)
+    services.move_submit(match_id=match.pk, user=black, action="(select p0001)", version=2)  # black has begun
     leave(match, black, 30)
     assert_refused("not_abandoned", services.match_claim_draw, match_id=match.pk, user=white)  # too soon
     assert_refused("not_abandoned", services.match_claim_draw, match_id=match.pk, user=black)  # its own turn
@@ -243,7 +244,7 @@ def test_a_match_can_be_called_a_draw_instead_of_claimed_from_a_player_who_left(
     leave(match, black, 61)
     services.match_claim_draw(match_id=match.pk, user=white)
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.version == 2
+    assert match.status == Match.Status.FINISHED and match.version == 3
     assert match.result["scores"] == {"white": 50, "black": 50} and match.result["draw"] is True
     assert match.result["reason"] == "black left the match and it was called a draw"
     assert {s.role: (s.outcome, s.resigned) for s in match.seats.all()} == {
@@ -254,8 +255,8 @@ def test_a_match_can_be_called_a_draw_instead_of_claimed_from_a_player_who_left(
 @override_settings(ABANDON_SECONDS=60)
 def test_a_draw_cannot_be_called_while_a_third_player_plays_on():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
-    services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+    match = play_out(match, [x, o, z], max_moves=1)  # x moved: o's turn
     leave(match, o, 120)
     assert_refused("draw_needs_two", services.match_claim_draw, match_id=match.pk, user=z)
     match.refresh_from_db()
@@ -271,18 +272,18 @@ def test_a_draw_cannot_be_called_while_a_third_player_plays_on():
 @override_settings(ABANDON_SECONDS=60)
 def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
     x, o, z = make_players(3)
-    match = start_match("tictactoe-3player", [x, o, z])
-    services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+    match = play_out(match, [x, o, z], max_moves=1)  # x moved: o's turn
     assert_refused("not_abandoned", services.match_claim, match_id=match.pk, user=x)  # o just arrived
     leave(match, o, 120)
     leave(match, x, 120)  # x is away too, but it is not x's turn: only o's absence blocks the game
     services.match_claim(match_id=match.pk, user=z)
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE and match.version == 2
-    assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer"]
+    assert match.status == Match.Status.ACTIVE and match.version == 5
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer", "zplayer", "xplayer", "oplayer"]
     assert match.seats.get(role="oplayer").resigned and not match.seats.get(role="xplayer").resigned
     seats = {s["role"]: s["out_ply"] for s in selectors.match_snapshot_by_id(match_id=match.pk)["seats"]}
-    assert seats == {"xplayer": None, "oplayer": 1, "zplayer": None}  # o's turns from the second on are random
+    assert seats == {"xplayer": None, "oplayer": 4, "zplayer": None}  # o's turns from the fifth move on are random
     match = play_out(match, [x, o, z], seed=3)
     assert match.result["scores"]["oplayer"] == 0 and match.result["resigned"] == ["oplayer"]
 
@@ -351,11 +352,27 @@ def test_a_rematch_offer_is_declined_by_a_player_it_waits_for():
     for someone in (o, stranger, AnonymousUser()):  # the offerer calls it off instead (abort)
         assert_refused("not_yours", services.rematch_decline, match_id=old.pk, user=someone)
     services.rematch_decline(match_id=old.pk, user=x)
-    assert Match.objects.get(pk=offered.pk).status == Match.Status.ABORTED
-    declined = selectors.match_snapshot_by_id(match_id=offered.pk)["result"]  # its page says who declined
-    assert declined == {"reason": "rematch_declined", "by": {"id": x.pk, "name": str(x), "guest": True, "computer": False}}
-    assert selectors.match_snapshot_by_id(match_id=old.pk)["rematch"] is None
-    assert services.rematch_offer(match_id=old.pk, user=o).pk != offered.pk  # may offer again
+    offered.refresh_from_db()
+    assert offered.status == Match.Status.ABORTED
+    assert offered.result == {"aborted": True, "reason": "the rematch offer was declined", "declined": True,
+                              "by": {"id": x.pk, "name": str(x), "guest": True, "computer": False}}  # its page says who
+    snapshot = selectors.match_snapshot_by_id(match_id=old.pk)
+    assert snapshot["rematch"] is None and snapshot["rematch_declined"] == [o.pk]
+    # no offering again and again: declined once, the offerer may not offer another after this match
+    error = assert_refused("rematch_declined", services.rematch_offer, match_id=old.pk, user=o)
+    assert "declined" in error.message
+    assert Match.objects.filter(rematch_of=old).count() == 1
+    assert services.rematch_offer(match_id=old.pk, user=x).created_by == x  # the other side still may
+
+
+def test_a_rematch_offer_its_offerer_called_off_may_be_made_again():
+    x, o = make_players(2)
+    old = play_out(start_match("quarto-misere", [x, o]), [x, o])
+    offered = services.rematch_offer(match_id=old.pk, user=o)
+    assert services.rematch_offer(match_id=old.pk, user=o).pk == offered.pk  # one offer pending at a time
+    assert services.rematch_offer(match_id=old.pk, user=x).pk == offered.pk
+    services.match_abort(match_id=offered.pk, user=o)
+    assert services.rematch_offer(match_id=old.pk, user=o).pk != offered.pk
 
 
 def test_rematch_needs_a_finished_match():

@@ -70,8 +70,8 @@ def test_the_database_refuses_a_second_copy_whatever_the_code_checked(played):
 
 def test_the_migration_keys_the_first_of_earlier_copies_and_names_the_others(capsys):
     executor = MigrationExecutor(connection)
-    executor.migrate([("games", "0012_seat_out_ply")])
-    old = executor.loader.project_state([("games", "0012_seat_out_ply")]).apps
+    executor.migrate([("games", "0014_offers_room_for_declined_takebacks")])
+    old = executor.loader.project_state([("games", "0014_offers_room_for_declined_takebacks")]).apps
     try:
         Match = old.get_model("games", "Match")
 

@@ -117,6 +117,7 @@ def test_replay_marks_the_moves_played_at_random_for_a_seat_that_left():
     match = start_match("tictactoe-3player", [x, o, z])
     services.move_submit(match_id=match.pk, user=x, action="(mark 3 3)", version=0)
     services.move_submit(match_id=match.pk, user=o, action="(mark 1 1)", version=1)
+    services.move_submit(match_id=match.pk, user=z, action="(mark 2 2)", version=2)
     services.match_resign(match_id=match.pk, user=o)  # after playing one turn itself
     match.refresh_from_db()
     match = play_out(match, [x, o, z], seed=2)

@@ -8,13 +8,13 @@ from django.utils import timezone
 from games import ratings, services
 from games.history import selectors
 from games.models import Match, Rating
-from tests.support.players import make_accounts, start_match
+from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
 
 def rated_win(winner, loser, game="quarto-misere"):
-    match = start_match(game, [winner, loser], rated=True)
+    match = play_first_moves(start_match(game, [winner, loser], rated=True), [winner, loser])
     services.match_resign(match_id=match.pk, user=loser)
     return match
 

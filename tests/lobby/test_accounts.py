@@ -163,11 +163,11 @@ def test_guests_no_session_signs_in_are_ended_as_if_they_had_logged_out():
 
     from games.models import Match
     from lobby.services import GUEST_GRACE, guests_expire
-    from tests.support.players import session_cookie, start_match
+    from tests.support.players import play_first_moves, session_cookie, start_match
 
     gone, here, opponent, member = (guest_create(display_name=name) for name in ("Gone", "Here", "Opp", "Member"))
     account_signup(username="member", password=STRONG, guest=member)
-    match = start_match("quarto-misere", [gone, opponent])
+    match = play_first_moves(start_match("quarto-misere", [gone, opponent]), [gone, opponent])
     for user in (gone, here, opponent):
         session_cookie(user)
     User.objects.update(date_joined=timezone.now() - GUEST_GRACE - timedelta(minutes=1))

@@ -158,9 +158,9 @@ def test_create_match_refuses_time_controls_out_of_bounds(signed_in, fields):
 
 def test_a_guest_is_warned_before_logging_out_and_then_gives_up_name_and_matches(client):
     ada, bob = make_players(2, "Guest")
-    from tests.support.players import start_match
+    from tests.support.players import play_first_moves, start_match
 
-    match = start_match("quarto-misere", [ada, bob])
+    match = play_first_moves(start_match("quarto-misere", [ada, bob]), [ada, bob])
     client.force_login(ada)
     page = client.post("/logout/")
     assert page.status_code == 200 and b"Sign up and keep the name" in page.content

@@ -67,6 +67,23 @@ def play_out(match: Match, players: list, seed: int = 0, max_moves: int | None =
     return match
 
 
+def play_first_moves(match: Match, players: list, seed: int = 0) -> Match:
+    """Play random legal actions until every seat has made its first move: the match has begun,
+    and from now on a resignation, a flag fall or a claim decides it (before, it aborts it)."""
+    game = get_game(match.game)
+    by_role = dict(zip(game.roles, players))
+    rng = random.Random(seed)
+    moved: set[str] = set(match.moves.values_list("role", flat=True))
+    while match.status == Match.Status.ACTIVE and moved < set(game.roles):
+        state = game.state_from_json(match.state)
+        role = game.to_move(state)
+        services.move_submit(match_id=match.pk, user=by_role[role], action=rng.choice(game.legal_actions(state)),
+                             version=match.version)
+        match.refresh_from_db()
+        moved.add(role)
+    return match
+
+
 def race_moves(match: Match, user, actions: list[str], version: int) -> list[str]:
     """Submit ``actions`` for ``user`` at ``version`` from one thread each, released together
     (two tabs of one player); each thread's outcome: "ok" or the refusal's code."""

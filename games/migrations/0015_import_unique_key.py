@@ -23,7 +23,7 @@ def key_earlier_imports(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0012_seat_out_ply"),
+        ("games", "0014_offers_room_for_declined_takebacks"),
     ]
 
     operations = [
