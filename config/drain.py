@@ -16,8 +16,8 @@ included, and drops its sockets without a close frame. Here a SIGTERM instead
 4. then stops the reactor as Daphne would have. A second SIGTERM stops it at once.
 
 It leans on Daphne 4.2's insides (``Server.connections``, its factories' ``server``, autobahn's
-``sendCloseFrame``): ``drain_on_sigterm`` checks them and otherwise warns and leaves Daphne's own
-SIGTERM handling alone.
+``sendCloseFrame``, all listed in ``PATCH``): ``drain_on_sigterm`` checks them and otherwise
+warns and leaves Daphne's own SIGTERM handling alone.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from __future__ import annotations
 import logging
 import signal
 import time
-import warnings
+
+from config.patches import Mismatch, Patch, Private
 
 logger = logging.getLogger(__name__)
 
@@ -66,38 +67,24 @@ class TrackHandling:
             _unhandled.pop(queue, None)
 
 
-class DidNotInstall(Exception):
-    """The library is not the one this was written against."""
+DidNotInstall = Mismatch  # the library is not the one this was written against
 
 
 def _check(daphne_module, server_class, socket_class) -> None:
-    version = getattr(daphne_module, "__version__", "")
-    if not version.startswith(DAPHNE_VERSIONS):
-        raise DidNotInstall(f"Daphne {version or '(unknown version)'} is not one of {DAPHNE_VERSIONS}")
-    for owner, name in ((server_class, "kill_all_applications"), (server_class, "protocol_connected"),
-                        (socket_class, "sendCloseFrame"), (socket_class, "STATE_OPEN"),
-                        (socket_class, "onMessage")):
-        if not hasattr(owner, name):
-            raise DidNotInstall(f"{owner.__name__} has no {name}")
+    """``PATCH.check`` with stand-ins for Daphne, its server class and its websocket's."""
+    PATCH.check({"daphne": daphne_module, _SERVER: server_class, _SOCKET: socket_class})
 
 
 def drain_on_sigterm() -> bool:
     """Install the graceful SIGTERM once the reactor runs (Twisted installs its own handlers as
     it starts). True when it will be installed."""
-    import daphne  # noqa: PLC0415 (Daphne's reactor is installed first)
-    from daphne.server import Server  # noqa: PLC0415
-    from daphne.ws_protocol import WebSocketProtocol  # noqa: PLC0415
-    from twisted.internet import reactor  # noqa: PLC0415
+    return PATCH.install()
 
-    try:
-        _check(daphne, Server, WebSocketProtocol)
-    except DidNotInstall as reason:
-        message = f"A SIGTERM stops Daphne at once, without draining: {reason}."
-        warnings.warn(message, RuntimeWarning, stacklevel=2)
-        logger.warning(message)
-        return False
+
+def _install() -> None:
+    from twisted.internet import reactor  # noqa: PLC0415 (Daphne's reactor is installed first)
+
     reactor.callWhenRunning(signal.signal, signal.SIGTERM, _on_sigterm)
-    return True
 
 
 def _on_sigterm(signum, frame) -> None:
@@ -166,3 +153,28 @@ def drain(deadline_seconds: float = DRAIN_SECONDS) -> None:
 
 def _dropped(payload: bytes, is_binary: bool) -> None:
     """What a draining socket does with a message: nothing (its page resynchronises)."""
+
+
+_SERVER = "daphne.server:Server"
+_SOCKET = "daphne.ws_protocol:WebSocketProtocol"
+
+
+def _uses(owner: str, *names: str, **expected) -> tuple[Private, ...]:
+    return tuple(Private(owner, name, "config/drain.py", **expected) for name in names)
+
+
+PATCH = Patch(
+    unpatched="A SIGTERM stops Daphne at once, without draining",
+    library="Daphne", module="daphne", versions=DAPHNE_VERSIONS,
+    uses=(*_uses(_SERVER, "kill_all_applications", "protocol_connected"),
+          *_uses(_SERVER, "connections", named_in=f"{_SERVER}.run"),
+          *_uses(_SOCKET, "sendCloseFrame", params=("self", "code", "reasonUtf8", "isReply")),
+          *_uses(_SOCKET, "STATE_OPEN"),
+          *_uses(_SOCKET, "onMessage", params=("self", "payload", "isBinary")),
+          *_uses(_SOCKET, "application_queue", named_in=f"{_SOCKET}.applicationCreateWorked"),
+          *_uses("daphne.http_protocol:HTTPFactory", "server", named_in="daphne.http_protocol:HTTPFactory.__init__"),
+          *_uses("twisted.web.http:HTTPChannel", "requests", named_in="twisted.web.http:HTTPChannel.__init__")),
+    benchmark="no speed figure: tests/games/test_rolling_restart.py restarts one of two Daphnes under play "
+              "and loses no move (docs/architecture.md)",
+    apply=_install,
+)

@@ -12,8 +12,15 @@ so order, back-pressure and the handling of lost connections stay Twisted's own.
 
 from __future__ import annotations
 
+from config.patches import Patch, Private, replace
 
-def write_at_once() -> None:
+
+def write_at_once() -> bool:
+    """Install the write (once), if Twisted is the one in ``PATCH``; True when it is installed."""
+    return PATCH.install()
+
+
+def _install() -> None:
     from twisted.internet import tcp  # noqa: PLC0415 (Daphne's reactor is installed first)
 
     buffered = tcp.Connection.write
@@ -31,4 +38,21 @@ def write_at_once() -> None:
         buffered(self, data)
 
     write.at_once = True
-    tcp.Connection.write = write
+    replace(tcp.Connection, "write", write)
+
+
+def _twisted(owner: str, name: str, **expected) -> Private:
+    return Private(f"twisted.internet.{owner}", name, "config/tcpwrite.py", **expected)
+
+
+PATCH = Patch(
+    unpatched="Writes to sockets wait for the event loop's next turn",
+    library="Twisted", module="twisted", versions=("26.10.",),
+    uses=(_twisted("tcp:Connection", "write", params=("self", "bytes")),
+          _twisted("tcp:Connection", "writeSomeData", params=("self", "data")),
+          *(_twisted("tcp:Connection", name) for name in ("connected", "_writeDisconnected", "offset", "dataBuffer")),
+          _twisted("abstract:FileDescriptor", "_tempDataBuffer", named_in="twisted.internet.abstract:FileDescriptor.__init__")),
+    benchmark="docs/benchmarks.md, the sixth run: py-spy on a saturated server (`moves.py saturation`), "
+              "registering for writability was 9% of the event loop's thread",
+    apply=_install,
+)
