@@ -13,7 +13,7 @@ same two accounts:
 - ``resign0``: X resigns before any move;
 - ``resign2``: X and O play one move each, then X resigns;
 - ``flag0``: a 1+0 clock, and X never moves (these matches run side by side: a minute in all);
-- ``draws``: X offers a draw, O accepts, before any move.
+- ``draws``: X and O play one move each (no draw before everybody moved), then X offers a draw and O accepts;
 
 For each match the script reads the main account's seat from the last state its socket
 received: the rating it had, the rating after (empty when the result did not count) and which
@@ -85,12 +85,19 @@ class Account:
                        open_timeout=30, ping_interval=None)
 
 
+CREATE_TRIES, CREATE_PAUSE = 30, 5.0
+
+
 def create_match(main: Account, second: Account, timed: bool) -> int:
     """A rated match of ``main`` (O) that ``second`` (X) joined, untimed or 1+0: it has started."""
     clock = {"clock": "custom", "clock_minutes": 1, "clock_increment": 0} if timed else {"clock": "untimed"}
-    url = main.post("/matches/new/", {"game": GAME, "role": "oPlayer", "opponents": "people", "rated": "on", **clock})
-    found = re.search(r"/matches/(\d+)/$", url)
-    if not found:
+    for _ in range(CREATE_TRIES):  # the site limits creations a minute: wait for the next one
+        url = main.post("/matches/new/", {"game": GAME, "role": "oPlayer", "opponents": "people", "rated": "on", **clock})
+        found = re.search(r"/matches/(\d+)/$", url)
+        if found:
+            break
+        time.sleep(CREATE_PAUSE)
+    else:
         raise RuntimeError(f"creating a match ended on {url}")
     match_id = int(found[1])
     second.post(f"/matches/{match_id}/join/", {"role": "xPlayer"})
@@ -166,7 +173,7 @@ async def play(kind: str, main: Account, second: Account, match_id: int) -> dict
     async with main.socket(match_id) as o_ws, second.socket(match_id) as x_ws:
         o_state, x_state = await next_state(o_ws), await next_state(x_ws)
         start = seat_of(o_state)
-        if kind == "resign2":
+        if kind in ("resign2", "draws"):  # a move each: a draw is offered only once everybody moved
             x_state = await act(x_ws, first_legal(x_state), moved_on(x_state["version"] + 1))
             o_view = await state_where(o_ws, moved_on(x_state["version"]))
             o_state = await act(o_ws, first_legal(o_view), moved_on(o_view["version"] + 1))
@@ -191,11 +198,8 @@ async def farm(base: str, counts: dict[str, int]) -> dict:
     main, second = Account(base, f"main_{tag}"), Account(base, f"second_{tag}")
     kinds = {}
     for kind, count in counts.items():
-        ids = [create_match(main, second, kind == "flag0") for _ in range(count)]
-        if kind == "flag0":
-            results = await asyncio.gather(*(play(kind, main, second, i) for i in ids))
-        else:
-            results = [await play(kind, main, second, i) for i in ids]
+        # One at a time: a player has one real-time match at most and a few waiting.
+        results = [await play(kind, main, second, create_match(main, second, kind == "flag0")) for _ in range(count)]
         changes = [None if r["end"]["rating_after"] is None else r["end"]["rating_after"] - r["end"]["rating"]
                    for r in results]
         before = results[0]["start"]["rating"]

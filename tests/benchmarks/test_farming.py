@@ -29,6 +29,8 @@ def test_farming_from_outside_lifts_the_main_account_by_one_result_at_most():
     kinds = result["kinds"]
     assert list(kinds) == ["resign0", "resign2", "flag0", "draws"]
     assert all(sum(k["ended"].values()) == k["matches"] == 2 for k in kinds.values())
+    # a match that never began (nobody, or not everybody, moved) is aborted: not rated
+    assert kinds["resign0"]["ended"] == kinds["flag0"]["ended"] == {"aborted": 2}
     # Every finished result either counted or says it hit the pair limit; aborted ones do neither.
     assert all(k["ended"].get("finished", 0) == k["counted"] + k["pair_limited"] for k in kinds.values())
     assert sum(k["counted"] for k in kinds.values()) <= ratings.PAIR_RESULTS_PER_DAY

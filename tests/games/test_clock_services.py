@@ -199,12 +199,12 @@ def test_three_players_the_flagged_seat_resigns_and_play_goes_on(fake_time):
 
 
 def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
-    a, b, c, d = make_players(4)
+    a, b, c, d, e, f = make_players(6)
     overdue = every_seat_moves(start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60)), [a, b])
     fake_time.advance(30)
     later = every_seat_moves(start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60)), [c, d])
     untimed = start_match("quarto-misere", [c, d])
-    unmoved = start_match("quarto-misere", [a, d], time_control=TimeControl(base=60))  # 30 s for a first move
+    unmoved = start_match("quarto-misere", [e, f], time_control=TimeControl(base=60))  # 30 s for a first move
     moves.known.clear()  # a restart: this process remembers nothing and has no timers
     flagfall.reset()
     fake_time.advance(40)

@@ -13,7 +13,7 @@ from games.clocks import TimeControl
 from games.match_settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
 from tests.games.test_services import assert_refused
-from tests.support.players import make_players, start_match, waiting_match
+from tests.support.players import make_players, play_first_moves, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_every_path_that_starts_a_second_real_time_match_is_refused_with_a_link_
 
 def test_a_rematch_is_refused_while_either_player_is_in_another_real_time_match():
     ada, bob, cy = make_players(3)
-    old = playing(ada, bob)
+    old = play_first_moves(playing(ada, bob), [ada, bob])  # begun: a resignation finishes it
     services.match_resign(match_id=old.pk, user=ada)
     live = playing(ada, cy)
     assert_refused("already_playing", services.rematch_offer, match_id=old.pk, user=ada)
@@ -109,6 +109,7 @@ def test_the_last_of_three_players_joining_withdraws_all_three_and_resigned_seat
     assert Match.objects.get(pk=three.pk).status == Match.Status.ACTIVE
     assert not PoolEntry.objects.exists() and Match.objects.get(pk=bobs_seek.pk).status == Match.Status.ABORTED
     assert_refused("already_playing", services.pool_enter, user=cy, settings=BLITZ, channel_name="cy")
+    play_first_moves(Match.objects.get(pk=three.pk), [ada, bob, cy])  # begun: a resignation is not an abort
     services.match_resign(match_id=three.pk, user=cy)  # the others play on; cy is out of it
     assert services.match_create(user=cy, settings=BLITZ, against_computer=True).status == Match.Status.ACTIVE
     assert_refused("already_playing", services.match_create, user=ada, settings=BLITZ, against_computer=True)

@@ -193,6 +193,11 @@ def test_an_agreed_draw_is_a_tie_and_an_aborted_start_counts_for_nothing():
 
 # -- the pair limit --------------------------------------------------------------------------------
 
+def begun(slug: str, players: list, **kwargs) -> Match:
+    """A match every seat has moved in: from now on a resignation decides it (before, it aborts)."""
+    return play_first_moves(start_match(slug, players, **kwargs), players)
+
+
 def age_results(hours: float) -> None:
     """Move every finished match ``hours`` into the past (a day passing, without waiting)."""
     for match in Match.objects.filter(finished_at__isnull=False):
@@ -217,11 +222,11 @@ def test_the_pair_limit_counts_one_result_a_pair_in_any_24_hours():
 
 def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
     alice, bob, carol = make_accounts(3)
-    first = start_match("quarto-misere", [alice, bob], rated=True)
+    first = begun("quarto-misere", [alice, bob], rated=True)
     services.match_resign(match_id=first.pk, user=bob)
     counted = [(r.mu, r.sigma, r.games, r.opponents, r.last_played) for r in Rating.objects.order_by("player_id")]
     assert [c[2:4] for c in counted] == [(1, 1), (1, 1)]
-    again = start_match("quarto-misere", [alice, bob], rated=True)
+    again = begun("quarto-misere", [alice, bob], rated=True)
     services.match_resign(match_id=again.pk, user=bob)
     assert [(r.mu, r.sigma, r.games, r.opponents, r.last_played)
             for r in Rating.objects.order_by("player_id")] == counted
@@ -233,11 +238,11 @@ def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
     assert [(s["rating_after"], s["unrated_against"]) for s in state_seats] == [(None, ["black"]), (None, ["white"])]
     page = client.get("/history/").content.decode()
     assert page.count("not rated: the pair&#x27;s daily limit") == 2
-    other = start_match("quarto-misere", [alice, carol], rated=True)  # another opponent counts at once
+    other = begun("quarto-misere", [alice, carol], rated=True)  # another opponent counts at once
     services.match_resign(match_id=other.pk, user=carol)
     assert (rating_of(alice, "quarto-misere").games, rating_of(alice, "quarto-misere").opponents) == (2, 2)
     age_results(24)
-    later = start_match("quarto-misere", [bob, alice], rated=True)  # a day later the pair counts again
+    later = begun("quarto-misere", [bob, alice], rated=True)  # a day later the pair counts again
     services.match_resign(match_id=later.pk, user=alice)
     assert (rating_of(alice, "quarto-misere").games, rating_of(alice, "quarto-misere").opponents) == (3, 2)
     assert seats_of(later)["white"].unrated_against == "" and seats_of(later)["white"].rating_after is not None
@@ -246,20 +251,20 @@ def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
 def test_each_rule_set_has_its_own_pair_limit():
     alice, bob = make_accounts(2)
     for game in ("quarto-misere", "tictactoe-x9"):
-        match = start_match(game, [alice, bob], rated=True)
+        match = begun(game, [alice, bob], rated=True)
         services.match_resign(match_id=match.pk, user=bob)
     assert [r.games for r in Rating.objects.filter(player=alice).order_by("game")] == [1, 1]
 
 
 def test_in_the_three_player_game_a_pair_over_its_limit_is_left_out_of_both_updates(client):
     a, b, c, d = make_accounts(4)
-    first = start_match("tictactoe-3player", [a, b, c], rated=True)
+    first = begun("tictactoe-3player", [a, b, c], rated=True)
     services.match_resign(match_id=first.pk, user=c)
     services.match_resign(match_id=first.pk, user=b)  # a 100, b and c 0
     before = {u.pk: (r.mu, r.sigma) for u in (a, b, d) for r in [Rating.objects.filter(player=u).first()]
               if r is not None}
     before[d.pk] = ratings.INITIAL
-    second = start_match("tictactoe-3player", [a, b, d], rated=True)
+    second = begun("tictactoe-3player", [a, b, d], rated=True)
     services.match_resign(match_id=second.pk, user=d)
     services.match_resign(match_id=second.pk, user=b)  # a 100, b and d 0; a and b met today
     seats = {s.player_id: s for s in second.seats.all()}
@@ -272,7 +277,7 @@ def test_in_the_three_player_game_a_pair_over_its_limit_is_left_out_of_both_upda
     assert [rating_of(u, second.game).opponents for u in (a, b, c, d)] == [3, 3, 2, 2]
     page = client.get("/history/").content.decode()
     assert f"not rated against {b.display_name}: the pair" in page and f"not rated against {a.display_name}" in page
-    third = start_match("tictactoe-3player", [a, b, d], rated=True)  # every pair met today: nothing counts
+    third = begun("tictactoe-3player", [a, b, d], rated=True)  # every pair met today: nothing counts
     services.match_resign(match_id=third.pk, user=a)
     services.match_resign(match_id=third.pk, user=b)
     assert all(s.rating_after is None and len(s.unrated_against.split()) == 2 for s in third.seats.all())
@@ -281,7 +286,7 @@ def test_in_the_three_player_game_a_pair_over_its_limit_is_left_out_of_both_upda
 
 def test_the_same_pair_finishing_two_matches_at_once_counts_one_of_them():
     alice, bob = make_accounts(2)
-    matches = [start_match("quarto-misere", [alice, bob], rated=True) for _ in range(2)]
+    matches = [begun("quarto-misere", [alice, bob], rated=True) for _ in range(2)]
     outcomes = run_at_once([lambda m=m: services.match_resign(match_id=m.pk, user=bob) for m in matches])
     assert outcomes == ["ok", "ok"]
     assert [r.games for r in Rating.objects.order_by("player_id")] == [1, 1]
@@ -292,10 +297,10 @@ def test_recompute_replays_the_pair_limit_to_the_same_numbers(capsys):
     a, b, c, d = make_accounts(4)
     for day in range(2):
         for winner, loser in ((a, b), (b, a), (a, c), (c, a), (d, a)):
-            match = start_match("quarto-misere", [winner, loser], rated=True)
+            match = begun("quarto-misere", [winner, loser], rated=True)
             services.match_resign(match_id=match.pk, user=loser)
         for seated in ((a, b, c), (a, b, d), (b, c, d)):
-            three = start_match("tictactoe-3player", list(seated), rated=True)
+            three = begun("tictactoe-3player", list(seated), rated=True)
             services.match_resign(match_id=three.pk, user=seated[1])
             services.match_resign(match_id=three.pk, user=seated[2])
         if day == 0:
