@@ -12,7 +12,7 @@ same two accounts:
 
 - ``resign0``: X resigns before any move;
 - ``resign2``: X and O play one move each, then X resigns;
-- ``flag0``: a 1+0 clock, and X never moves (these matches run side by side: a minute in all);
+- ``flag0``: a 1+0 clock, and X never makes its first move (one match at a time: 30 s each);
 - ``draws``: X and O play one move each (no draw before everybody moved), then X offers a draw and O accepts;
 
 For each match the script reads the main account's seat from the last state its socket
