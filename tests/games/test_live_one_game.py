@@ -18,7 +18,7 @@ from games.models import Challenge, Match, PoolEntry
 from tests.games.test_live_server import needs_the_scaled_path
 from tests.games.test_one_game import BLITZ, playing
 from tests.support.live import live_server
-from tests.support.players import make_players, session_cookie
+from tests.support.players import make_players, play_first_moves, session_cookie
 from tests.support.wsclient import Socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,7 @@ class Chance:
             private = services.match_create(user=opponent, settings=BLITZ, is_private=True)
             self.url, self.fields = f"/matches/{private.pk}/join/", {"invite": private.invite_token}
         elif path == "rematch":
-            old = playing(player, opponent)
+            old = play_first_moves(playing(player, opponent), [player, opponent])  # begun: resigning ends it
             services.match_resign(match_id=old.pk, user=player)
             self.url = f"/matches/{services.rematch_offer(match_id=old.pk, user=opponent).pk}/join/"
         elif path == "create":

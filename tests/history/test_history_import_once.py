@@ -18,9 +18,9 @@ from tests.support.players import make_players
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.mark.services  # bin/test stage 2: two writers at once need PostgreSQL (SQLite takes one at a time)
 def test_two_imports_at_once_store_one_copy_and_the_second_is_sent_to_it(played, monkeypatch):
-    if connection.vendor != "postgresql":
-        pytest.skip("two writers at once: PostgreSQL (SQLite takes one writer at a time)")
+    assert connection.vendor == "postgresql", "two writers at once: PostgreSQL (bin/test stage 2)"
     match, _ = played("nine-board-tictactoe")
     content = json.dumps(export(Client(), match)).encode()
     first, second = make_players(2, "importer")
