@@ -25,6 +25,8 @@ from functools import cache
 
 from django.conf import settings
 
+from games import outages
+
 logger = logging.getLogger(__name__)
 
 WINDOW_SECONDS = 10
@@ -215,8 +217,8 @@ def action_allowed(action: str, client: str, per_minute: int) -> bool:
     if settings.REDIS_URL:
         try:
             return _redis_count(f"{action}:{client}:{window}") <= per_minute
-        except Exception:  # Redis is down: the database's own limits (waiting matches) still hold
-            logger.exception("could not count %s for %s", action, client)
+        except Exception as error:  # Redis is down: the database's own limits (waiting matches) still hold
+            outages.report_or_log(f"counting {action} (allowed)", error, logger)
             return True
     if len(action_counts) >= MAX_REMEMBERED:
         for key in [k for k in action_counts if k[2] != window]:
