@@ -105,10 +105,10 @@ def match_states():
     clocked = play_out(start_match("quarto-misere", [ada, bob], rated=True, time_control=TimeControl(base=300, increment=3)),
                        [ada, bob], seed=4, max_moves=3)
     days = start_match("tictactoe-3player", [ada, bob, make_players(1, "Third")[0]], time_control=TimeControl(days=2))
-    rematched = start_match("quarto-misere", [ada, bob], rated=True)
+    rematched = play_first_moves(start_match("quarto-misere", [ada, bob], rated=True), [ada, bob])
     services.match_resign(match_id=rematched.pk, user=ada)
     services.rematch_offer(match_id=rematched.pk, user=bob)
-    declined = start_match("quarto-misere", [ada, bob])
+    declined = play_first_moves(start_match("quarto-misere", [ada, bob]), [ada, bob])
     services.match_resign(match_id=declined.pk, user=bob)
     called_off = services.rematch_offer(match_id=declined.pk, user=ada)
     services.rematch_decline(match_id=declined.pk, user=bob)

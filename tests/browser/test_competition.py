@@ -120,7 +120,7 @@ def shown_change(player) -> int:
 def test_the_match_page_says_when_the_pair_limit_kept_a_result_from_the_ratings(player_page):
     alice, bob = make_accounts(2)
     for _ in range(2):
-        match = start_match("quarto-misere", [alice, bob], rated=True)
+        match = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
         services.match_resign(match_id=match.pk, user=bob)
     page = player_page(None)
     page.goto(f"/matches/{match.pk}/")

@@ -351,7 +351,7 @@ def test_a_declined_rematch_leaves_every_page(player_page):
     expect(ada.locator("#controls")).not_to_contain_text("offers a rematch")
     expect(watcher.get_by_role("link", name="Watch the rematch")).to_have_count(0)
     # bob waits on the rematch's page; back on the match, he may not offer another
-    expect(bob.locator("#status-line")).to_have_text("Aborted: no result. The rematch offer was declined.")
+    expect(bob.locator("#status-line")).to_have_text("Rematch declined by Ada: this match was called off.")
     bob.goto(f"/matches/{match_id}/")
     expect(bob.locator("#controls")).to_have_text("Rematch declined.")
     expect(bob.get_by_role("button", name="Offer a rematch")).to_have_count(0)

@@ -9,7 +9,7 @@ from games import ratings, services
 from games.models import Rating, Seat
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.players import make_accounts, session_cookie, start_match
+from tests.support.players import make_accounts, play_first_moves, session_cookie, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def page_of(browser, live_server):
 
 def first_rated_match():
     ada, bob = make_accounts(2, "Rater")
-    match = start_match("quarto-misere", [ada, bob], rated=True)
+    match = play_first_moves(start_match("quarto-misere", [ada, bob], rated=True), [ada, bob])
     services.match_resign(match_id=match.pk, user=bob)
     changes = [s.rating_after - s.rating_before for s in Seat.objects.filter(match=match).order_by("order")]
     return match.pk, ada.pk, changes, ratings.shown(Rating.objects.get(player=ada).mu)
@@ -60,7 +60,7 @@ def test_after_a_first_rated_match_ratings_read_the_same_on_the_match_page_and_i
 
 def finished_between_members():
     ada, bob = make_accounts(2, "Again")
-    match = start_match("quarto-misere", [ada, bob])
+    match = play_first_moves(start_match("quarto-misere", [ada, bob]), [ada, bob])
     services.match_resign(match_id=match.pk, user=bob)
     return ada, bob, match.pk
 
