@@ -113,7 +113,7 @@ def match_states():
     called_off = services.rematch_offer(match_id=declined.pk, user=ada)
     services.rematch_decline(match_id=declined.pk, user=bob)
     waiting = services.match_create(user=ada, settings=MatchSettings(game="tictactoe-x9"), is_private=True)
-    notice = start_match("nine-board-tictactoe", [ada, bob])
+    notice = play_first_moves(start_match("nine-board-tictactoe", [ada, bob]), [ada, bob])  # a draw needs a move each
     return (ada, bob), {"offers and chat": offers.pk, "running clocks": clocked.pk, "days per move": days.pk,
                         "rematch offered": rematched.pk, "rematch declined": called_off.pk, "waiting": waiting.pk,
                         "draw declined": notice.pk}
