@@ -79,7 +79,7 @@ def test_who_offered_a_rematch_is_told_it_was_declined(page_of):
     answering.locator("#controls").get_by_role("button", name="Decline").click()
 
     expect(offering.locator("#status-line")).to_have_text("Rematch declined by Again 2: this match was called off.")
-    expect(offering.locator("#moves-end")).to_have_text("Aborted: no result.")
+    expect(offering.locator("#moves-end")).to_have_text("Aborted: no result. The rematch offer was declined.")
 
 
 def test_on_a_phone_the_edge_of_the_sub_board_to_play_in_leaves_the_labels_clear(page_of):
