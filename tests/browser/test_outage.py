@@ -11,7 +11,9 @@ from tests.browser.helpers import create_match, join_match, wait_version
 from tests.support import live
 from tests.support.services import own_redis
 
-pytestmark = pytest.mark.browser
+# The database is emptied after the test (its own Daphne wrote Ada and Bob there): the next test
+# signs in guests of the same names.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def guest(browser: Browser, base_url: str, name: str) -> Page:
