@@ -1,5 +1,5 @@
 """Stop gracefully on SIGTERM, so that one Daphne of several behind nginx can be restarted while
-matches are played (a rolling restart, README: ``bin/scaled``).
+matches are played (a rolling restart, docs/operations.md: ``bin/scaled``).
 
 Daphne on its own stops at once on SIGTERM: it cancels every consumer, a move halfway through
 included, and drops its sockets without a close frame. Here a SIGTERM instead
