@@ -29,7 +29,7 @@ export function isComputer(seat) {
   return Boolean(seat.player && seat.player.computer);
 }
 
-/** The line under the board that says why the last click did nothing (null hides it). */
+/** The line under the board: why an action was not sent or was refused (null hides it). */
 export function showError(message) {
   ui.error.hidden = !message;
   ui.error.textContent = message || "";
