@@ -1,0 +1,150 @@
+// Offers and conduct on the match page: the line saying who offers what (to everyone), and a
+// player's controls: call off a waiting match, abort before everyone moved, offer or answer a
+// draw or a takeback, resign (after a confirmation), offer or answer a rematch; spectators may
+// follow the players to their rematch. Draws, takebacks and resigning go over the socket;
+// calling off, aborting and rematches are forms posted to the match's views.
+
+import { send, state } from "./match-connection.js";
+import { button, hintText, matchId, postButton, seatName, ui, userId, withInvite } from "./match-page.js";
+
+let confirmingResign = false;
+let controlsDrawn = null; // what the controls show, to rebuild them only on a change
+
+/** The match is no longer active: a resignation being confirmed is moot. */
+export function cancelResign() {
+  confirmingResign = false;
+}
+
+// Who offers what, for everyone (spectators too); the answer buttons are in the controls.
+export function renderOffers() {
+  const { match } = state.current;
+  const { draw, takeback } = match.offers;
+  const names = (roles) => roles.map((role) => seatName(match.seats.find((s) => s.role === role))).join(" and ");
+  const lines = [];
+  if (match.status === "active" && draw.length) lines.push(`${names(draw)} ${draw.length > 1 ? "agree to" : "offers"} a draw.`);
+  if (match.status === "active" && takeback.length) lines.push(`${names(takeback.slice(0, 1))} asks to take back their last move.`);
+  if (state.notice) lines.push(state.notice);
+  ui.offers.textContent = lines.join(" ");
+  ui.offers.hidden = lines.length === 0;
+}
+
+export function renderControls() {
+  const { match, you } = state.current;
+  const mySeat = match.seats.find((s) => you.roles.includes(s.role));
+  const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign, match.offers,
+                                match.moves.length, match.rematch_declined]);
+  if (drawn === controlsDrawn) return;
+  controlsDrawn = drawn;
+  const parts = [];
+  if (match.status === "waiting" && mySeat) {
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", withInvite, "button--secondary"));
+  }
+  if (match.status === "active" && mySeat && !mySeat.resigned) {
+    parts.push(...conductControls(match, mySeat));
+    if (!notBegun(match)) parts.push(resignControl()); // before, Abort is the button
+  }
+  if (match.status === "finished" && mySeat) {
+    parts.push(rematchControl(match));
+  } else if (match.status === "finished" && match.rematch && !match.private) {
+    parts.push(spectatorRematch(match));
+  }
+  ui.controls.replaceChildren(...parts);
+}
+
+// Until every seat has made its first move (lichess's rule) the match can only be aborted: it
+// is not rated, and nobody wins or loses.
+function notBegun(match) {
+  const moved = new Set(match.moves.map((m) => m.role));
+  return match.seats.some((s) => !moved.has(s.role));
+}
+
+// What a player may do about the match as a whole: abort it before everyone moved (no draws
+// then), offer or answer a draw, ask for or answer a takeback (not in real time), resign.
+function conductControls(match, mySeat) {
+  const parts = [];
+  const { draw, takeback } = match.offers;
+  const moved = new Set(match.moves.map((m) => m.role));
+  const others = match.seats.filter((s) => s.role !== mySeat.role && !s.resigned);
+  const begun = !notBegun(match);
+  if (!begun) {
+    parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"),
+               hintText("Until every player has moved, the match can only be aborted: it is not rated."));
+  }
+  const answer = (kind, text) => {
+    const box = document.createElement("div");
+    box.className = "offer";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", text);
+    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept` }), "button--primary"),
+               button("Decline", () => send({ type: `${kind}_decline` }), "button--secondary"));
+    return box;
+  };
+  if (draw.length && !draw.includes(mySeat.role)) {
+    parts.push(answer("draw", "Accept the draw?"));
+  } else if (begun && !draw.length && others.length && others.every((s) => !s.player.computer)) {
+    parts.push(match.offers.declined.includes(mySeat.role)
+      ? hintText("Your draw offer was declined: you may offer again after your next move.")
+      : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
+  }
+  if (takeback.length && !takeback.includes(mySeat.role)) {
+    parts.push(answer("takeback", "Let them take back their move?"));
+  } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
+    parts.push(match.offers.takeback_declined.includes(mySeat.role)
+      ? hintText("Your takeback request was declined: you may ask again after your next move.")
+      : button("Ask to take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+  }
+  return parts;
+}
+
+function resignControl() {
+  if (!confirmingResign) {
+    return button("Resign", () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary");
+  }
+  const box = document.createElement("div");
+  box.className = "confirm";
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", "Confirm resignation");
+  box.append(hintText("Resign this match? It counts as a loss."),
+             button("Yes, resign", resign, "button--danger"),
+             button("Keep playing", () => { confirmingResign = false; renderControls(); }, "button--secondary"));
+  return box;
+}
+
+function resign() {
+  if (!send({ type: "resign" }, "Not connected: wait for the connection to come back, then resign again.")) return;
+  confirmingResign = false;
+  renderControls();
+}
+
+function rematchControl(match) {
+  if (!match.rematch && match.rematch_declined.includes(userId)) return hintText("Rematch declined.");
+  if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
+  const by = match.rematch_by;
+  if (by && by.id === userId) {
+    const link = document.createElement("a");
+    link.href = `/matches/${match.rematch}/`;
+    link.className = "button button--secondary";
+    link.textContent = "Go to your rematch offer";
+    return link;
+  }
+  const box = document.createElement("div");
+  box.className = "offer";
+  box.setAttribute("role", "status");
+  box.append(hintText(`${by ? by.name : "Your opponent"} offers a rematch.`),
+             postButton(`/matches/${match.rematch}/join/`, "Accept the rematch", {}, "button--primary"),
+             postButton(`/matches/${matchId}/rematch/decline/`, "Decline", {}, "button--secondary"));
+  return box;
+}
+
+// Spectators follow the players to their rematch (a private one has its own invite link).
+function spectatorRematch(match) {
+  const box = document.createElement("div");
+  box.className = "offer";
+  box.setAttribute("role", "status");
+  const link = document.createElement("a");
+  link.href = `/matches/${match.rematch}/`;
+  link.className = "button button--secondary";
+  link.textContent = "Watch the rematch";
+  box.append(hintText(`${match.rematch_by ? match.rematch_by.name : "A player"} offered a rematch.`), link);
+  return box;
+}

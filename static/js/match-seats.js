@@ -1,0 +1,96 @@
+// The seat list on the match page: each seat's mark, player, rating, how it left play, its
+// clock, who is online, and the join buttons of a waiting match; and the spectators' count.
+
+import { markSvg, marksSwapped } from "./boards.js";
+import { clocks, renderBoardClocks, seatClock } from "./match-clocks.js";
+import { state } from "./match-connection.js";
+import { hintText, isComputer, matchId, postButton, seatName, signedIn, ui, userId, withInvite } from "./match-page.js";
+import { roleLabel } from "./names.js";
+import { ratingText } from "./ratings.js";
+
+// How a seat left play (games.models.Out), as its line in the seats says it.
+const OUT_LABELS = { resigned: "resigned", time: "ran out of time", abandoned: "away, claimed against",
+                     left: "left the site" };
+
+let seatsDrawn = null; // what the seat list shows, to rebuild it only on a change
+
+export function renderSeats() {
+  const { match, you } = state.current;
+  const { view } = match;
+  const mine = you.roles.length > 0;
+  // Rebuild only on a change, so that a join button is never swapped out under a click.
+  const drawn = JSON.stringify([match.seats, match.status, view.to_move, view.markers, you.roles]);
+  if (drawn === seatsDrawn) return;
+  seatsDrawn = drawn;
+  ui.seats.classList.toggle("marks-swapped", marksSwapped(view));
+  ui.seats.replaceChildren(...match.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.className = "seat";
+    item.dataset.role = seat.role;
+    const mark = view.markers[seat.role];
+    if (mark) {
+      const badge = document.createElement("span");
+      badge.className = "seat__mark";
+      badge.append(markSvg(mark));
+      item.append(badge);
+    }
+    const text = document.createElement("div");
+    text.className = "seat__text";
+    const name = document.createElement("span");
+    name.className = "seat__name";
+    name.textContent = seatName(seat) + (you.roles.includes(seat.role) ? " (you)" : "");
+    const rating = ratingText(seat);
+    if (rating) {
+      const badge = document.createElement("span");
+      badge.className = "seat__rating";
+      badge.dataset.testid = "rating";
+      badge.textContent = rating;
+      name.append(" ", badge);
+    }
+    const detail = document.createElement("span");
+    detail.className = "seat__role";
+    const label = roleLabel(seat.role);
+    const bits = [mark && mark.toUpperCase() !== label ? `${label}, plays ${mark}` : label];
+    if (!seat.player && seat.reserved_for) bits.push(`kept for ${seat.reserved_for.name}`);
+    if (seat.resigned) bits.push(OUT_LABELS[seat.out] || "resigned");
+    if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
+    detail.textContent = bits.join(" · ");
+    text.append(name, detail);
+    item.append(text);
+    if (isComputer(seat)) {
+      const always = document.createElement("span");
+      always.className = "presence presence--computer";
+      always.textContent = "computer";
+      item.append(always);
+    } else if (seat.player) {
+      const dot = document.createElement("span");
+      dot.className = "presence";
+      item.append(dot);
+    } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
+      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${roleLabel(seat.role)}`, { role: seat.role, ...withInvite })
+                           : hintText("Choose a name at the top to join."));
+    }
+    const time = seatClock(seat, match);
+    if (time) item.append(time);
+    if (match.status === "active" && view.to_move === seat.role) {
+      item.classList.add("seat--to-move");
+      const turn = document.createElement("span");
+      turn.className = "tag tag--turn";
+      turn.textContent = "to move";
+      text.append(turn);
+    }
+    return item;
+  }));
+  renderBoardClocks();
+  clocks.tick();
+  renderPresence();
+}
+
+export function renderPresence() {
+  for (const dot of ui.seats.querySelectorAll(".presence:not(.presence--computer)")) {
+    const online = Boolean(state.presence.online[dot.closest(".seat").dataset.role]);
+    dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
+    dot.textContent = online ? "online" : "offline";
+  }
+  ui.spectators.textContent = `${state.presence.spectators} watching`;
+}
