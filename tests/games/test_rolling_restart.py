@@ -50,6 +50,7 @@ class Table:
     problems: list[str] = field(default_factory=list)  # errors, other closes, states gone back
     unanswered: set[tuple[int, int]] = field(default_factory=set)  # (match, ply) sent, not yet acknowledged
     in_flight: int = 0  # moves sent and not yet acknowledged when the SIGTERM went
+    drain_seconds: float = 0.0  # from the SIGTERM to the process's exit
     after_exit: dict[int, int] = field(default_factory=dict)  # acknowledged since the drained process exited
     finished_after: set[int] = field(default_factory=set)
     terminated: asyncio.Event = field(default_factory=asyncio.Event)
@@ -147,6 +148,7 @@ def test_a_sigterm_drains_one_process_and_the_pages_carry_on_through_the_other()
 
             async def drained_process_exits() -> None:
                 await table.terminated.wait()
+                signalled = time.monotonic()
                 gone = asyncio.Event()
                 pidfd = os.pidfd_open(first.process.pid)  # readable once the process has exited
                 asyncio.get_running_loop().add_reader(pidfd, gone.set)
@@ -159,6 +161,7 @@ def test_a_sigterm_drains_one_process_and_the_pages_carry_on_through_the_other()
                     asyncio.get_running_loop().remove_reader(pidfd)
                     os.close(pidfd)
                 first.process.wait()  # reaps it at once
+                table.drain_seconds = time.monotonic() - signalled
                 table.exited.set()
                 table.check_done()
 
@@ -213,4 +216,5 @@ def test_a_sigterm_drains_one_process_and_the_pages_carry_on_through_the_other()
     print(f"\nrolling restart: {len(table.acknowledged)} moves acknowledged, {len(stored)} stored, none lost; "
           f"{len(table.closes)} of {2 * MATCHES} pages closed with {GOING_AWAY} and reconnected through nginx in "
           f"{statistics.median(table.reconnect_seconds):.2f} s median, {max(table.reconnect_seconds):.2f} s max; "
-          f"{table.in_flight} moves in flight at the SIGTERM; play {played_seconds:.1f} s")
+          f"{table.in_flight} moves in flight at the SIGTERM; the process exited {table.drain_seconds:.2f} s after it; "
+          f"play {played_seconds:.1f} s")
