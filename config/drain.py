@@ -175,6 +175,6 @@ PATCH = Patch(
           *_uses("daphne.http_protocol:HTTPFactory", "server", named_in="daphne.http_protocol:HTTPFactory.__init__"),
           *_uses("twisted.web.http:HTTPChannel", "requests", named_in="twisted.web.http:HTTPChannel.__init__")),
     benchmark="no speed figure: tests/games/test_rolling_restart.py restarts one of two Daphnes under play "
-              "and loses no move (docs/architecture.md)",
+              "and loses no move (docs/resilience.md, \"Rolling restart\")",
     apply=_install,
 )

@@ -136,6 +136,16 @@ class LiveServer:
         if getattr(self, "log", None):
             self.log.close()  # its reader stays open: the test may read the log after the stop
 
+    def drain(self) -> None:
+        """SIGTERM the server as a rolling restart does (config/drain.py), with the port given up
+        first. In production the Daphne alone holds its listening socket, so once it stops
+        listening the port refuses connections and nginx tries another process. Here the test
+        holds a copy too (for restarts): left open, the kernel would go on accepting into its
+        backlog, where nobody takes them, and nginx would wait there for a handshake that never
+        comes. After this the server cannot be started again."""
+        self.listener.close()
+        self.process.send_signal(signal.SIGTERM)
+
     def log_text(self) -> str:
         """What the server has written to its log so far (this start's)."""
         self._log_reader.seek(0)
