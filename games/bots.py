@@ -28,7 +28,7 @@ from django.db import transaction
 
 from games import computer, eventloop, outages, selectors
 from games.dbthreads import db
-from games.errors import ServiceError
+from games.match.errors import ServiceError
 
 COMPUTER_CHANNEL = "computer"
 RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again

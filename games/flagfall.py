@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from games import clocks, eventloop, outages
+from games import eventloop, outages
+from games.match import clocks
 from games.dbthreads import db
 
 logger = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from django.conf import settings
 from games import selectors, services
 from games.batches import Batches, first
 from games.dbthreads import db
-from games.errors import ServiceError
+from games.match.errors import ServiceError
 
 BATCH_LIMIT = 32  # moves in one transaction at most: the first of them waits for the rest
 

@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import presence, rows, snapshots
-from games.clocks import TimeControl
+from games.match.clocks import TimeControl
 from games.models import Challenge, ChatMessage, Match, Seat
 from games.rules import Game, get_game
 from games.snapshots import player_json, seat_rating_json

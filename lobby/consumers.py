@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import broadcast, outages, presence, protocol, selectors, services, snapshots
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Match
 from games.services import ServiceError
 from games.sockets import SIGNED_OUT, Socket

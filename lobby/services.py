@@ -15,7 +15,8 @@ from django.utils import timezone
 from games import broadcast
 from games import services as match_services
 from games.services import ServiceError
-from lobby import sessions, text
+from lobby import sessions
+from games.match import text
 from lobby.models import User
 
 NAME_MAX = text.NAME_MAX

@@ -279,7 +279,7 @@ def make_slot(n: int, games: int) -> dict:
 
 def make_computer_slots(count: int, games: int) -> list[dict]:
     from games import services
-    from games.match_settings import MatchSettings
+    from games.match.settings import MatchSettings
     from games.rules import get_game
     from tests.support.players import make_players, session_cookie
 

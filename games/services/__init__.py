@@ -9,7 +9,7 @@ share. Callers import from the package: ``services.move_submit(...)``.
 """
 
 from games import bots, flagfall
-from games.errors import ServiceError
+from games.match.errors import ServiceError
 from games.services.challenges import (
                                        can_answer_challenges,
                                        challenge_accept,

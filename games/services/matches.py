@@ -11,11 +11,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, clocks, computer, flagfall, presence
-from games.clocks import TimeControl
-from games.errors import ServiceError
-from games.labels import role_label
-from games.match_settings import MatchSettings
+from games import broadcast, computer, flagfall, presence
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
+from games.match.labels import role_label
+from games.match.settings import MatchSettings
 from games.models import Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats

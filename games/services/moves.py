@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from games import clocks
-from games.errors import ServiceError
-from games.labels import role_label
+from games.match import clocks
+from games.match.errors import ServiceError
+from games.match.labels import role_label
 from games.models import Match, Move, Seat
 from games.rules import RulesError, get_game
 from games.selectors import match_seats

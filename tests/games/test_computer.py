@@ -15,7 +15,7 @@ from django.test import override_settings
 from config.asgi import application
 from games import bots, services
 from games.computer import choose_action
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import GAMES, get_game
 from tests.games.test_consumers import join_match, receive

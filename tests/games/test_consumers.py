@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from config.asgi import application
 from games import broadcast, selectors, services, throttle
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from lobby import lists as lobby_lists

@@ -159,7 +159,8 @@ def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(capl
 async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
     from django.db import OperationalError
 
-    from games import clocks, flagfall
+    from games import flagfall
+    from games.match import clocks
 
     def database_away(**kwargs):
         raise OperationalError("connection refused")

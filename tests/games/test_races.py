@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import presence, selectors, services
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
 from games.services import challenges, departures, pairing
 from lobby.services import guest_leave

@@ -5,7 +5,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from games import rows, services
-from games.clocks import TimeControl
+from games.match.clocks import TimeControl
 from games.models import ChatMessage, Match, Seat
 from tests.support.players import make_accounts, make_players, play_out, session_cookie, start_match
 

@@ -15,7 +15,8 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games import clocks, flagfall, outages, presence, snapshots, throttle
+    from games import flagfall, outages, presence, snapshots, throttle
+    from games.match import clocks
     from games.services import moves
 
     presence.store().forget_all()
