@@ -22,7 +22,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
 from config.tcpwrite import write_at_once  # noqa: E402
 from games.flagfall import SweepWhenServing  # noqa: E402
-from games.workers import ComputerWorker  # noqa: E402
+from games.computer.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
 write_at_once()

@@ -274,11 +274,11 @@ CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUT
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 
-# The computer player: a cap on the search rounds per move of every level (games.computer.LEVELS;
+# The computer player: a cap on the search rounds per move of every level (games.computer.search.LEVELS;
 # the strong level uses 3000), and on its thinking time in seconds.
 COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
 COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
-# Where the computer thinks (games/bots.py): "pool", processes of the web server (embedded);
+# Where the computer thinks (games/computer/bots.py): "pool", processes of the web server (embedded);
 # "channel", worker processes (manage.py runworker computer; the default with REDIS_URL);
 # "inline", in the calling thread (tests of the service layer).
 COMPUTER_WORKERS = os.environ.get("COMPUTER_WORKERS", "channel" if REDIS_URL else "pool")

@@ -2,7 +2,7 @@ from django import forms
 
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.computer import LEVELS
+from games.computer.search import LEVELS
 from games.match.settings import MatchSettings
 from games.rules import GAMES
 

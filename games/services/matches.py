@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, computer, flagfall, presence
+from games import broadcast, flagfall, presence
+from games.computer.search import search as computer
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
@@ -48,7 +49,7 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     It waits for players, unless every other seat is taken at once: by ``opponents`` (quick
     pairing, an accepted challenge; they take the other seats in random order) or, if
     ``against_computer``, by the computer at ``computer_level`` (1 to 3,
-    ``games.computer.LEVELS``); then it starts. A rated match is for signed-up accounts only.
+    ``games.computer.search.LEVELS``); then it starts. A rated match is for signed-up accounts only.
     """
     require_player(user)
     if against_computer and computer_level not in range(1, computer.STRONGEST + 1):

@@ -5,7 +5,7 @@ the turn. Where it is thought about (``COMPUTER_WORKERS``):
 
 ``pool``     the embedded set-up: a process pool of this server (``COMPUTER_PROCESSES``);
 ``channel``  the scaled set-up: a message on the Channels channel ``computer``, taken by a
-             worker process (``manage.py runworker computer``, see ``games/workers.py``);
+             worker process (``manage.py runworker computer``, see ``games/computer/workers.py``);
 ``inline``   tests of the service layer: right here, in the calling thread.
 
 Every path reads the position (``selectors.computer_turn``), thinks with no database
@@ -26,7 +26,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import computer, eventloop, outages, selectors
+from games import eventloop, outages, selectors
+from games.computer.search import search as computer
 from games.dbthreads import db
 from games.match.errors import ServiceError
 
