@@ -17,7 +17,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import eventloop, outages, selectors, snapshots
+from games import eventloop, outages, selectors
+from games.selectors import snapshots
 
 LOBBY_GROUP = "lobby"
 logger = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 Thin and fast: each piece of database work is one short synchronous call on the database
 threads (``games.dbthreads``); state messages arrive from the channel layer already encoded
-(``games.snapshots``) and only the viewer's own part is added here.
+(``games.selectors.snapshots``) and only the viewer's own part is added here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, movequeue, outages, presence, rows, selectors, services, snapshots
+from games import broadcast, movequeue, outages, presence, selectors, services
+from games.selectors import rows, snapshots
 from games.dbthreads import db
 from games.services import ServiceError
 from games.sockets import Socket

@@ -27,7 +27,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import broadcast, outages, presence, protocol, selectors, snapshots, throttle
+from games import broadcast, outages, presence, protocol, selectors, throttle
+from games.selectors import snapshots
 from games.dbthreads import db
 from games.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from lobby import sessions

@@ -8,7 +8,8 @@ import random
 import orjson
 from django.utils import timezone
 
-from games import broadcast, outages, presence, protocol, selectors, services, snapshots
+from games import broadcast, outages, presence, protocol, selectors, services
+from games.selectors import snapshots
 from games.broadcast import LOBBY_GROUP
 from games.dbthreads import db
 from games.match.settings import MatchSettings

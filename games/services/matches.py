@@ -35,7 +35,7 @@ from games.services.common import (
 from games.services.moves import forget
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
-from games.snapshots import player_json
+from games.selectors.snapshots import player_json
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import rows, services
+from games import services
+from games.selectors import rows
 from games.match.settings import MatchSettings
 from games.models import Match, Move, Outcome
 from games.rules import get_game
