@@ -50,7 +50,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games import eventloop
+    from games.runtime import eventloop
 
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)

@@ -8,7 +8,7 @@ benchmark that justified it. ``Patch.install`` checks all of that first and appl
 only when it holds; otherwise it warns once and the server runs unpatched, as the library is.
 
 ``PRIVATE`` lists the other private names the code relies on without patching anything
-(``games/layers.py``, ``games/eventloop.py``, ``games/sockets.py``). tests/test_patches.py
+(``games/layers.py``, ``games/runtime/eventloop.py``, ``games/sockets.py``). tests/test_patches.py
 checks every listed name against the installed libraries, so that an upgrade which removed or
 changed one fails with that name, rather than silently at run time.
 """
@@ -206,9 +206,9 @@ PRIVATE: tuple[Private, ...] = (
     _layer(_SHARD, "subscribe", params=("self", "channel")),
     _layer(_SHARD, "unsubscribe", params=("self", "channel")),
     _layer(_SHARD, "publish", params=("self", "channel", "message")),
-    # games/eventloop.py: the event loop that called into a database thread.
-    Private("asgiref.sync:SyncToAsync", "threadlocal", "games/eventloop.py"),
-    *(Private("asgiref.sync:SyncToAsync.threadlocal", name, "games/eventloop.py",
+    # games/runtime/eventloop.py: the event loop that called into a database thread.
+    Private("asgiref.sync:SyncToAsync", "threadlocal", "games/runtime/eventloop.py"),
+    *(Private("asgiref.sync:SyncToAsync.threadlocal", name, "games/runtime/eventloop.py",
               named_in="asgiref.sync:SyncToAsync.thread_handler") for name in ("main_event_loop", "main_event_loop_pid")),
     # games/sockets.py: Socket.__call__ replaces AsyncConsumer.__call__ and sets what it set.
     Private(_CONSUMER, "__call__", "games/sockets.py", params=("self", "scope", "receive", "send")),

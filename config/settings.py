@@ -129,7 +129,7 @@ else:
     # (timeout: how long a call waits for a connection. With the database away it waits this
     # long and fails: under Daphne's 5 s for a websocket handshake, so the socket is told to
     # retry, with close code 4503, before Daphne gives up on it.)
-# Threads that run database work for the sockets (games/dbthreads.py). SQLite has one writer
+# Threads that run database work for the sockets (games/runtime/dbthreads.py). SQLite has one writer
 # at a time, so one thread; on PostgreSQL several overlap their round trips.
 DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
 # With one database thread, moves that queue for it share a transaction and its commit
@@ -244,7 +244,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 REQUEST_MAX_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
-# Websocket limits (games/throttle.py): Daphne drops a connection whose message is over 1 MiB
+# Websocket limits (games/runtime/throttle.py): Daphne drops a connection whose message is over 1 MiB
 # (the websocket standard lets a server do so); consumers refuse texts over
 # games.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
 # messages at once, refilled at WS_RATE_PER_SECOND.
@@ -292,8 +292,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # The database pool logs each failed try to reconnect: while the database is away, one line
-    # a minute of each (games/outages.py).
-    "filters": {"once_a_minute": {"()": "games.outages.OnceAMinute"}},
+    # a minute of each (games/runtime/outages.py).
+    "filters": {"once_a_minute": {"()": "games.runtime.outages.OnceAMinute"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"psycopg.pool": {"filters": ["once_a_minute"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},

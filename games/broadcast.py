@@ -17,7 +17,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import eventloop, outages, selectors
+from games import selectors
+from games.runtime import eventloop, outages
 from games.selectors import snapshots
 
 LOBBY_GROUP = "lobby"

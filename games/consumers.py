@@ -1,7 +1,7 @@
 """The match socket: parse a frame, call one service, turn refusals into one error message.
 
 Thin and fast: each piece of database work is one short synchronous call on the database
-threads (``games.dbthreads``); state messages arrive from the channel layer already encoded
+threads (``games.runtime.dbthreads``); state messages arrive from the channel layer already encoded
 (``games.selectors.snapshots``) and only the viewer's own part is added here.
 """
 
@@ -12,9 +12,10 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, movequeue, outages, presence, selectors, services
+from games import broadcast, movequeue, selectors, services
+from games.runtime import outages, presence
 from games.selectors import rows, snapshots
-from games.dbthreads import db
+from games.runtime.dbthreads import db
 from games.services import ServiceError
 from games.sockets import Socket
 

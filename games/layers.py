@@ -28,7 +28,7 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import outages
+from games.runtime import outages
 from games.batches import Batches, first
 
 

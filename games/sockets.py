@@ -1,10 +1,10 @@
 """The base of the app's websocket consumers: counted against their client's limits
-(``games.throttle``), no thread hop per message, and a lighter loop between the client, the
+(``games.runtime.throttle``), no thread hop per message, and a lighter loop between the client, the
 channel layer and the handlers.
 
 Channels' consumers hop to a thread before every message they handle, group messages included,
 to close stale database connections (``aclose_old_connections``). Ours never touch the
-database on the event loop: every call goes through ``games.dbthreads.db``, which closes stale
+database on the event loop: every call goes through ``games.runtime.dbthreads.db``, which closes stale
 connections on its own threads. So the hop is dropped: with four sockets on a match it was
 four thread round trips per move.
 
@@ -27,10 +27,11 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import broadcast, outages, presence, protocol, selectors, throttle
+from games import broadcast, protocol, selectors
+from games.runtime import outages, presence, throttle
 from games.selectors import snapshots
-from games.dbthreads import db
-from games.outages import SERVICE_DOWN, TRY_AGAIN_LATER
+from games.runtime.dbthreads import db
+from games.runtime.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
@@ -106,7 +107,7 @@ class Socket(AsyncWebsocketConsumer):
         return protocol.parse(text_data, bytes_data, self.shapes)
 
     def presence_key(self) -> int:
-        """The key of this socket's page in ``games.presence`` (a match id, or ``presence.SITE``)."""
+        """The key of this socket's page in ``games.runtime.presence`` (a match id, or ``presence.SITE``)."""
         raise NotImplementedError
 
     async def _on_ping(self) -> None:

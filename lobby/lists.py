@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from games import selectors
-from games.dbthreads import db
+from games.runtime.dbthreads import db
 
 GATHER_SECONDS = 0.05  # the pages that hear one message ask within this; they share a read
 

@@ -26,9 +26,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import eventloop, outages, selectors
+from games import selectors
+from games.runtime import eventloop, outages
 from games.computer.search import search as computer
-from games.dbthreads import db
+from games.runtime.dbthreads import db
 from games.match.errors import ServiceError
 
 COMPUTER_CHANNEL = "computer"

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import presence
+from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match.clocks import TimeControl
 from games.models import Challenge, ChatMessage, Match, Seat

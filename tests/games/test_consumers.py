@@ -10,7 +10,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games import broadcast, selectors, services, throttle
+from games import broadcast, selectors, services
+from games.runtime import throttle
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
@@ -464,7 +465,7 @@ class BrokenStore:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_service_down_closes_pages_to_retry_and_they_come_back(monkeypatch):
-    from games import presence
+    from games.runtime import presence
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [x, o])

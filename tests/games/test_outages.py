@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from games import broadcast, outages, services
+from games import broadcast, services
+from games.runtime import outages
 from games.models import Match, Move
 from tests.support.players import make_players, start_match
 
@@ -130,7 +131,7 @@ def test_a_page_that_cannot_reach_the_database_is_the_sites_503(client, monkeypa
 
 
 def test_the_home_page_works_without_redis_and_lists_nobody_online(client, monkeypatch):
-    from games import presence
+    from games.runtime import presence
     from games.selectors import online_players
 
     class RedisAway:

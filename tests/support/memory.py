@@ -15,7 +15,8 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games import flagfall, outages, presence, throttle
+    from games import flagfall
+    from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
     from games.match import clocks
     from games.services import moves

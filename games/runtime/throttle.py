@@ -25,7 +25,7 @@ from functools import cache
 
 from django.conf import settings
 
-from games import outages
+from games.runtime import outages
 
 logger = logging.getLogger(__name__)
 
