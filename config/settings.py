@@ -256,7 +256,7 @@ PRESENCE_TIMEOUT_SECONDS = 60
 # The other players may claim a match from a player whose turn it is once that player has had
 # no page open on the match for this long (their seat then counts as resigned).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
-# Timed matches end on time by themselves (games/flagfall.py): besides a timer per match, each
+# Timed matches end on time by themselves (games/services/flagfall.py): besides a timer per match, each
 # server process sweeps for missed deadlines when it starts serving and then this often (0: never).
 CLOCK_SWEEP_SECONDS = int(os.environ.get("CLOCK_SWEEP_SECONDS", "30"))
 # In real time each seat's clock starts at its own first move; it has this long to make that

@@ -12,7 +12,8 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, movequeue, selectors, services
+from games import movequeue, selectors, services
+from games.services import broadcast
 from games.runtime import outages, presence
 from games.selectors import rows, snapshots
 from games.runtime.dbthreads import db

@@ -233,7 +233,7 @@ class _Shard(RedisSingleShardConnection):
     # the next batch, one pipeline (one round trip; redis-py's machinery per command cost a
     # loaded process more than Redis itself). A message that finds none on its way leaves at
     # once. Each caller returns once Redis has its message; the order of one group's messages
-    # is kept by their sender (``games.broadcast``), which waits for each before the next.
+    # is kept by their sender (``games.services.broadcast``), which waits for each before the next.
     async def publish(self, channel: str, message: bytes) -> None:
         await self._outbox.put((channel, message))
 

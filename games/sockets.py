@@ -27,7 +27,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import broadcast, protocol, selectors
+from games import protocol, selectors
+from games.services import broadcast
 from games.runtime import outages, presence, throttle
 from games.selectors import snapshots
 from games.runtime.dbthreads import db

@@ -8,10 +8,11 @@ import random
 import orjson
 from django.utils import timezone
 
-from games import broadcast, protocol, selectors, services
+from games import protocol, selectors, services
+from games.services import broadcast
 from games.runtime import outages, presence
 from games.selectors import snapshots
-from games.broadcast import LOBBY_GROUP
+from games.services.broadcast import LOBBY_GROUP
 from games.runtime.dbthreads import db
 from games.match.settings import MatchSettings
 from games.models import Match

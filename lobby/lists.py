@@ -1,6 +1,6 @@
 """The lobby lists, read once per process for all the lobby pages that ask together.
 
-A change that may alter the lists sends only ``lobby.stale`` (``games.broadcast``); every
+A change that may alter the lists sends only ``lobby.stale`` (``games.services.broadcast``); every
 lobby page of every process hears it, and the pages of one process share one read of the
 lists made a moment later. A process with no lobby page open reads nothing.
 """

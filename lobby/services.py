@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast
+from games.services import broadcast
 from games import services as match_services
 from games.services import ServiceError
 from lobby import sessions

@@ -8,7 +8,7 @@ match at a time: what every start checks and withdraws); ``common`` holds the st
 share. Callers import from the package: ``services.move_submit(...)``.
 """
 
-from games import flagfall
+from games.services import flagfall
 from games.computer.search import bots
 from games.match.errors import ServiceError
 from games.services.challenges import (

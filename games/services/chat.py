@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import broadcast
+from games.services import broadcast
 from games.match.errors import ServiceError
 from games.models import ChatMessage, Match
 from games.services.common import seat_of

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from games import broadcast, flagfall
+from games.services import broadcast, flagfall
 from games.computer.search import bots
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import broadcast, flagfall
+from games.services import broadcast, flagfall
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, flagfall
+from games.services import broadcast, flagfall
 from games.runtime import presence
 from games.computer.search import search as computer
 from games.match import clocks

@@ -23,7 +23,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
+from games.services import broadcast
 from games.match import ratings
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings

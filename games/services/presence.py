@@ -8,7 +8,7 @@ import time
 from django.conf import settings
 from django.utils import timezone
 
-from games import broadcast
+from games.services import broadcast
 from games.runtime import presence
 from games.models import Seat
 from games.selectors import match_seats

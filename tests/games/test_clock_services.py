@@ -8,7 +8,8 @@ from datetime import timezone as tz
 
 import pytest
 
-from games import flagfall, selectors, services
+from games import selectors, services
+from games.services import flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move

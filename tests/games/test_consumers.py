@@ -10,7 +10,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games import broadcast, selectors, services
+from games import selectors, services
+from games.services import broadcast
 from games.runtime import throttle
 from games.match.settings import MatchSettings
 from games.models import Match, Move

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from games import broadcast, services
+from games import services
+from games.services import broadcast
 from games.runtime import outages
 from games.models import Match, Move
 from tests.support.players import make_players, start_match
@@ -160,7 +161,7 @@ def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(capl
 async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
     from django.db import OperationalError
 
-    from games import flagfall
+    from games.services import flagfall
     from games.match import clocks
 
     def database_away(**kwargs):

@@ -15,7 +15,7 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games import flagfall
+    from games.services import flagfall
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
     from games.match import clocks
