@@ -28,7 +28,7 @@ from django.db import transaction
 
 from games import selectors
 from games.runtime import eventloop, outages
-from games.computer.search import search as computer
+from games.computer import search as computer
 from games.runtime.dbthreads import db
 from games.match.errors import ServiceError
 

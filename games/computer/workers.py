@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from channels.consumer import AsyncConsumer
 
-from games.computer.search import bots
+from games.computer import bots
 
 
 class ComputerWorker(AsyncConsumer):

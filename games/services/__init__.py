@@ -9,7 +9,7 @@ share. Callers import from the package: ``services.move_submit(...)``.
 """
 
 from games.services import flagfall
-from games.computer.search import bots
+from games.computer import bots
 from games.match.errors import ServiceError
 from games.services.challenges import (
                                        can_answer_challenges,

@@ -10,7 +10,7 @@ from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from games.services import broadcast, flagfall
-from games.computer.search import bots
+from games.computer import bots
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError

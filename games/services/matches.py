@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.services import broadcast, flagfall
 from games.runtime import presence
-from games.computer.search import search as computer
+from games.computer import search as computer
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError

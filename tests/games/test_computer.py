@@ -14,7 +14,7 @@ from django.test import override_settings
 
 from config.asgi import application
 from games import services
-from games.computer.search import bots
+from games.computer import bots
 from games.computer.search import choose_action
 from games.match.settings import MatchSettings
 from games.models import Match, Move
