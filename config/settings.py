@@ -133,7 +133,7 @@ else:
 # at a time, so one thread; on PostgreSQL several overlap their round trips.
 DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
 # With one database thread, moves that queue for it share a transaction and its commit
-# (games/movequeue.py); with several, each move is its own call and they overlap.
+# (live/movequeue.py); with several, each move is its own call and they overlap.
 MOVE_BATCHES = DB_THREADS == 1
 # Tests use a file for SQLite too: live-server tests run Daphne in a child process.
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
@@ -145,9 +145,9 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
     # processes whose sockets listen. (The list-based layer lost state messages under load.)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.RedisPubSubLayer",
+            "BACKEND": "live.layers.RedisPubSubLayer",
             "CONFIG": {
-                # Publishes run concurrently (games/layers.py), each on a pooled connection;
+                # Publishes run concurrently (live/layers.py), each on a pooled connection;
                 # redis-py's default pool refuses past 100 at once. No per-command timeout:
                 # the layer bounds each publish itself, more cheaply (layers.PUBLISH_SECONDS).
                 "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5, "socket_timeout": None,
@@ -174,7 +174,7 @@ elif REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.InMemoryLayer"}}
 
 AUTH_USER_MODEL = "lobby.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -246,7 +246,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
 # Websocket limits (games/runtime/throttle.py): Daphne drops a connection whose message is over 1 MiB
 # (the websocket standard lets a server do so); consumers refuse texts over
-# games.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
+# live.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
 # messages at once, refilled at WS_RATE_PER_SECOND.
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))

@@ -129,7 +129,7 @@ def guests_expire(*, now=None) -> int:
 
 def pages_signed_out(*, request, user, **_) -> None:
     """A browser logged out (Django's ``user_logged_out``): the server closes every socket its
-    session opened, match and lobby sockets too (``games.sockets.Socket.session_ended``); its
+    session opened, match and lobby sockets too (``live.sockets.Socket.session_ended``); its
     pages still open in other tabs reload signed out instead of acting as the player."""
     key = getattr(getattr(request, "session", None), "session_key", None)
     if user is not None and key:

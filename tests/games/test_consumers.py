@@ -16,7 +16,7 @@ from games.runtime import throttle
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
-from lobby import lists as lobby_lists
+from live import lobby_lists
 from tests.support.players import make_players, session_cookie, start_match, waiting_match
 from tests.support.waits import EVENT_SECONDS
 
@@ -419,7 +419,7 @@ async def test_the_lobby_socket_answers_anything_with_an_error_and_stays_open():
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_move_committed_while_a_page_opens_still_reaches_it(monkeypatch):
-    from games.consumers import MatchConsumer
+    from live.consumers.match import MatchConsumer
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])

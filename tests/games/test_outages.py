@@ -52,7 +52,7 @@ async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_tol
     layer tells the socket (``socket.layer_down``), the page gets its move's state first. (On
     the in-memory layer, whose groups name the socket's channel, on every stage.)"""
     settings.REDIS_URL = ""  # the socket limits and presence in memory too
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.InMemoryLayer"}}
     from channels.db import database_sync_to_async
     from channels.layers import get_channel_layer
 

@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from games.sockets import pump
+from live.sockets import pump
 from tests.support.waits import EVENT_SECONDS, until
 
 

@@ -8,7 +8,8 @@ import random
 import orjson
 from django.utils import timezone
 
-from games import protocol, selectors, services
+from games import selectors, services
+from live import protocol
 from games.services import broadcast
 from games.runtime import outages, presence
 from games.selectors import snapshots
@@ -17,8 +18,8 @@ from games.runtime.dbthreads import db
 from games.match.settings import MatchSettings
 from games.models import Match
 from games.services import ServiceError
-from games.sockets import SIGNED_OUT, Socket
-from lobby import lists
+from live.sockets import SIGNED_OUT, Socket
+from live import lobby_lists as lists
 
 logger = logging.getLogger(__name__)
 POOL_RETRY_SECONDS = 2.0

@@ -12,13 +12,14 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import movequeue, selectors, services
+from games import selectors, services
+from live import movequeue
 from games.services import broadcast
 from games.runtime import outages, presence
 from games.selectors import rows, snapshots
 from games.runtime.dbthreads import db
 from games.services import ServiceError
-from games.sockets import Socket
+from live.sockets import Socket
 
 logger = logging.getLogger(__name__)
 # Messages with no fields that a player sends about their own seat, and the service each calls.

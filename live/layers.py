@@ -29,7 +29,7 @@ from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.runtime import outages
-from games.batches import Batches, first
+from live.batches import Batches, first
 
 
 SWEEP_SECONDS = 1.0

@@ -23,7 +23,7 @@ import weakref
 from django.conf import settings
 
 from games import selectors, services
-from games.batches import Batches, first
+from live.batches import Batches, first
 from games.runtime.dbthreads import db
 from games.match.errors import ServiceError
 

@@ -27,7 +27,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import protocol, selectors
+from games import selectors
+from live import protocol
 from games.services import broadcast
 from games.runtime import outages, presence, throttle
 from games.selectors import snapshots
@@ -49,7 +50,7 @@ class Socket(AsyncWebsocketConsumer):
     retrying = False  # told to retry (a service is down) and closing
     closed_down = False  # ``disconnect`` has run
     shapes = protocol.SHAPES  # the messages a client may send on this socket
-    # Writes whose own trip to the database checks the sender (a move: ``games.movequeue``).
+    # Writes whose own trip to the database checks the sender (a move: ``live.movequeue``).
     checked_with_the_write: frozenset[str] = frozenset()
 
     async def __call__(self, scope, receive, send) -> None:
@@ -79,7 +80,7 @@ class Socket(AsyncWebsocketConsumer):
         return self.client is not None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Check the frame's shape once (``games.protocol``) and hand it to ``_on_<kind>``; every
+        """Check the frame's shape once (``live.protocol``) and hand it to ``_on_<kind>``; every
         refusal or failure is one error message to this socket, which stays open."""
         if not self.receiving() or self.retrying:
             return  # a message that reaches a closing page changes nothing; the page resyncs
@@ -150,7 +151,7 @@ class Socket(AsyncWebsocketConsumer):
             return {"type": "socket.layer_down"}
 
     async def socket_layer_down(self, message: dict) -> None:
-        """The channel layer lost Redis (``games.layers``) or failed under this socket."""
+        """The channel layer lost Redis (``live.layers``) or failed under this socket."""
         if not self.retrying:
             await self.ask_to_retry()
 
