@@ -331,8 +331,8 @@ def forget_redis_keys(prefix: str) -> None:
 # -- boardgame.io ----------------------------------------------------------------------------------
 
 def run_bgio(config: dict) -> dict:
-    sys.path.insert(0, str(LOAD))
-    from bgio import NodeServer, create_matches
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.load.bgio import NodeServer, create_matches
 
     if config["mode"] not in ("saturation", "offered"):
         raise SystemExit(f"{config['setup']} runs the saturation and offered modes only")
