@@ -1,7 +1,7 @@
 """The computer's levels against each other: are the stronger levels stronger, and how long do they think?
 
 For each game and each pair of levels, plays ``--games`` games (the sides alternate seats) with
-``games.computer.choose_action`` at each level's search rounds (no time cap), and prints the
+``games.computer.search.choose_action`` at each level's search rounds (no time cap), and prints the
 stronger side's wins, draws and losses with its mean score, and the median and p95 thinking
 time per move of each level. Standard library only, no database:
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.computer import LEVELS, choose_action  # noqa: E402
+from games.computer.search import LEVELS, choose_action  # noqa: E402
 from games.rules import get_game  # noqa: E402
 
 

@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "load"))
+sys.path.insert(0, str(HERE.parent))
 
 MODES = ("saturation", "offered", "arrivals", "computer", "cost")
 DEFAULT_SETUPS = "embedded,pg,pg2,bgio-memory,bgio-flatfile"
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        from runner import run
+        from benchmarks.load.runner import run
 
         print(json.dumps(run(json.loads(args.child))))
         return
@@ -130,8 +130,7 @@ def games_for(moves_per_s: float, seconds: float, m: int) -> int:
 
 
 def machine() -> str:
-    sys.path.insert(0, str(HERE / "load"))
-    from bgio import node_version
+    from benchmarks.load.bgio import node_version
 
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (f"Machine: {platform.machine()} {platform.system()} {platform.release()}, {os.cpu_count()} cores, "

@@ -50,7 +50,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games import eventloop
+    from games.runtime import eventloop
 
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
@@ -88,7 +88,7 @@ class Bench:
     """The pools and the players; ``arrive`` and ``retry`` are the timed calls."""
 
     def __init__(self, waiting: int) -> None:
-        from games.match_settings import MatchSettings
+        from games.match.settings import MatchSettings
         from games.models import PoolEntry
         from games.rules import GAMES, get_game
         from games.services import pairing
@@ -132,7 +132,7 @@ class Bench:
     def arrive(self) -> float:
         """A newcomer a few points from a waiting group enters (timed: ``pool_enter``, which
         pairs them and creates the match); the players paired are replaced by new waiting ones."""
-        from games import ratings
+        from games.match import ratings
         from games.models import PoolEntry, Rating
         from games.services import pool_enter, pool_leave
 

@@ -21,8 +21,8 @@ from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
 from config.tcpwrite import write_at_once  # noqa: E402
-from games.flagfall import SweepWhenServing  # noqa: E402
-from games.workers import ComputerWorker  # noqa: E402
+from games.services.flagfall import SweepWhenServing  # noqa: E402
+from games.computer.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
 write_at_once()
@@ -51,7 +51,7 @@ def load_ahead() -> None:
 
 load_ahead()
 
-# A process sweeps for clocks that ran out while no process was watching (games/flagfall.py)
+# A process sweeps for clocks that ran out while no process was watching (games/services/flagfall.py)
 # from its first connection on.
 application = SweepWhenServing(ProtocolTypeRouter(
     {

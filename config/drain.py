@@ -42,7 +42,7 @@ class TrackHandling:
     """ASGI middleware for the websockets: counts the messages each connection's consumer
     received and has not yet handled, so that a drain closes a socket between messages. The
     consumer says when it has handled one by calling ``scope["message_handled"]()``
-    (``games.sockets.Socket`` does); a socket whose consumer does not is closed halfway
+    (``live.sockets.Socket`` does); a socket whose consumer does not is closed halfway
     through the drain's time."""
 
     def __init__(self, app) -> None:

@@ -10,7 +10,7 @@ from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import outages
+from games.runtime import outages
 from games.history.services import IMPORT_TOO_LARGE
 
 BLANK_REFUSALS = {405: "405.html"}

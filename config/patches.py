@@ -8,7 +8,7 @@ benchmark that justified it. ``Patch.install`` checks all of that first and appl
 only when it holds; otherwise it warns once and the server runs unpatched, as the library is.
 
 ``PRIVATE`` lists the other private names the code relies on without patching anything
-(``games/layers.py``, ``games/eventloop.py``, ``games/sockets.py``). tests/test_patches.py
+(``live/layers.py``, ``games/runtime/eventloop.py``, ``live/sockets.py``). tests/test_patches.py
 checks every listed name against the installed libraries, so that an upgrade which removed or
 changed one fails with that name, rather than silently at run time.
 """
@@ -175,7 +175,7 @@ def _args(names: tuple[str, ...]) -> str:
 
 
 def _layer(owner: str, name: str, **expected) -> Private:
-    return Private(owner, name, "games/layers.py", **expected)
+    return Private(owner, name, "live/layers.py", **expected)
 
 
 _SHARD = "channels_redis.pubsub:RedisSingleShardConnection"
@@ -186,7 +186,7 @@ _CONSUMER = "channels.consumer:AsyncConsumer"
 # The private names of Channels, channels-redis and asgiref the code relies on outside the
 # patches (theirs are in each ``Patch.uses``).
 PRIVATE: tuple[Private, ...] = (
-    # games/layers.py: the in-memory layer sweeps less often; the Redis layer's shards batch.
+    # live/layers.py: the in-memory layer sweeps less often; the Redis layer's shards batch.
     _layer("channels.layers:InMemoryChannelLayer", "_clean_expired", params=("self",)),
     _layer("channels.layers:InMemoryChannelLayer", "channels", named_in="channels.layers:InMemoryChannelLayer.__init__"),
     _layer("channels.layers:InMemoryChannelLayer", "groups", named_in="channels.layers:InMemoryChannelLayer.__init__"),
@@ -206,12 +206,12 @@ PRIVATE: tuple[Private, ...] = (
     _layer(_SHARD, "subscribe", params=("self", "channel")),
     _layer(_SHARD, "unsubscribe", params=("self", "channel")),
     _layer(_SHARD, "publish", params=("self", "channel", "message")),
-    # games/eventloop.py: the event loop that called into a database thread.
-    Private("asgiref.sync:SyncToAsync", "threadlocal", "games/eventloop.py"),
-    *(Private("asgiref.sync:SyncToAsync.threadlocal", name, "games/eventloop.py",
+    # games/runtime/eventloop.py: the event loop that called into a database thread.
+    Private("asgiref.sync:SyncToAsync", "threadlocal", "games/runtime/eventloop.py"),
+    *(Private("asgiref.sync:SyncToAsync.threadlocal", name, "games/runtime/eventloop.py",
               named_in="asgiref.sync:SyncToAsync.thread_handler") for name in ("main_event_loop", "main_event_loop_pid")),
-    # games/sockets.py: Socket.__call__ replaces AsyncConsumer.__call__ and sets what it set.
-    Private(_CONSUMER, "__call__", "games/sockets.py", params=("self", "scope", "receive", "send")),
-    *(Private(_CONSUMER, name, "games/sockets.py", named_in=f"{_CONSUMER}.__call__")
+    # live/sockets.py: Socket.__call__ replaces AsyncConsumer.__call__ and sets what it set.
+    Private(_CONSUMER, "__call__", "live/sockets.py", params=("self", "scope", "receive", "send")),
+    *(Private(_CONSUMER, name, "live/sockets.py", named_in=f"{_CONSUMER}.__call__")
       for name in ("channel_layer_alias", "channel_receive", "base_send", "dispatch")),
 )

@@ -4,8 +4,8 @@ Channels' ``WebsocketDenier`` does, instead of failing inside the router."""
 from channels.security.websocket import WebsocketDenier
 from django.urls import path, re_path
 
-from games.consumers import MatchConsumer
-from lobby.consumers import LobbyConsumer, SiteConsumer
+from live.consumers.match import MatchConsumer
+from live.consumers.lobby import LobbyConsumer, SiteConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),

@@ -129,11 +129,11 @@ else:
     # (timeout: how long a call waits for a connection. With the database away it waits this
     # long and fails: under Daphne's 5 s for a websocket handshake, so the socket is told to
     # retry, with close code 4503, before Daphne gives up on it.)
-# Threads that run database work for the sockets (games/dbthreads.py). SQLite has one writer
+# Threads that run database work for the sockets (games/runtime/dbthreads.py). SQLite has one writer
 # at a time, so one thread; on PostgreSQL several overlap their round trips.
 DB_THREADS = int(os.environ.get("DB_THREADS", "1" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "4"))
 # With one database thread, moves that queue for it share a transaction and its commit
-# (games/movequeue.py); with several, each move is its own call and they overlap.
+# (live/movequeue.py); with several, each move is its own call and they overlap.
 MOVE_BATCHES = DB_THREADS == 1
 # Tests use a file for SQLite too: live-server tests run Daphne in a child process.
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
@@ -145,9 +145,9 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
     # processes whose sockets listen. (The list-based layer lost state messages under load.)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.RedisPubSubLayer",
+            "BACKEND": "live.layers.RedisPubSubLayer",
             "CONFIG": {
-                # Publishes run concurrently (games/layers.py), each on a pooled connection;
+                # Publishes run concurrently (live/layers.py), each on a pooled connection;
                 # redis-py's default pool refuses past 100 at once. No per-command timeout:
                 # the layer bounds each publish itself, more cheaply (layers.PUBLISH_SECONDS).
                 "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5, "socket_timeout": None,
@@ -174,7 +174,7 @@ elif REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.InMemoryLayer"}}
 
 AUTH_USER_MODEL = "lobby.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -244,9 +244,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 REQUEST_MAX_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
-# Websocket limits (games/throttle.py): Daphne drops a connection whose message is over 1 MiB
+# Websocket limits (games/runtime/throttle.py): Daphne drops a connection whose message is over 1 MiB
 # (the websocket standard lets a server do so); consumers refuse texts over
-# games.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
+# live.protocol.MAX_FRAME_CHARS and, per client across its sockets, more than WS_RATE_BURST
 # messages at once, refilled at WS_RATE_PER_SECOND.
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "5"))
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
@@ -256,7 +256,7 @@ PRESENCE_TIMEOUT_SECONDS = 60
 # The other players may claim a match from a player whose turn it is once that player has had
 # no page open on the match for this long (their seat then counts as resigned).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
-# Timed matches end on time by themselves (games/flagfall.py): besides a timer per match, each
+# Timed matches end on time by themselves (games/services/flagfall.py): besides a timer per match, each
 # server process sweeps for missed deadlines when it starts serving and then this often (0: never).
 CLOCK_SWEEP_SECONDS = int(os.environ.get("CLOCK_SWEEP_SECONDS", "30"))
 # In real time each seat's clock starts at its own first move; it has this long to make that
@@ -274,11 +274,11 @@ CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUT
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 
-# The computer player: a cap on the search rounds per move of every level (games.computer.LEVELS;
+# The computer player: a cap on the search rounds per move of every level (games.computer.search.LEVELS;
 # the strong level uses 3000), and on its thinking time in seconds.
 COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
 COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
-# Where the computer thinks (games/bots.py): "pool", processes of the web server (embedded);
+# Where the computer thinks (games/computer/bots.py): "pool", processes of the web server (embedded);
 # "channel", worker processes (manage.py runworker computer; the default with REDIS_URL);
 # "inline", in the calling thread (tests of the service layer).
 COMPUTER_WORKERS = os.environ.get("COMPUTER_WORKERS", "channel" if REDIS_URL else "pool")
@@ -292,8 +292,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # The database pool logs each failed try to reconnect: while the database is away, one line
-    # a minute of each (games/outages.py).
-    "filters": {"once_a_minute": {"()": "games.outages.OnceAMinute"}},
+    # a minute of each (games/runtime/outages.py).
+    "filters": {"once_a_minute": {"()": "games.runtime.outages.OnceAMinute"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"psycopg.pool": {"filters": ["once_a_minute"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},

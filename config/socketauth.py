@@ -11,7 +11,7 @@ in), and hands sends straight to the server. ``scope["user"]`` is the user itsel
 Channels runs ``get_user`` on its one shared thread: when hundreds of pages open at once
 their session and user reads (two round trips each on PostgreSQL) queued there one after
 another, most of a page's wait in the arrivals benchmark. They run on the database threads
-(``games.dbthreads``) instead, several side by side on PostgreSQL.
+(``games.runtime.dbthreads``) instead, several side by side on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.conf import settings
 from django.contrib import auth
 from django.http.cookie import parse_cookie
 
-from games import outages
-from games.dbthreads import db
+from games.runtime import outages
+from games.runtime.dbthreads import db
 
 
 def _user_of(scope):

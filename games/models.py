@@ -36,14 +36,14 @@ class Match(models.Model):
     # The number of stored moves. ``version`` counts every change pages must see and only
     # grows; a takeback lowers ``plies`` and still raises ``version``.
     plies = models.PositiveIntegerField(default=0)
-    # The time control (games.clocks.TimeControl): none, base + increment seconds, or days a move.
+    # The time control (games.match.clocks.TimeControl): none, base + increment seconds, or days a move.
     clock_base = models.PositiveIntegerField(null=True, blank=True)
     clock_increment = models.PositiveIntegerField(default=0)
     clock_days = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The clock of a timed match once it started (games.clocks), and when the mover's time runs out.
+    # The clock of a timed match once it started (games.match.clocks), and when the mover's time runs out.
     clock = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
-    # Pending draw offers and takeback requests (games.conduct); empty when there are none.
+    # Pending draw offers and takeback requests (games.match.conduct); empty when there are none.
     offers = models.CharField(max_length=200, blank=True, default="")
     # The resigned seats' roles, sorted and space-separated: also on the match row so that a move
     # read without a lock sees a resignation made meanwhile (games.services.statements).
@@ -109,7 +109,7 @@ class Seat(models.Model):
     rating_provisional = models.BooleanField(default=False)
     rating_after = models.SmallIntegerField(null=True, blank=True)
     # The roles, space-separated, whose result against this seat did not count for the ratings
-    # (the pair limit, ``games.ratings``): all the others, and ``rating_after`` stays empty.
+    # (the pair limit, ``games.match.ratings``): all the others, and ``rating_after`` stays empty.
     unrated_against = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:

@@ -7,7 +7,8 @@ from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import guide, selectors, services
+from games import selectors, services
+from games.match import guide
 from games.history.selectors import match_replay
 from games.models import Match
 from games.services import ServiceError

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from lobby import text
+from games.match import text
 from lobby.models import User
 
 

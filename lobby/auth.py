@@ -1,5 +1,5 @@
 """The authentication backend: Django's ``ModelBackend`` with the user read on every page and
-socket written out once (``games.rows.user_by_id``) instead of compiled by the ORM each time.
+socket written out once (``games.selectors.rows.user_by_id``) instead of compiled by the ORM each time.
 
 Sessions made before it name ``django.contrib.auth.backends.ModelBackend``, which stays in
 ``AUTHENTICATION_BACKENDS`` so that nobody is signed out; new sign-ins name this one."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth.backends import ModelBackend
 
-from games import rows
+from games.selectors import rows
 
 
 class Backend(ModelBackend):

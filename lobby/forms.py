@@ -1,9 +1,9 @@
 from django import forms
 
-from games import clocks
-from games.clocks import TimeControl
-from games.computer import LEVELS
-from games.match_settings import MatchSettings
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.computer.search import LEVELS
+from games.match.settings import MatchSettings
 from games.rules import GAMES
 
 

@@ -14,7 +14,7 @@ class Users(UserManager):
 
 class User(AbstractUser):
     display_name = models.CharField(max_length=30)
-    # lobby.text.name_key(display_name): two players may not go by names with the same key.
+    # games.match.text.name_key(display_name): two players may not go by names with the same key.
     name_key = models.CharField(max_length=120, blank=True, db_index=True)
     is_guest = models.BooleanField(default=False)
     is_computer = models.BooleanField(default=False, help_text="the computer player's account")

@@ -12,10 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast
+from games.services import broadcast
 from games import services as match_services
 from games.services import ServiceError
-from lobby import sessions, text
+from lobby import sessions
+from games.match import text
 from lobby.models import User
 
 NAME_MAX = text.NAME_MAX
@@ -128,7 +129,7 @@ def guests_expire(*, now=None) -> int:
 
 def pages_signed_out(*, request, user, **_) -> None:
     """A browser logged out (Django's ``user_logged_out``): the server closes every socket its
-    session opened, match and lobby sockets too (``games.sockets.Socket.session_ended``); its
+    session opened, match and lobby sockets too (``live.sockets.Socket.session_ended``); its
     pages still open in other tabs reload signed out instead of acting as the player."""
     key = getattr(getattr(request, "session", None), "session_key", None)
     if user is not None and key:

@@ -8,7 +8,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games import clocks, guide, selectors, services, throttle
+from games import selectors, services
+from games.runtime import throttle
+from games.match import clocks, guide
 from games.rules import GAMES
 from games.services import ServiceError
 from games.views import refuse

@@ -63,7 +63,7 @@ class FakeTime:
 @pytest.fixture
 def fake_time():
     """Clocks read this time instead of the real one (never sleep in a test)."""
-    from games import clocks
+    from games.match import clocks
 
     fake = FakeTime()
     clocks.use_time(fake)

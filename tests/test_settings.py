@@ -47,10 +47,10 @@ def test_environment_selects_postgresql_and_redis():
     code = ("from django.conf import settings as s;"
             "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'])")
     default = run_manage("shell", "-v", "0", "-c", code)
-    assert default.stdout.split() == ["django.db.backends.sqlite3", "games.layers.InMemoryLayer"]
+    assert default.stdout.split() == ["django.db.backends.sqlite3", "live.layers.InMemoryLayer"]
     scaled = run_manage("shell", "-v", "0", "-c", code, DATABASE_URL="postgres://u@db.example:5432/boardhall",
                         REDIS_URL="redis://cache.example:6379/0")
-    assert scaled.stdout.split() == ["django.db.backends.postgresql", "games.layers.RedisPubSubLayer"]
+    assert scaled.stdout.split() == ["django.db.backends.postgresql", "live.layers.RedisPubSubLayer"]
 
 
 @pytest.mark.django_db

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks.load.timing import Pace, next_or_resync, settle  # noqa: E402
 from tests.support.live import LiveServer, free_port  # noqa: E402  (no Django settings needed)
 
 GAME = "nine-board-tictactoe"
@@ -181,8 +182,6 @@ async def _open(url: str, match_id: str, player_id, credentials, inbox: asyncio.
 
 async def bgio_slot(slot: dict, clock, rec, rng, think) -> None:
     """``slot``: player_url, spectator_url, matches (``{"id", "credentials"}``)."""
-    from client import Pace, next_or_resync, settle
-
     namespace = f"/{GAME}"
     pace = Pace(think, rng)
     for match in slot["matches"]:

@@ -279,7 +279,7 @@ def make_slot(n: int, games: int) -> dict:
 
 def make_computer_slots(count: int, games: int) -> list[dict]:
     from games import services
-    from games.match_settings import MatchSettings
+    from games.match.settings import MatchSettings
     from games.rules import get_game
     from tests.support.players import make_players, session_cookie
 
@@ -331,8 +331,8 @@ def forget_redis_keys(prefix: str) -> None:
 # -- boardgame.io ----------------------------------------------------------------------------------
 
 def run_bgio(config: dict) -> dict:
-    sys.path.insert(0, str(LOAD))
-    from bgio import NodeServer, create_matches
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.load.bgio import NodeServer, create_matches
 
     if config["mode"] not in ("saturation", "offered"):
         raise SystemExit(f"{config['setup']} runs the saturation and offered modes only")

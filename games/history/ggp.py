@@ -20,7 +20,7 @@ Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``g
 (the game, as in ``games.rules.get_game``), ``gameName``, ``matchRoles`` (the roles in
 order; the older ggp-base key ``gameRoleNames`` is written too and accepted on reading),
 and ``resigned`` (roles that resigned, only when someone did: their goal is 0),
-``timeControl`` (``games.clocks.TimeControl.code``: "untimed", "5+3", "d2") and
+``timeControl`` (``games.match.clocks.TimeControl.code``: "untimed", "5+3", "d2") and
 ``endReason`` (how the match ended, in words, when it did). GGP's ``startClock`` and
 ``playClock`` (seconds before the first move and per move) fit only correspondence, whose
 days per move are written as both; a Fischer clock (base plus increment) has no GGP
@@ -43,7 +43,7 @@ from typing import Any
 
 from games.rules import get_game
 from games.rules.base import Game, RulesError
-from lobby.text import TextRefused, text_clean
+from games.match.text import TextRefused, text_clean
 
 IMPORTED_NAME_MAX = 60
 MATCH_ID_MAX = 100
@@ -73,7 +73,7 @@ class MatchRecord:
     aborted: bool = False
     goals: tuple[int, ...] | None = None  # role order, when completed
     resigned: tuple[str, ...] = ()
-    time_control: str = "untimed"  # games.clocks.TimeControl.code
+    time_control: str = "untimed"  # games.match.clocks.TimeControl.code
     reason: str = ""
 
 

@@ -17,15 +17,15 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games import ratings
-from games.clocks import TimeControl
+from games.match import ratings
+from games.match.clocks import TimeControl
 from games.history.charts import rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
+from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, Seat
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
-from lobby.text import TextRefused, text_clean
+from games.match.text import TextRefused, text_clean
 
 PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50

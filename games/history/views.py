@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from games import clocks, ratings
+from games.match import clocks, ratings
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match

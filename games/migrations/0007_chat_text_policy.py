@@ -1,10 +1,10 @@
-"""Chat lines stored before the text policy (lobby/text.py): characters it refuses (control,
+"""Chat lines stored before the text policy (games/match/text.py): characters it refuses (control,
 bidi overrides, unpaired surrogates) are taken out and whitespace is made one space, as the
 policy does now; a line left blank says it was unreadable."""
 
 from django.db import migrations
 
-from lobby.text import TextRefused, text_clean, without_refused
+from games.match.text import TextRefused, text_clean, without_refused
 
 UNREADABLE = "(a line that could not be read)"
 

@@ -5,11 +5,14 @@ rematch), ``conduct`` (abort, draw offers, takebacks), ``clocks`` (flag fall, th
 ``presence`` (pages opening and closing), ``chat``, ``ratings`` (updated where a match
 finishes), ``pairing`` (the quick-game pool), ``challenges``, ``playing`` (one real-time
 match at a time: what every start checks and withdraws); ``common`` holds the steps they
-share. Callers import from the package: ``services.move_submit(...)``.
+share. What a commit sets going lives here too: ``broadcast`` (the messages, after commit) and
+``flagfall`` (the timers of running clocks). Callers import from the package:
+``services.move_submit(...)``.
 """
 
-from games import bots, flagfall
-from games.errors import ServiceError
+from games.services import flagfall
+from games.computer import bots
+from games.match.errors import ServiceError
 from games.services.challenges import (
                                        can_answer_challenges,
                                        challenge_accept,

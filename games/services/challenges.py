@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import ServiceError
-from games.match_settings import MatchSettings
+from games.match.errors import ServiceError
+from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
 from games.services.common import lock_player, require_player
 from games.services.matches import match_create

@@ -1,7 +1,7 @@
 """The clock's own writes: ending a match on time, and the sweep for missed deadlines.
 
 Both are idempotent: they act only on an active match whose deadline has passed (by
-``games.clocks.now``), under the row lock, so timers of several processes, the sweep and a
+``games.match.clocks.now``), under the row lock, so timers of several processes, the sweep and a
 late move can race for the same flag and it falls once.
 """
 
@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import clocks
+from games.match import clocks
 from games.models import Match, Out
 from games.rules import get_game
 from games.selectors import match_seats

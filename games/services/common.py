@@ -9,9 +9,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from games import bots, broadcast, clocks, conduct, flagfall
-from games.clocks import TimeControl
-from games.errors import ServiceError
+from games.services import broadcast, flagfall
+from games.computer import bots
+from games.match import clocks, conduct
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
 from games.models import Match, Move, Out, Outcome, Seat
 from games.rules import get_game
 from games.selectors import match_seats

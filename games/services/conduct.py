@@ -1,6 +1,6 @@
 """Match conduct: aborting a match that never really began, draws by agreement, takebacks.
 
-Offers live on the match row (``games.conduct``) and reach every page with its state;
+Offers live on the match row (``games.match.conduct``) and reach every page with its state;
 answers that leave no trace in the state (a declined offer) reach the pages as a notice.
 """
 
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import broadcast, clocks, conduct, flagfall
-from games.clocks import TimeControl
-from games.errors import ServiceError
+from games.services import broadcast, flagfall
+from games.match import clocks, conduct
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
 from games.models import Match, Move, Seat
 from games.rules import get_game
 from games.services.common import call_off, every_seat_moved, finish_drawn, lock_match, lock_playing_seat
@@ -43,7 +44,7 @@ def match_abort(*, match_id: int, user) -> Match:
 def draw_offer(*, match_id: int, user) -> Match:
     """Offer a draw, or accept the one on the table. It is agreed once every player still
     playing has offered or accepted: those players score 50 (a resigned seat 0). Another
-    player's move lets the offer lapse (``games.conduct.after_move``). The computer takes no
+    player's move lets the offer lapse (``games.match.conduct.after_move``). The computer takes no
     draws, so there are none while it plays."""
     return _join_draw(match_id, user, answering=False)
 

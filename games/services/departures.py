@@ -15,8 +15,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import broadcast
-from games.errors import ServiceError
+from games.services import broadcast
+from games.match.errors import ServiceError
 from games.models import Challenge, Match, Out, Seat
 from games.selectors import match_seats
 from games.services.challenges import challenge_cancel, challenge_decline

@@ -11,11 +11,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, clocks, computer, flagfall, presence
-from games.clocks import TimeControl
-from games.errors import ServiceError
-from games.labels import role_label
-from games.match_settings import MatchSettings
+from games.services import broadcast, flagfall
+from games.runtime import presence
+from games.computer import search as computer
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
+from games.match.labels import role_label
+from games.match.settings import MatchSettings
 from games.models import Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats
@@ -33,7 +36,7 @@ from games.services.common import (
 from games.services.moves import forget
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
-from games.snapshots import player_json
+from games.selectors.snapshots import player_json
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +50,7 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     It waits for players, unless every other seat is taken at once: by ``opponents`` (quick
     pairing, an accepted challenge; they take the other seats in random order) or, if
     ``against_computer``, by the computer at ``computer_level`` (1 to 3,
-    ``games.computer.LEVELS``); then it starts. A rated match is for signed-up accounts only.
+    ``games.computer.search.LEVELS``); then it starts. A rated match is for signed-up accounts only.
     """
     require_player(user)
     if against_computer and computer_level not in range(1, computer.STRONGEST + 1):

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from games import clocks
-from games.errors import ServiceError
-from games.labels import role_label
+from games.match import clocks
+from games.match.errors import ServiceError
+from games.match.labels import role_label
 from games.models import Match, Move, Seat
 from games.rules import RulesError, get_game
 from games.selectors import match_seats
@@ -76,7 +76,7 @@ def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
 def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
     """Several moves (each ``move_submit``'s keyword arguments) in one transaction with one
     commit: what a database thread does with the moves that queued for it meanwhile
-    (``games.movequeue``). Each move is a savepoint of its own: a refusal or a failure undoes
+    (``live.movequeue``). Each move is a savepoint of its own: a refusal or a failure undoes
     that move alone and takes its place in the list returned, in the order of ``calls``. A
     move lost on time still ends its match. Nothing is sent before the one commit.
 

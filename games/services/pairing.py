@@ -23,9 +23,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, ratings
-from games.errors import ServiceError
-from games.match_settings import MatchSettings
+from games.services import broadcast
+from games.match import ratings
+from games.match.errors import ServiceError
+from games.match.settings import MatchSettings
 from games.models import Match, PoolEntry
 from games.rules import get_game
 from games.services.common import lock_player, require_player

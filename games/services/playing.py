@@ -21,9 +21,10 @@ from collections.abc import Iterable
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from games import broadcast, selectors
-from games.clocks import TimeControl
-from games.errors import ServiceError
+from games import selectors
+from games.services import broadcast
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
 from games.models import Challenge, Match, PoolEntry, Seat
 from games.services.common import call_off, lock_match
 

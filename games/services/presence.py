@@ -1,4 +1,4 @@
-"""Pages opening and closing on a match. The pages themselves live in ``games.presence``
+"""Pages opening and closing on a match. The pages themselves live in ``games.runtime.presence``
 (memory or Redis); the database is written only when a seated player leaves or comes back."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import time
 from django.conf import settings
 from django.utils import timezone
 
-from games import broadcast, presence
+from games.services import broadcast
+from games.runtime import presence
 from games.models import Seat
 from games.selectors import match_seats
 

@@ -1,12 +1,12 @@
 """Ratings change here and only here: once, in the transaction that finishes a rated match,
 and again from the match log by ``ratings_recompute`` (``manage.py ratings_recompute``).
 
-The maths is ``games.ratings`` (openskill, pure). Order matters for a replay to give the same
+The maths is ``games.match.ratings`` (openskill, pure). Order matters for a replay to give the same
 numbers: a rated match takes its players' rating rows with a lock (in player order, so two
 matches never wait on each other crosswise) and only then takes its finishing time, so two
 matches sharing a player are ordered by ``finished_at`` as their updates were.
 
-The pair limit (``games.ratings.PairLedger``) reads the results that counted between the
+The pair limit (``games.match.ratings.PairLedger``) reads the results that counted between the
 match's players from the same log, after those locks: a match of the same pair finishing at
 the same moment waits on them and then sees the other's result. The replay fills its ledger
 as it goes, so it decides each match as the live update did.
@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from games import ratings
+from games.match import ratings
 from games.models import Match, Rating, Seat
 
 SEAT_RATING_FIELDS = ["rating_before", "rating_provisional", "rating_after", "unrated_against"]

@@ -1,10 +1,10 @@
-"""``{{ seat.role|role_label }}``: a role as people see it (``games.labels``)."""
+"""``{{ seat.role|role_label }}``: a role as people see it (``games.match.labels``)."""
 
 from django import template
 from django.utils.html import json_script
 
-from games.labels import ROLE_LABELS
-from games.labels import role_label as _role_label
+from games.match.labels import ROLE_LABELS
+from games.match.labels import role_label as _role_label
 
 register = template.Library()
 

@@ -1,10 +1,10 @@
-"""Display names under the text policy (lobby/text.py): every account gets its name_key, and a
+"""Display names under the text policy (games/match/text.py): every account gets its name_key, and a
 name the policy refuses (control or direction characters, blank-looking, passing for the
 computer) is replaced by "Player <id>", which its owner can change by signing up again."""
 
 from django.db import migrations, models
 
-from lobby import text
+from games.match import text
 
 
 def apply_policy(apps, schema_editor):

@@ -1,9 +1,9 @@
-"""Two players may not go by the same name (lobby.text.name_key): later accounts that share a
+"""Two players may not go by the same name (games.match.text.name_key): later accounts that share a
 name with an earlier one get their id added ("Ada #42"), then the database holds the rule."""
 
 from django.db import migrations, models
 
-from lobby import text
+from games.match import text
 
 
 def rename_later_duplicates(apps, schema_editor):

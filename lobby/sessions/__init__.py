@@ -1,4 +1,4 @@
-"""Django's session stores with their one read written out (``games.rows``): a page or socket
+"""Django's session stores with their one read written out (``games.selectors.rows``): a page or socket
 opening reads its session, and the ORM compiling that query cost more than running it.
 ``SESSION_ENGINE`` names ``lobby.sessions.cached`` (one process: memory, written through to
 the database) or ``lobby.sessions.database`` (several processes)."""
@@ -10,7 +10,7 @@ import hashlib
 from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.utils import timezone
 
-from games import rows
+from games.selectors import rows
 
 
 class WrittenOutRead:

@@ -60,7 +60,7 @@ export function renderResult(match) {
   }));
 }
 
-// Why a rated result did not count, as the history rows say it (games.labels.unrated_note).
+// Why a rated result did not count, as the history rows say it (games.match.labels.unrated_note).
 function unratedNote(seat, seats) {
   const against = seat.unrated_against || [];
   if (!against.length) return "";

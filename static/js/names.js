@@ -1,6 +1,6 @@
 // Roles as people see them: by mark or colour ("X", "Red"), never "xPlayer"; and texts about
 // roles (a result's reason) with the players' names put in. The labels come from the server
-// (games/labels.py) in the page's `role-labels` JSON block.
+// (games/match/labels.py) in the page's `role-labels` JSON block.
 
 const source = document.getElementById("role-labels");
 const LABELS = source ? JSON.parse(source.textContent) : {};

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from games import ratings
+from games.match import ratings
 from games.models import Rating
 from tests.support.live import ROOT, live_server
 

@@ -11,7 +11,7 @@ from django.db import connections
 
 from playwright.sync_api import Page, expect
 
-from games.labels import role_label
+from games.match.labels import role_label
 from tests.browser.conftest import match_id_of
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

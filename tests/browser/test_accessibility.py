@@ -8,8 +8,8 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop

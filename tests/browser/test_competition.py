@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from games import ratings, services
+from games import services
+from games.match import ratings
 from games.models import Rating, Seat
 from games.rules import get_game
 from tests.browser.conftest import match_id_of

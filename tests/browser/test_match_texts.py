@@ -5,7 +5,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from games import ratings, services
+from games import services
+from games.match import ratings
 from games.models import Rating, Seat
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop

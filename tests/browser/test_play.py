@@ -6,7 +6,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from games.labels import with_names
+from games.match.labels import with_names
 from games.models import Match
 from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (

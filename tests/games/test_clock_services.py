@@ -8,9 +8,10 @@ from datetime import timezone as tz
 
 import pytest
 
-from games import flagfall, selectors, services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.services import flagfall
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import GAMES, get_game
 from games.services import moves

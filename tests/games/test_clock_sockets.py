@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 
-from games import flagfall
-from games.clocks import TimeControl
+from games.services import flagfall
+from games.match.clocks import TimeControl
 from games.models import Match
 from tests.games.test_consumers import drain, join_match, receive
 from tests.support.players import make_players, play_out, start_match

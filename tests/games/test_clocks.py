@@ -1,12 +1,12 @@
-"""games.clocks: time controls and clock arithmetic, with no database and no real time."""
+"""games.match.clocks: time controls and clock arithmetic, with no database and no real time."""
 
 from datetime import datetime, timedelta
 from datetime import timezone as tz
 
 import pytest
 
-from games import clocks
-from games.clocks import OutOfTime, TimeControl
+from games.match import clocks
+from games.match.clocks import OutOfTime, TimeControl
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=tz.utc)
 

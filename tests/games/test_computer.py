@@ -13,9 +13,10 @@ from channels.worker import Worker
 from django.test import override_settings
 
 from config.asgi import application
-from games import bots, services
-from games.computer import choose_action
-from games.match_settings import MatchSettings
+from games import services
+from games.computer import bots
+from games.computer.search import choose_action
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import GAMES, get_game
 from tests.games.test_consumers import join_match, receive
@@ -136,7 +137,7 @@ def test_the_computer_account_cannot_log_in():
 @pytest.mark.parametrize("level,rounds", [(1, 30), (2, 300), (3, 500)])  # strong: capped by the setting
 def test_each_level_searches_its_own_number_of_rounds(level, rounds, django_capture_on_commit_callbacks):
     human, = make_players(1)
-    with mock.patch("games.bots.computer.choose_action", wraps=choose_action) as think:
+    with mock.patch("games.computer.bots.computer.choose_action", wraps=choose_action) as think:
         with django_capture_on_commit_callbacks(execute=True):
             match = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="black",
                                           against_computer=True, computer_level=level)
@@ -190,7 +191,7 @@ async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
         user=human, settings=MatchSettings("tictactoe-3player"), role="xplayer", against_computer=True)
-    with mock.patch("games.bots.computer_turn_on_commit"):  # the process "dies" before the computer moves
+    with mock.patch("games.computer.bots.computer_turn_on_commit"):  # the process "dies" before the computer moves
         await database_sync_to_async(services.move_submit)(match_id=match.pk, user=human, action="(mark 3 3)",
                                                             version=0)
     sock, first = await join_match(match.pk)  # a spectator opens the page

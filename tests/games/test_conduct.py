@@ -3,9 +3,10 @@
 
 import pytest
 
-from games import conduct, selectors, services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.match import conduct
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_clock_services import move

@@ -10,11 +10,13 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games import broadcast, selectors, services, throttle
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.services import broadcast
+from games.runtime import throttle
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
-from lobby import lists as lobby_lists
+from live import lobby_lists
 from tests.support.players import make_players, session_cookie, start_match, waiting_match
 from tests.support.waits import EVENT_SECONDS
 
@@ -417,7 +419,7 @@ async def test_the_lobby_socket_answers_anything_with_an_error_and_stays_open():
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_move_committed_while_a_page_opens_still_reaches_it(monkeypatch):
-    from games.consumers import MatchConsumer
+    from live.consumers.match import MatchConsumer
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
@@ -464,7 +466,7 @@ class BrokenStore:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_service_down_closes_pages_to_retry_and_they_come_back(monkeypatch):
-    from games import presence
+    from games.runtime import presence
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [x, o])

@@ -8,7 +8,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import selectors, services
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Match, Seat
 from tests.support.players import make_players, play_first_moves, start_match, waiting_match
 

@@ -6,8 +6,8 @@ import pytest
 from django.test import override_settings
 
 from games import selectors, services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match, Rating
 from games.rules import get_game
 from tests.games.test_services import leave

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.guide import DIAGRAMS, game_guide, guide_games
+from games.match.guide import DIAGRAMS, game_guide, guide_games
 
 pytestmark = pytest.mark.django_db
 

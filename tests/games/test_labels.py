@@ -1,6 +1,6 @@
-"""Roles are shown by mark or colour, people by their names (games.labels)."""
+"""Roles are shown by mark or colour, people by their names (games.match.labels)."""
 
-from games.labels import result_sentence, role_label, with_names
+from games.match.labels import result_sentence, role_label, with_names
 
 
 def test_every_role_has_a_label_and_none_is_a_rules_name():

@@ -1,11 +1,11 @@
-"""The embedded channel layer (games/layers.py): same delivery as Channels' in-memory layer."""
+"""The embedded channel layer (live/layers.py): same delivery as Channels' in-memory layer."""
 
 import asyncio
 
 import pytest
 from channels.exceptions import ChannelFull
 
-from games import layers
+from live import layers
 from tests.support.hung import hung_redis
 
 

@@ -269,7 +269,7 @@ def test_a_real_server_ends_matches_on_time_by_itself():
 
     from django.utils import timezone
 
-    from games.clocks import TimeControl
+    from games.match.clocks import TimeControl
 
     a, b, c, d = make_players(4)
     control = TimeControl(base=60)

@@ -8,8 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import rows, services
-from games.match_settings import MatchSettings
+from games import services
+from games.selectors import rows
+from games.match.settings import MatchSettings
 from games.models import Match, Move, Outcome
 from games.rules import get_game
 from games.selectors import match_seats
@@ -289,7 +290,7 @@ def test_a_move_that_fails_in_a_batch_undoes_itself_alone():
 
 
 def test_a_move_too_late_in_a_batch_still_ends_its_match_on_time(fake_time):
-    from games.clocks import TimeControl
+    from games.match.clocks import TimeControl
 
     x, o = make_players(2)
     from tests.support.players import play_out  # noqa: PLC0415

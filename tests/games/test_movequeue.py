@@ -1,4 +1,4 @@
-"""The moves' line to the database thread (games/movequeue.py): a move that finds it idle goes
+"""The moves' line to the database thread (live/movequeue.py): a move that finds it idle goes
 alone and at once; moves that arrive while a batch is on the thread go together as the next;
 each waiting socket gets its own move's answer, and a failed call fails every move in it."""
 
@@ -10,7 +10,8 @@ from channels.db import database_sync_to_async
 from django.db import OperationalError
 from django.test import override_settings
 
-from games import movequeue, services
+from games import services
+from live import movequeue
 from games.models import Move
 from games.services import ServiceError
 from tests.support.players import make_players, start_match

@@ -9,8 +9,8 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import selectors, services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
 from tests.games.test_services import assert_refused
 from tests.support.players import make_players, play_first_moves, start_match, waiting_match

@@ -6,7 +6,9 @@ import time
 
 import pytest
 
-from games import broadcast, outages, services
+from games import services
+from games.services import broadcast
+from games.runtime import outages
 from games.models import Match, Move
 from tests.support.players import make_players, start_match
 
@@ -50,7 +52,7 @@ async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_tol
     layer tells the socket (``socket.layer_down``), the page gets its move's state first. (On
     the in-memory layer, whose groups name the socket's channel, on every stage.)"""
     settings.REDIS_URL = ""  # the socket limits and presence in memory too
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.InMemoryLayer"}}
     from channels.db import database_sync_to_async
     from channels.layers import get_channel_layer
 
@@ -130,7 +132,7 @@ def test_a_page_that_cannot_reach_the_database_is_the_sites_503(client, monkeypa
 
 
 def test_the_home_page_works_without_redis_and_lists_nobody_online(client, monkeypatch):
-    from games import presence
+    from games.runtime import presence
     from games.selectors import online_players
 
     class RedisAway:
@@ -159,7 +161,8 @@ def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(capl
 async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
     from django.db import OperationalError
 
-    from games import clocks, flagfall
+    from games.services import flagfall
+    from games.match import clocks
 
     def database_away(**kwargs):
         raise OperationalError("connection refused")

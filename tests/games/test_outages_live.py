@@ -186,8 +186,8 @@ def test_flag_fall_and_the_computer_carry_on_through_a_redis_outage():
     import sys
 
     from games import services
-    from games.clocks import TimeControl
-    from games.match_settings import MatchSettings
+    from games.match.clocks import TimeControl
+    from games.match.settings import MatchSettings
 
     needs_postgresql()
     x, o, human = make_players(3)

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match, PoolEntry, Rating, Seat
 from games.services import ServiceError, pairing
 from tests.support.players import make_accounts, make_players, run_at_once

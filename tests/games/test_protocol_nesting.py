@@ -1,11 +1,11 @@
-"""games/protocol.py: a frame that nests arrays or objects is refused before the JSON parser
+"""live/protocol.py: a frame that nests arrays or objects is refused before the JSON parser
 sees it, so no frame makes the parser recurse deeply; brackets inside text are still fine."""
 
 import json
 
 import pytest
 
-from games.protocol import Malformed, parse
+from live.protocol import Malformed, parse
 
 
 def test_nested_frames_are_refused_before_they_are_parsed(monkeypatch):

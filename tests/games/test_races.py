@@ -12,8 +12,9 @@ from django.conf import settings as conf
 from django.db import connection
 from django.utils import timezone
 
-from games import presence, selectors, services
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.runtime import presence
+from games.match.settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
 from games.services import challenges, departures, pairing
 from lobby.services import guest_leave

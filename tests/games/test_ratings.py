@@ -10,9 +10,10 @@ from datetime import timezone as dt_timezone
 import pytest
 from django.core.management import call_command
 
-from games import ratings, selectors, services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.match import ratings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match, Rating, Seat
 from games.services import ServiceError
 from tests.support.players import make_accounts, make_players, play_first_moves, play_out, run_at_once, start_match

@@ -1,11 +1,12 @@
-"""games.rows: the hot reads give the same model instances the ORM gives, on every database."""
+"""games.selectors.rows: the hot reads give the same model instances the ORM gives, on every database."""
 
 import pytest
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from games import rows, services
-from games.clocks import TimeControl
+from games import services
+from games.selectors import rows
+from games.match.clocks import TimeControl
 from games.models import ChatMessage, Match, Seat
 from tests.support.players import make_accounts, make_players, play_out, session_cookie, start_match
 

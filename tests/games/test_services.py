@@ -8,8 +8,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import override_settings
 from django.utils import timezone
 
-from games import presence, selectors, services
-from games.match_settings import MatchSettings
+from games import selectors, services
+from games.runtime import presence
+from games.match.settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError

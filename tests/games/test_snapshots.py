@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from games import snapshots
+from games.selectors import snapshots
 from games.models import Match
 
 SNAPSHOT = {"version": 5, "status": Match.Status.ACTIVE,

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
-from games.consumers import MatchConsumer
+from live.consumers.match import MatchConsumer
 from tests.games.test_consumers import HOST, ORIGIN, join_match, open_socket, receive
 from tests.support.players import make_players, session_cookie, start_match
 from tests.support.waits import EVENT_SECONDS

@@ -1,11 +1,11 @@
-"""The sockets' loop (games/sockets.pump): messages from the client and the channel layer are
+"""The sockets' loop (live/sockets.pump): messages from the client and the channel layer are
 handled one at a time, in the order they came; a failing source or handler ends it."""
 
 import asyncio
 
 import pytest
 
-from games.sockets import pump
+from live.sockets import pump
 from tests.support.waits import EVENT_SECONDS, until
 
 

@@ -1,4 +1,4 @@
-"""Client limits (games/throttle.py): open sockets and a message budget per client, held across
+"""Client limits (games/runtime/throttle.py): open sockets and a message budget per client, held across
 the client's sockets, and with Redis across server processes."""
 
 import asyncio
@@ -7,7 +7,7 @@ import time
 import pytest
 from django.conf import settings as live
 
-from games import throttle
+from games.runtime import throttle
 from tests.support.hung import hung_redis
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.models import Match
 from tests.support.players import make_players, play_out, start_match
 

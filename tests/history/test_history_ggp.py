@@ -177,7 +177,7 @@ def test_import_needs_a_login_and_csrf(played):
 
 
 def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, fake_time):
-    from games.clocks import TimeControl
+    from games.match.clocks import TimeControl
 
     people = make_players(2)
     timed = start_match("quarto-misere", people, time_control=TimeControl(base=300, increment=3))

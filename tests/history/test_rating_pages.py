@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import ratings, services
+from games import services
+from games.match import ratings
 from games.history import selectors
 from games.models import Match, Rating
 from tests.support.players import make_accounts, play_first_moves, start_match

@@ -3,7 +3,7 @@
 import pytest
 
 from games import services
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from games.services import ServiceError
 from lobby.models import User
 from lobby.services import account_signup, guest_create

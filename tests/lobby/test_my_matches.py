@@ -5,7 +5,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import services
-from games.match_settings import MatchSettings
+from games.match.settings import MatchSettings
 from tests.games.test_consumers import drain, open_socket
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS

@@ -1,8 +1,8 @@
-"""lobby.text: the text policy for names (and, later, chat lines). Pure."""
+"""games.match.text: the text policy for names (and, later, chat lines). Pure."""
 
 import pytest
 
-from lobby.text import TextRefused, display_name_clean, name_key, text_clean
+from games.match.text import TextRefused, display_name_clean, name_key, text_clean
 
 REFUSED = [
     ("\ud800abc", "bad_character"),  # lone surrogate

@@ -189,7 +189,7 @@ def test_an_account_logs_out_at_once(signed_in):
 def test_a_visitor_sees_the_five_games_with_their_rules_before_choosing_a_name(client):
     from django.utils.html import escape
 
-    from games.guide import guide_games
+    from games.match.guide import guide_games
 
     page = client.get("/").content.decode()
     for game in guide_games():

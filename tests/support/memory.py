@@ -15,7 +15,10 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games import clocks, flagfall, outages, presence, snapshots, throttle
+    from games.services import flagfall
+    from games.runtime import outages, presence, throttle
+    from games.selectors import snapshots
+    from games.match import clocks
     from games.services import moves
 
     presence.store().forget_all()

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.test import Client
 
 from games import services
-from games.clocks import TimeControl
-from games.match_settings import MatchSettings
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match
 from games.rules import get_game
 from lobby.services import account_signup, guest_create

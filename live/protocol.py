@@ -18,7 +18,7 @@ MAX_VERSION = 2**31 - 1
 MAX_ACTION_CHARS = 40  # games.models.Move.action
 MAX_CHAT_CHARS = 1000  # the chat service has its own, lower limit and says so
 MAX_GAME_CHARS = 40  # games.models.Match.game
-MAX_CLOCK_CHARS = 10  # a games.clocks.TimeControl code: "untimed", "5+3", "d2"
+MAX_CLOCK_CHARS = 10  # a games.match.clocks.TimeControl code: "untimed", "5+3", "d2"
 
 
 class Field(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.labels import role_label
+from games.match.labels import role_label
 from games.rules import GAMES, get_game
 
 FULL_SUB_BOARD = ("(play 1 1 1 3 x)", "(play 1 3 1 1 o)", "(play 1 1 3 2 x)", "(play 3 2 1 1 o)",

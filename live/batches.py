@@ -1,7 +1,7 @@
 """Calls that wait together: while one batch of them is under way, the ones asked for
 meanwhile queue, and go as the next batch, in the order asked. One that finds nothing under
 way goes at once, alone. Used where each call has a fixed cost worth sharing: a commit
-(``games.movequeue``), a round trip to Redis (``games.layers``).
+(``live.movequeue``), a round trip to Redis (``live.layers``).
 """
 
 from __future__ import annotations

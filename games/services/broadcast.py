@@ -17,7 +17,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import eventloop, outages, selectors, snapshots
+from games import selectors
+from games.runtime import eventloop, outages
+from games.selectors import snapshots
 
 LOBBY_GROUP = "lobby"
 logger = logging.getLogger(__name__)
@@ -28,7 +30,7 @@ def match_group(match_id: int) -> str:
 
 
 def player_group(user_id: int) -> str:
-    """Every site page a player has open (``lobby.consumers.SiteConsumer``) listens here."""
+    """Every site page a player has open (``live.consumers.lobby.SiteConsumer``) listens here."""
     return f"player.{user_id}"
 
 
@@ -38,7 +40,7 @@ def player_notify_on_commit(user_id: int, message: dict) -> None:
 
 
 def session_group(session_digest: str) -> str:
-    """Every socket a browser's session opened while signed in (``games.sockets.Socket``)."""
+    """Every socket a browser's session opened while signed in (``live.sockets.Socket``)."""
     return f"session.{session_digest}"
 
 
@@ -86,7 +88,7 @@ def match_changed_on_commit(match_id: int) -> None:
 def lobby_changed_on_commit() -> None:
     """After commit, tell the lobby pages that their lists are stale. Only a small message
     leaves here: the processes that have lobby pages open read the lists themselves, once per
-    process for all their pages (``lobby.lists``), so a change nobody is watching costs no
+    process for all their pages (``live.lobby_lists``), so a change nobody is watching costs no
     read at all. On a server, changes that commit close together share one message, and it
     never leaves from the thread that committed."""
     transaction.on_commit(_lobby_changed, robust=True)

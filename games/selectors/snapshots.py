@@ -16,8 +16,8 @@ from typing import Any
 
 import orjson
 
-from games import clocks, conduct
-from games.clocks import TimeControl
+from games.match import clocks, conduct
+from games.match.clocks import TimeControl
 from games.models import Match, Move
 
 REMEMBERED_MATCHES = 5000

@@ -9,11 +9,12 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import presence, rows, snapshots
-from games.clocks import TimeControl
+from games.runtime import presence
+from games.selectors import rows, snapshots
+from games.match.clocks import TimeControl
 from games.models import Challenge, ChatMessage, Match, Seat
 from games.rules import Game, get_game
-from games.snapshots import player_json, seat_rating_json
+from games.selectors.snapshots import player_json, seat_rating_json
 
 LOBBY_LIMIT = 50
 ONLINE_LIMIT = 100  # players listed as online in the lobby

@@ -8,14 +8,18 @@ import random
 import orjson
 from django.utils import timezone
 
-from games import broadcast, outages, presence, protocol, selectors, services, snapshots
-from games.broadcast import LOBBY_GROUP
-from games.dbthreads import db
-from games.match_settings import MatchSettings
+from games import selectors, services
+from live import protocol
+from games.services import broadcast
+from games.runtime import outages, presence
+from games.selectors import snapshots
+from games.services.broadcast import LOBBY_GROUP
+from games.runtime.dbthreads import db
+from games.match.settings import MatchSettings
 from games.models import Match
 from games.services import ServiceError
-from games.sockets import SIGNED_OUT, Socket
-from lobby import lists
+from live.sockets import SIGNED_OUT, Socket
+from live import lobby_lists as lists
 
 logger = logging.getLogger(__name__)
 POOL_RETRY_SECONDS = 2.0

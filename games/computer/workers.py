@@ -1,11 +1,11 @@
 """Channels workers of the scaled set-up: ``manage.py runworker computer`` plays the computer's
-turns that the web processes ask for (``games.bots``), so no web process ever thinks."""
+turns that the web processes ask for (``games.computer.bots``), so no web process ever thinks."""
 
 from __future__ import annotations
 
 from channels.consumer import AsyncConsumer
 
-from games import bots
+from games.computer import bots
 
 
 class ComputerWorker(AsyncConsumer):

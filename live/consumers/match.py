@@ -1,8 +1,8 @@
 """The match socket: parse a frame, call one service, turn refusals into one error message.
 
 Thin and fast: each piece of database work is one short synchronous call on the database
-threads (``games.dbthreads``); state messages arrive from the channel layer already encoded
-(``games.snapshots``) and only the viewer's own part is added here.
+threads (``games.runtime.dbthreads``); state messages arrive from the channel layer already encoded
+(``games.selectors.snapshots``) and only the viewer's own part is added here.
 """
 
 from __future__ import annotations
@@ -12,10 +12,14 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import broadcast, movequeue, outages, presence, rows, selectors, services, snapshots
-from games.dbthreads import db
+from games import selectors, services
+from live import movequeue
+from games.services import broadcast
+from games.runtime import outages, presence
+from games.selectors import rows, snapshots
+from games.runtime.dbthreads import db
 from games.services import ServiceError
-from games.sockets import Socket
+from live.sockets import Socket
 
 logger = logging.getLogger(__name__)
 # Messages with no fields that a player sends about their own seat, and the service each calls.

@@ -25,7 +25,7 @@ from functools import cache
 
 from django.conf import settings
 
-from games import outages
+from games.runtime import outages
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ WINDOW_SECONDS = 10
 POOL_CONNECTIONS = 50  # a process's connections to Redis for the limits
 # Each call to Redis for the limits, waiting for a pooled connection included, is bounded by one
 # timer: a Redis that stopped answering fails it. The connections have no timeout of their own:
-# redis-py would run every command as a task of its own to time it (as in games.layers).
+# redis-py would run every command as a task of its own to time it (as in live.layers).
 CALL_SECONDS = 5.0
 MAX_LEASE = 16  # messages of a client's shared budget a process takes from Redis at once
 SOCKET_FRESH_SECONDS = 90  # a socket that has not pinged for this long no longer counts

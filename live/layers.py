@@ -28,8 +28,8 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import outages
-from games.batches import Batches, first
+from games.runtime import outages
+from live.batches import Batches, first
 
 
 SWEEP_SECONDS = 1.0
@@ -233,7 +233,7 @@ class _Shard(RedisSingleShardConnection):
     # the next batch, one pipeline (one round trip; redis-py's machinery per command cost a
     # loaded process more than Redis itself). A message that finds none on its way leaves at
     # once. Each caller returns once Redis has its message; the order of one group's messages
-    # is kept by their sender (``games.broadcast``), which waits for each before the next.
+    # is kept by their sender (``games.services.broadcast``), which waits for each before the next.
     async def publish(self, channel: str, message: bytes) -> None:
         await self._outbox.put((channel, message))
 

@@ -5,7 +5,7 @@ the turn. Where it is thought about (``COMPUTER_WORKERS``):
 
 ``pool``     the embedded set-up: a process pool of this server (``COMPUTER_PROCESSES``);
 ``channel``  the scaled set-up: a message on the Channels channel ``computer``, taken by a
-             worker process (``manage.py runworker computer``, see ``games/workers.py``);
+             worker process (``manage.py runworker computer``, see ``games/computer/workers.py``);
 ``inline``   tests of the service layer: right here, in the calling thread.
 
 Every path reads the position (``selectors.computer_turn``), thinks with no database
@@ -26,9 +26,11 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games import computer, eventloop, outages, selectors
-from games.dbthreads import db
-from games.errors import ServiceError
+from games import selectors
+from games.runtime import eventloop, outages
+from games.computer import search as computer
+from games.runtime.dbthreads import db
+from games.match.errors import ServiceError
 
 COMPUTER_CHANNEL = "computer"
 RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again

@@ -1,7 +1,7 @@
 """Where a socket's move waits for the database: the step between the consumer and the move
 service.
 
-With one database thread (``games.dbthreads``; SQLite's default, one writer at a time) a
+With one database thread (``games.runtime.dbthreads``; SQLite's default, one writer at a time) a
 commit costs as much as the move's own statements. So the moves that arrive while a batch is
 on that thread wait together and go as the next one, ``services.move_submit_many``: one
 transaction, one commit, each move a savepoint of its own (group commit). A move that finds
@@ -23,9 +23,9 @@ import weakref
 from django.conf import settings
 
 from games import selectors, services
-from games.batches import Batches, first
-from games.dbthreads import db
-from games.errors import ServiceError
+from live.batches import Batches, first
+from games.runtime.dbthreads import db
+from games.match.errors import ServiceError
 
 BATCH_LIMIT = 32  # moves in one transaction at most: the first of them waits for the rest
 

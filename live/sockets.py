@@ -1,10 +1,10 @@
 """The base of the app's websocket consumers: counted against their client's limits
-(``games.throttle``), no thread hop per message, and a lighter loop between the client, the
+(``games.runtime.throttle``), no thread hop per message, and a lighter loop between the client, the
 channel layer and the handlers.
 
 Channels' consumers hop to a thread before every message they handle, group messages included,
 to close stale database connections (``aclose_old_connections``). Ours never touch the
-database on the event loop: every call goes through ``games.dbthreads.db``, which closes stale
+database on the event loop: every call goes through ``games.runtime.dbthreads.db``, which closes stale
 connections on its own threads. So the hop is dropped: with four sockets on a match it was
 four thread round trips per move.
 
@@ -27,9 +27,13 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import broadcast, outages, presence, protocol, selectors, snapshots, throttle
-from games.dbthreads import db
-from games.outages import SERVICE_DOWN, TRY_AGAIN_LATER
+from games import selectors
+from live import protocol
+from games.services import broadcast
+from games.runtime import outages, presence, throttle
+from games.selectors import snapshots
+from games.runtime.dbthreads import db
+from games.runtime.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
@@ -46,7 +50,7 @@ class Socket(AsyncWebsocketConsumer):
     retrying = False  # told to retry (a service is down) and closing
     closed_down = False  # ``disconnect`` has run
     shapes = protocol.SHAPES  # the messages a client may send on this socket
-    # Writes whose own trip to the database checks the sender (a move: ``games.movequeue``).
+    # Writes whose own trip to the database checks the sender (a move: ``live.movequeue``).
     checked_with_the_write: frozenset[str] = frozenset()
 
     async def __call__(self, scope, receive, send) -> None:
@@ -76,7 +80,7 @@ class Socket(AsyncWebsocketConsumer):
         return self.client is not None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Check the frame's shape once (``games.protocol``) and hand it to ``_on_<kind>``; every
+        """Check the frame's shape once (``live.protocol``) and hand it to ``_on_<kind>``; every
         refusal or failure is one error message to this socket, which stays open."""
         if not self.receiving() or self.retrying:
             return  # a message that reaches a closing page changes nothing; the page resyncs
@@ -105,7 +109,7 @@ class Socket(AsyncWebsocketConsumer):
         return protocol.parse(text_data, bytes_data, self.shapes)
 
     def presence_key(self) -> int:
-        """The key of this socket's page in ``games.presence`` (a match id, or ``presence.SITE``)."""
+        """The key of this socket's page in ``games.runtime.presence`` (a match id, or ``presence.SITE``)."""
         raise NotImplementedError
 
     async def _on_ping(self) -> None:
@@ -147,7 +151,7 @@ class Socket(AsyncWebsocketConsumer):
             return {"type": "socket.layer_down"}
 
     async def socket_layer_down(self, message: dict) -> None:
-        """The channel layer lost Redis (``games.layers``) or failed under this socket."""
+        """The channel layer lost Redis (``live.layers``) or failed under this socket."""
         if not self.retrying:
             await self.ask_to_retry()
 

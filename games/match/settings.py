@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.clocks import TimeControl
-from games.errors import ServiceError
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
 from games.rules import get_game
 
 
 @dataclass(frozen=True)
 class MatchSettings:
     """``game``: a rule set's slug; ``rated``: the result changes the players' ratings;
-    ``time_control``: untimed, real time or correspondence (``games.clocks``)."""
+    ``time_control``: untimed, real time or correspondence (``games.match.clocks``)."""
 
     game: str
     rated: bool = False

@@ -1,6 +1,6 @@
 """Handing work from a database thread to the server's event loop without waiting for it.
 
-A service runs on a database thread (``games.dbthreads``); what it starts after commit (a
+A service runs on a database thread (``games.runtime.dbthreads``); what it starts after commit (a
 broadcast, the computer's turn) belongs on the event loop that called it, so that thread is
 free for the next database call at once.
 """

@@ -1,6 +1,6 @@
 """The lobby lists, read once per process for all the lobby pages that ask together.
 
-A change that may alter the lists sends only ``lobby.stale`` (``games.broadcast``); every
+A change that may alter the lists sends only ``lobby.stale`` (``games.services.broadcast``); every
 lobby page of every process hears it, and the pages of one process share one read of the
 lists made a moment later. A process with no lobby page open reads nothing.
 """
@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from games import selectors
-from games.dbthreads import db
+from games.runtime.dbthreads import db
 
 GATHER_SECONDS = 0.05  # the pages that hear one message ask within this; they share a read
 

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games import outages
+from games.runtime import outages
 
 KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
 SITE = 0  # no match has this id: the key of the site pages (one per page a signed-in player has open)

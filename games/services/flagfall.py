@@ -22,8 +22,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from games import clocks, eventloop, outages
-from games.dbthreads import db
+from games.runtime import eventloop, outages
+from games.match import clocks
+from games.runtime.dbthreads import db
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0  # a flag fall that met the database down is tried again this soon
