@@ -15,6 +15,8 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
+    from botapi.limits import limits as api_limits
+
     from games import clocks, flagfall, outages, presence, snapshots, throttle
     from games.services import moves
 
@@ -36,3 +38,4 @@ def forget_process_memory() -> None:
             client.delete(*keys)
     throttle.limits.cache_clear()
     throttle.action_counts.clear()
+    api_limits.clear()
