@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from channels.db import database_sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -26,6 +27,7 @@ from games.match_settings import MatchSettings
 from games.models import ChatMessage, Match, Move
 from games.selectors import challenge_json, match_can_view
 from games.services import ServiceError
+from lobby.consumers import expire_later  # the site socket's timer for a challenge's expiry
 
 MAX_VERSION = 2**31 - 1
 NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
@@ -209,11 +211,13 @@ def chat(request, match_id: int, body: ChatIn):
 
 
 @api.post("/challenges", auth=play, response={200: dict, **REFUSALS}, tags=["challenges"])
-def challenge_create(request, body: ChallengeIn):
+async def challenge_create(request, body: ChallengeIn):
     """Challenge the player ``to`` to a match of ``game`` (a rule set's slug) with ``clock``
-    (a time control code: "untimed", "5+3", "d2")."""
+    (a time control code: "untimed", "5+3", "d2"). Unanswered, it expires as a page's does."""
     settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
-    challenge = game_services.challenge_create(user=request.user, to_id=body.to, settings=settings)
+    challenge = await database_sync_to_async(game_services.challenge_create)(user=request.user, to_id=body.to,
+                                                                             settings=settings)
+    expire_later(challenge.pk, challenge.expires_at)
     return challenge_json(challenge)
 
 

@@ -67,6 +67,7 @@ def test_resign_abort_draws_and_chat(duel):
     assert match.status == Match.Status.FINISHED
 
 
+@pytest.mark.django_db(transaction=True)  # the call is async: its writes run on another thread
 def test_a_challenge_made_and_accepted_over_the_api_starts_a_match():
     a, b = make_accounts(2, "chal")
     made = call(token_for(a), "/challenges", {"to": b.pk, "game": GAME, "clock": "untimed"})

@@ -178,3 +178,19 @@ async def test_a_revoked_token_ends_its_streams_at_the_next_keep_alive(settings)
             assert line["type"] == "opponentGone"
     finally:
         await stream.close()
+
+
+async def test_a_challenge_made_over_the_api_expires_on_the_event_stream(settings):
+    settings.CHALLENGE_SECONDS = 1
+    a, b = await database_sync_to_async(make_accounts)(2, "expiry")
+    a_secret, b_secret = await database_sync_to_async(token_for)(a), await database_sync_to_async(token_for)(b)
+    _, stream = await open_stream(b_secret, "/stream/event")
+    try:
+        made = await AsyncClient().post("/api/challenges", {"to": b.pk, "game": GAME}, content_type="application/json",
+                                        headers={"Authorization": f"Bearer {a_secret}"})
+        assert made.status_code == 200
+        assert (await stream.next())["type"] == "challenge"
+        gone = await stream.next()
+        assert gone["type"] == "challengeCanceled" and gone["challenge"]["status"] == "expired"
+    finally:
+        await stream.close()
