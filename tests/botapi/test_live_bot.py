@@ -81,8 +81,9 @@ def test_the_example_client_plays_a_whole_match(fresh_server, slug):
     people_needed = len(get_game(slug).roles) - 1
     bot, *people = make_accounts(1 + people_needed, f"live-{len(slug)}-")
     bot_upgrade(user=bot)
+    secret = token_for(bot)
     client = subprocess.Popen([sys.executable, str(CLIENT), "--server", server.url, "--games", "1", "--seed", "7"],
-                              env={"BOARDHALL_TOKEN": token_for(bot), "PATH": ""}, stdout=subprocess.PIPE,
+                              env={"BOARDHALL_TOKEN": secret, "PATH": ""}, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     try:
         site = Socket(server, "/ws/site/", people[0])
@@ -110,3 +111,4 @@ def test_the_example_client_plays_a_whole_match(fresh_server, slug):
     assert match.status == Match.Status.FINISHED, (match.status, output)
     bot_seat = match.seats.get(player=bot)
     assert match.moves.filter(role=bot_seat.role).exists() and f"match {match_id} over" in output
+    assert secret not in server.log_text()  # the server (DEBUG on) logged every request, never the token
