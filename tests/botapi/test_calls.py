@@ -100,3 +100,12 @@ def test_a_huge_body_is_refused_not_a_500(duel, settings):
     match, (_, x), _ = duel
     answer = call(x, f"/matches/{match.pk}/chat", '{"text": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}')
     assert 400 <= answer.status_code < 500
+
+
+@pytest.mark.parametrize("path", ["/matches/99999999999999999999/move", "/matches/-1/resign",
+                                  "/matches/abc/chat", "/challenges/99999999999999999999/accept",
+                                  "/matches/1.5/abort"])
+def test_hostile_ids_in_the_address_are_a_4xx(duel, path):
+    _, (_, x), _ = duel
+    answer = call(x, path, {"action": "x", "version": 0, "text": "hi"})
+    assert 400 <= answer.status_code < 500, answer.content
