@@ -170,10 +170,6 @@ async def _match_lines(token, match_id: int, listener: Listener, state: dict, pr
 
 # -- the account's event stream ------------------------------------------------------------------
 
-def _unfinished(user) -> list[dict[str, Any]]:
-    return matches_of_player(user=user)
-
-
 def _game_json(entry: dict[str, Any], user_id: int) -> dict[str, Any]:
     """A match as gameStart and gameFinish name it (from a list entry or a full state)."""
     return {"id": entry["id"], "game": entry["game"], "status": entry["status"],
@@ -193,7 +189,7 @@ async def event_stream_open(*, token) -> AsyncIterator[bytes]:
     # What the stream reads first, it listens to first: a match started or a challenge made
     # meanwhile is in both, and told once.
     challenges = await database_sync_to_async(challenges_open)(user=user)
-    unfinished = await database_sync_to_async(_unfinished)(user)
+    unfinished = await database_sync_to_async(matches_of_player)(user=user)
     for entry in unfinished:
         await listener.join(match_group(entry["id"]))
     return _event_lines(token, listener, challenges, unfinished)
@@ -246,7 +242,7 @@ async def _event_lines(token, listener: Listener, challenges: list, unfinished: 
                     for out in await follow(challenge["match"]):
                         yield out
             elif kind == "site.mine":
-                for entry in await database_sync_to_async(_unfinished)(user):
+                for entry in await database_sync_to_async(matches_of_player)(user=user):
                     if match_group(entry["id"]) not in listener.groups:
                         await listener.join(match_group(entry["id"]))
                     out = start_line(entry)

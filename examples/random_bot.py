@@ -55,11 +55,13 @@ class Api:
 
 def play(api: Api, match_id: int, rng: random.Random) -> None:
     """Play one match: on every state where one of our roles is to move, a random legal action."""
+    acted = -1  # the version last moved at: a state may come again at the same version (an offer)
     for event in api.stream(f"/matches/{match_id}/stream"):
         if event["type"] not in ("gameFull", "gameState"):
             continue
-        for role, actions in event["you"]["legal"].items():
-            if actions:
+        for actions in event["you"]["legal"].values():
+            if actions and event["version"] > acted:
+                acted = event["version"]
                 status, answer = api.call("POST", f"/matches/{match_id}/move",
                                           {"action": rng.choice(actions), "version": event["version"]})
                 if status != 200 and answer.get("code") not in ("stale_version", "not_your_turn", "match_over"):

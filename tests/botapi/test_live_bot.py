@@ -5,6 +5,7 @@ the API, while the people play on the match socket as the match page does."""
 from __future__ import annotations
 
 import http.client
+import json
 import random
 import subprocess
 import sys
@@ -49,16 +50,22 @@ def fresh_server(server):
 
 
 def person_plays(server, match_id: int, user, seed: int) -> None:
-    """Random legal actions on the match socket until the match is over."""
+    """Random legal actions on the match socket until the match is over, once per version: a
+    state may come again at the same version (a seat or an offer changed), as on the page."""
     rng = random.Random(seed)
     socket = Socket(server, f"/ws/matches/{match_id}/", user)
+    acted = -1
     try:
         while True:
-            state = socket.receive("state")
+            state = json.loads(socket.ws.recv(timeout=FINISH_SECONDS))
+            if state["type"] != "state":
+                assert state["type"] in {"presence", "pong", "chat"}, state
+                continue
             if state["match"]["status"] in OVER:
                 return
-            for role, actions in state["you"]["legal"].items():
-                if actions:
+            for actions in state["you"]["legal"].values():
+                if actions and state["version"] > acted:
+                    acted = state["version"]
                     socket.send({"type": "action", "action": rng.choice(actions), "version": state["version"]})
     finally:
         socket.close()
