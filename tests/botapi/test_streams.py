@@ -12,6 +12,7 @@ from botapi import services as api_services
 from botapi.models import ApiToken
 from games import services
 from games.match_settings import MatchSettings
+from games.models import Match
 from games.rules import get_game
 from tests.botapi.support import token_for
 from tests.support.players import make_accounts, start_match
@@ -66,8 +67,6 @@ def setup_duel():
 
 @database_sync_to_async
 def move(match_id, user, version):
-    from games.models import Match
-
     match = Match.objects.get(pk=match_id)
     game = get_game(match.game)
     return services.move_submit(match_id=match_id, user=user, version=version,

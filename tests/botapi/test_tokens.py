@@ -5,6 +5,8 @@ from django.test import Client
 
 from botapi import services
 from botapi.models import ApiToken
+from games import services as game_services
+from games.match_settings import MatchSettings
 from games.services import ServiceError
 from tests.botapi.support import call, token_for
 from tests.support.players import make_accounts, make_players, start_match
@@ -66,9 +68,6 @@ def test_a_bot_upgrade_is_only_for_an_account_that_never_played():
 
 
 def test_a_bot_is_marked_on_its_page_and_kept_out_of_the_pool():
-    from games import services as game_services
-    from games.match_settings import MatchSettings
-
     (bot,) = make_accounts(1, "robo")
     services.bot_upgrade(user=bot)
     page = Client().get(f"/players/{bot.pk}/").content.decode()
