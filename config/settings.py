@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "channels",
     "lobby",
     "games",
+    "botapi",
 ]
 
 MIDDLEWARE = [
@@ -298,3 +299,10 @@ LOGGING = {
     "loggers": {"psycopg.pool": {"filters": ["once_a_minute"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The bot API (botapi): per token, a burst of calls and the rate they refill at; streams open at
+# once; the seconds between two keep-alive lines of a stream (lichess sends one about every 7 s).
+BOT_API_BURST = int(os.environ.get("BOT_API_BURST", "60"))
+BOT_API_CALLS_PER_SECOND = float(os.environ.get("BOT_API_CALLS_PER_SECOND", "10"))
+BOT_API_STREAMS = int(os.environ.get("BOT_API_STREAMS", "4"))
+BOT_API_KEEPALIVE_SECONDS = float(os.environ.get("BOT_API_KEEPALIVE_SECONDS", "5"))

@@ -3,10 +3,16 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from botapi import views as botapi_views
+from botapi.api import api as bot_api
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Browsers that ignore the pages' <link rel="icon"> still ask for this address.
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("api/docs/", botapi_views.api_docs, name="botapi-docs"),
+    path("api/", bot_api.urls),
+    path("", include("botapi.urls")),
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("games.history.urls")),

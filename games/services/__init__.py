@@ -20,6 +20,7 @@ from games.services.challenges import (
                                        challenge_create,
                                        challenge_decline,
                                        challenge_expire,
+                                       challenge_expire_later,
 )
 from games.services.chat import chat_post
 from games.services.clocks import clock_flag, clock_sweep
@@ -56,7 +57,7 @@ flagfall.use(flag=clock_flag, sweep=clock_sweep)
 
 __all__ = [
     "ServiceError", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
-    "challenge_expire", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
+    "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",

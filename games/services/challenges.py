@@ -5,6 +5,8 @@ every change after commit (``site.challenge``)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import timedelta
 
 from django.conf import settings as conf
@@ -15,10 +17,13 @@ from django.utils import timezone
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
+from games.runtime.dbthreads import db
 from games.services.common import lock_player, require_player
 from games.services.matches import match_create
 from games.services.playing import challenge_changed_on_commit, is_real_time, lock_players, require_not_playing
 from games.services.ratings import is_ratable
+
+logger = logging.getLogger(__name__)
 
 MAX_OPEN = 5  # challenges one player may have waiting for an answer at once
 
@@ -130,3 +135,17 @@ def _lock_open(challenge_id: int, user, *, challenged: bool) -> Challenge:
         raise ServiceError("challenge_closed", f"This challenge is no longer open: it was {status}.")
     return challenge
 
+
+def challenge_expire_later(*, challenge_id: int, expires_at) -> None:
+    """Expire the challenge when its time comes, unless answered by then (a timer of this
+    process, started where the challenge was made: the site socket or the bot API; if the
+    process stops first, the challenge is still treated as expired wherever it is read)."""
+    delay = max(0.0, (expires_at - timezone.now()).total_seconds())
+
+    async def expire() -> None:
+        try:
+            await db(challenge_expire)(challenge_id=challenge_id)
+        except Exception:
+            logger.exception("could not expire challenge %s", challenge_id)
+
+    asyncio.get_running_loop().call_later(delay + 0.05, lambda: asyncio.ensure_future(expire()))

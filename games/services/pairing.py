@@ -55,6 +55,8 @@ def pool_enter(*, user, settings: MatchSettings, channel_name: str) -> Match | N
     require_player(user)
     if user.is_computer:
         raise ServiceError("not_signed_in", "The computer does not wait in the pool.")
+    if user.is_bot:
+        raise ServiceError("bots_not_pooled", "Bot accounts play by challenges and open matches, not quick games.")
     if settings.rated and not is_ratable(user):
         raise ServiceError("rated_needs_accounts", "Rated games are for signed-up players: sign up, or choose casual.")
     rating, _ = seat_rating(user=user, game=settings.game)

@@ -230,7 +230,7 @@ class SiteConsumer(Socket):
         except ServiceError as err:
             await self._error(err.code, err.message, **err.extra)
             return
-        expire_later(challenge.pk, challenge.expires_at)
+        services.challenge_expire_later(challenge_id=challenge.pk, expires_at=challenge.expires_at)
 
     async def _on_challenge_accept(self, *, id: int) -> None:  # noqa: A002 (the protocol's field)
         await self._call(services.challenge_accept, challenge_id=id)
@@ -267,17 +267,3 @@ class SiteConsumer(Socket):
 
     async def site_challenge(self, event) -> None:
         await self.send_json_text({"type": "challenge", "challenge": event["challenge"]})
-
-
-def expire_later(challenge_id: int, expires_at) -> None:
-    """Expire the challenge when its time comes, unless answered by then (this process does it;
-    if it stops first, the challenge is still treated as expired wherever it is read)."""
-    delay = max(0.0, (expires_at - timezone.now()).total_seconds())
-
-    async def expire() -> None:
-        try:
-            await db(services.challenge_expire)(challenge_id=challenge_id)
-        except Exception:
-            logger.exception("could not expire challenge %s", challenge_id)
-
-    asyncio.get_running_loop().call_later(delay + 0.05, lambda: asyncio.ensure_future(expire()))

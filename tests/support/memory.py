@@ -15,10 +15,12 @@ def forget_process_memory() -> None:
     the throttle's counts."""
     from django.core.cache import cache
 
-    from games.services import flagfall
+    from botapi.limits import limits as api_limits
+
+    from games.match import clocks
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
-    from games.match import clocks
+    from games.services import flagfall
     from games.services import moves
 
     presence.store().forget_all()
@@ -39,3 +41,4 @@ def forget_process_memory() -> None:
             client.delete(*keys)
     throttle.limits.cache_clear()
     throttle.action_counts.clear()
+    api_limits.clear()

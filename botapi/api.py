@@ -1,0 +1,277 @@
+"""The bot API: parse the call, check the token, call the same service as the pages, shape the
+answer. django-ninja: the request and answer shapes are pydantic schemas written once, from which
+it both validates input (a wrong type is a 400 that says which field) and generates the OpenAPI 3
+description; it runs Django's sync views and async views (the streams) side by side.
+
+Every refusal is JSON ``{"code", "message", ...}``: a service's refusal is a 400 with the code
+the match socket gives for it (``illegal_action``, ``stale_version``, ``not_your_turn``, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from channels.db import database_sync_to_async
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from ninja import NinjaAPI, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer
+from pydantic import Field, StrictBool, StrictInt, StrictStr
+
+from botapi import feeds, services
+from botapi.limits import limits, retry_after
+from botapi.models import ApiToken
+# Every games.* name this module uses, in one place (the games/ regroup re-points them).
+from games import services as game_services
+from games.match.settings import MatchSettings
+from games.models import ChatMessage, Match, Move
+from games.selectors import challenge_json, match_can_view
+from games.services import ServiceError
+
+MAX_VERSION = 2**31 - 1
+NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, message: str, **headers: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+class TokenAuth(HttpBearer):
+    """``Authorization: Bearer <token>`` with ``scope``. Written out rather than ninja's own
+    ``HttpBearer.__call__``, which logs a malformed header's value (the token) in DEBUG: a token
+    never reaches a log. Each authenticated call takes one from the token's budget."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def __call__(self, request: HttpRequest) -> ApiToken | None:
+        kind, _, secret = request.headers.get("Authorization", "").partition(" ")
+        if kind.lower() != "bearer" or not secret.strip():
+            return None
+        return self.authenticate(request, secret.strip())
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
+        found = services.token_find(secret=token)
+        if found is None:
+            raise Refused(401, "bad_token", "That token is unknown or revoked: make a new one on your account page.")
+        if self.scope not in found.scope_set:
+            raise Refused(403, "missing_scope", f"This call needs a token with the {self.scope!r} scope.")
+        wait = limits.take(found.pk)
+        if wait:
+            raise Refused(429, "rate_limited", "Too many calls: wait for the seconds in Retry-After, then go on.",
+                          **{"Retry-After": retry_after(wait)})
+        request.user = found.user
+        return found
+
+
+play, read = TokenAuth(ApiToken.Scope.PLAY), TokenAuth(ApiToken.Scope.READ)
+api = NinjaAPI(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
+               description="Play Boardhall's games from a program: see the README's \"Write a bot\".")
+
+
+def _error(status: int, code: str, message: str, headers: dict | None = None, **extra) -> HttpResponse:
+    response = JsonResponse({"code": code, "message": message, **extra}, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+@api.exception_handler(Refused)
+def _refused(request, exc: Refused):
+    return _error(exc.status, exc.code, exc.message, exc.headers)
+
+
+@api.exception_handler(ServiceError)
+def _service_error(request, exc: ServiceError):
+    return _error(404 if exc.code in NOT_FOUND else 400, exc.code, exc.message, **exc.extra)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request, exc):
+    return _error(401, "no_token", 'Send your token: "Authorization: Bearer <token>" (make one on your account page).',
+                  {"WWW-Authenticate": "Bearer"})
+
+
+@api.exception_handler(ValidationError)
+def _malformed(request, exc: ValidationError):
+    first = exc.errors[0] if exc.errors else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    return _error(400, "malformed", f"{where or 'The request'}: {first.get('msg', 'is not what this call takes')}.",
+                  errors=[{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors])
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, exc: HttpError):
+    return _error(exc.status_code, "malformed" if exc.status_code == 400 else "refused", str(exc))
+
+
+class Error(Schema):
+    code: str
+    message: str
+
+
+class Ok(Schema):
+    ok: bool = True
+
+
+class MoveIn(Schema):
+    action: Annotated[StrictStr, Field(min_length=1, max_length=Move._meta.get_field("action").max_length)]
+    version: Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
+
+
+class Moved(Schema):
+    ok: bool = True
+    version: int
+
+
+class ChatIn(Schema):
+    text: Annotated[StrictStr, Field(max_length=ChatMessage.MAX_LENGTH)]
+
+
+class ChallengeIn(Schema):
+    to: Annotated[StrictInt, Field(ge=1, le=MAX_VERSION)]
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length)]
+    rated: StrictBool = False
+    clock: Annotated[StrictStr, Field(max_length=10)] = "untimed"
+
+
+class Account(Schema):
+    id: int
+    name: str
+    bot: bool
+    scopes: list[str]
+
+
+REFUSALS = {400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
+
+
+@api.get("/account", auth=read, response={200: Account, **REFUSALS}, tags=["account"])
+def account(request):
+    """Who the token plays for."""
+    user = request.user
+    return {"id": user.pk, "name": str(user), "bot": user.is_bot, "scopes": sorted(request.auth.scope_set)}
+
+
+@api.post("/bot/account/upgrade", auth=play, response={200: Ok, **REFUSALS}, tags=["account"])
+def bot_upgrade(request):
+    """Make the account a bot account, for good; only while it has played no match."""
+    services.bot_upgrade(user=request.user)
+    return {"ok": True}
+
+
+@api.get("/matches/{match_id}", auth=read, response={200: dict, **REFUSALS}, tags=["matches"])
+def match_state(request, match_id: int):
+    """The match as the stream's gameState gives it, once."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
+        raise ServiceError("not_found", "There is no such match, or it is private.")
+    return feeds.viewer_state(match=match, user_id=request.user.pk)
+
+
+@api.post("/matches/{match_id}/move", auth=play, response={200: Moved, **REFUSALS}, tags=["matches"])
+def move(request, match_id: int, body: MoveIn):
+    """Play ``action`` (the same text as the match page's legal actions) at ``version``: the
+    version of the state it was chosen in. A move at another version is refused
+    (``stale_version``, with the current ``state``)."""
+    try:
+        match = game_services.move_submit(match_id=match_id, user=request.user, action=body.action,
+                                          version=body.version)
+    except ServiceError as err:
+        if err.code == "stale_version":
+            match = Match.objects.get(pk=match_id)
+            err.extra["state"] = feeds.viewer_state(match=match, user_id=request.user.pk)
+        raise
+    return {"ok": True, "version": match.version}
+
+
+def _seat_call(service):
+    def call(request, match_id: int):
+        service(match_id=match_id, user=request.user)
+        return {"ok": True}
+    call.__doc__ = service.__doc__
+    return call
+
+
+for path, service in [("resign", game_services.match_resign), ("abort", game_services.match_abort),
+                      ("draw/offer", game_services.draw_offer), ("draw/accept", game_services.draw_accept),
+                      ("draw/decline", game_services.draw_decline)]:
+    api.post(f"/matches/{{match_id}}/{path}", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"],
+             operation_id=f"match_{path.replace('/', '_')}")(_seat_call(service))
+
+
+@api.post("/matches/{match_id}/chat", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"])
+def chat(request, match_id: int, body: ChatIn):
+    """Write a line in the match's chat (players only)."""
+    game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
+    return {"ok": True}
+
+
+@api.post("/challenges", auth=play, response={200: dict, **REFUSALS}, tags=["challenges"])
+async def challenge_create(request, body: ChallengeIn):
+    """Challenge the player ``to`` to a match of ``game`` (a rule set's slug) with ``clock``
+    (a time control code: "untimed", "5+3", "d2"). Unanswered, it expires as a page's does."""
+    settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
+    challenge = await database_sync_to_async(game_services.challenge_create)(user=request.user, to_id=body.to,
+                                                                             settings=settings)
+    game_services.challenge_expire_later(challenge_id=challenge.pk, expires_at=challenge.expires_at)
+    return challenge_json(challenge)
+
+
+def _challenge_call(service):
+    def call(request, challenge_id: int):
+        return challenge_json(service(user=request.user, challenge_id=challenge_id))
+    call.__doc__ = service.__doc__
+    return call
+
+
+for path, service in [("accept", game_services.challenge_accept), ("decline", game_services.challenge_decline),
+                      ("cancel", game_services.challenge_cancel)]:
+    api.post(f"/challenges/{{challenge_id}}/{path}", auth=play, response={200: dict, **REFUSALS},
+             tags=["challenges"], operation_id=f"challenge_{path}")(_challenge_call(service))
+
+
+def _stream(lines) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once
+    return response
+
+
+def _count_stream(token: ApiToken) -> None:
+    if not limits.open_stream(token.pk):
+        raise Refused(429, "too_many_streams", "This token has as many streams open as it may: close one first.",
+                      **{"Retry-After": "5"})
+
+
+@api.get("/matches/{match_id}/stream", auth=play, response={200: None, **REFUSALS}, tags=["streams"])
+async def match_stream(request, match_id: int):
+    """NDJSON: ``gameFull`` first (rule set, seats, clock, state, version, your roles and legal
+    actions), then ``gameState`` on every change, ``chatLine``, ``notice``, ``opponentGone``;
+    an empty line every few seconds. It ends after the state that finishes the match."""
+    _count_stream(request.auth)
+    try:
+        lines = await feeds.match_stream_open(token=request.auth, match_id=match_id)
+    except BaseException:
+        limits.close_stream(request.auth.pk)
+        raise
+    if lines is None:
+        limits.close_stream(request.auth.pk)
+        raise ServiceError("not_found", "There is no such match, or it is private.")
+    return _stream(lines)
+
+
+@api.get("/stream/event", auth=read, response={200: None, **REFUSALS}, tags=["streams"])
+async def event_stream(request):
+    """NDJSON: first every open challenge (``challenge``) and unfinished match (``gameStart``),
+    then ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled``,
+    ``challengeDeclined`` as they happen; an empty line every few seconds."""
+    _count_stream(request.auth)
+    try:
+        lines = await feeds.event_stream_open(token=request.auth)
+    except BaseException:
+        limits.close_stream(request.auth.pk)
+        raise
+    return _stream(lines)

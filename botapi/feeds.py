@@ -1,0 +1,263 @@
+"""The bot API's streams: newline-delimited JSON fed from the same channel-layer groups as the
+pages (a match's group, a player's group), with an empty line every
+``BOT_API_KEEPALIVE_SECONDS`` so that a client and every proxy between know it is alive.
+
+Each stream listens before it reads (a change committed between the read and the listening
+would be lost otherwise) and then skips what its read already covered (by version). Delivery
+on the channel layer is at most once, so every state line carries the full state: a client
+that missed one, or reconnects, is whole again with the next (a reconnecting match stream
+starts with ``gameFull``; the event stream with every open challenge and unfinished match).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from botapi import services
+from botapi.limits import limits
+# Every games.* name this module uses, in one place (the games/ regroup re-points them).
+from games import services as game_services
+from games.services.broadcast import match_group, player_group
+from games.models import Match
+from games.runtime.presence import match_presence
+from games.selectors import challenges_open, match_can_view, match_snapshot, matches_of_player
+from games.selectors.snapshots import encode, state_event, viewer_message
+
+OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+CHALLENGE_EVENTS = {"pending": "challenge", "declined": "challengeDeclined", "cancelled": "challengeCanceled",
+                    "expired": "challengeCanceled"}
+
+
+def line(content: dict[str, Any]) -> bytes:
+    return encode(content).encode() + b"\n"
+
+
+def viewer_state(*, match: Match, user_id: int | None) -> dict[str, Any]:
+    """The match as the socket's state message gives it to this viewer: ``version``, ``match``
+    (the full public state), ``last_move`` and ``you`` (roles held, the mover's legal actions)."""
+    return json.loads(viewer_message(state_event(match_snapshot(match=match), None), user_id))
+
+
+def _as(kind: str, message_text: str) -> dict[str, Any]:
+    content = json.loads(message_text)
+    content["type"] = kind
+    return content
+
+
+class Listener:
+    """One channel of the layer, in some groups, with the keep-alive tick: ``next()`` returns the
+    next group message, or None when ``BOT_API_KEEPALIVE_SECONDS`` passed without one. The
+    layer's receive is never cancelled while it may hold a message (a cancelled receive could
+    drop one): one receive stays pending across ticks."""
+
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.channel: str | None = None
+        self.groups: set[str] = set()
+        self._pending: asyncio.Future | None = None
+
+    async def start(self, *groups: str) -> None:
+        self.channel = await self.layer.new_channel()
+        for group in groups:
+            await self.join(group)
+
+    async def join(self, group: str) -> None:
+        if group not in self.groups:
+            self.groups.add(group)
+            await self.layer.group_add(group, self.channel)
+
+    async def leave(self, group: str) -> None:
+        if group in self.groups:
+            self.groups.discard(group)
+            await self.layer.group_discard(group, self.channel)
+
+    async def next(self) -> dict[str, Any] | None:
+        if self._pending is None:
+            self._pending = asyncio.ensure_future(self.layer.receive(self.channel))
+        done, _ = await asyncio.wait({self._pending}, timeout=settings.BOT_API_KEEPALIVE_SECONDS)
+        if not done:
+            return None
+        pending, self._pending = self._pending, None
+        return pending.result()
+
+    async def stop(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+        for group in list(self.groups):
+            await self.leave(group)
+
+
+# -- the match stream -----------------------------------------------------------------------------
+
+def _match_open(match_id: int, user, channel: str):
+    """The match if ``user`` may watch it, with the viewer's state and the presence; the stream
+    counts as a page on the match (a seated bot with its stream open is not away)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match_can_view(match=match, user=user, invite_token=None):
+        return None
+    seats = game_services.presence_enter(match_id=match_id, channel_name=channel, user=user)
+    game_services.move_memory_prime(match=match, seats=seats)
+    state = json.loads(viewer_message(state_event(match_snapshot(match=match, seats=seats), None), user.pk))
+    return state, match_presence(match_id=match_id, seats=seats)
+
+
+def _match_close(match_id: int, user, channel: str) -> dict[str, Any]:
+    seats = game_services.presence_leave(match_id=match_id, channel_name=channel, user=user)
+    return match_presence(match_id=match_id, seats=seats)
+
+
+async def match_stream_open(*, token, match_id: int) -> AsyncIterator[bytes] | None:
+    """The match stream's lines, or None if there is no such match for this viewer. The
+    caller has counted the stream against its token (``limits.open_stream``); it is given back
+    when the lines end."""
+    listener = Listener()
+    await listener.start(match_group(match_id))
+    opened = await database_sync_to_async(_match_open)(match_id, token.user, listener.channel)
+    if opened is None:
+        await listener.stop()
+        return None
+    return _match_lines(token, match_id, listener, *opened)
+
+
+async def _match_lines(token, match_id: int, listener: Listener, state: dict, present: dict) -> AsyncIterator[bytes]:
+    user = token.user
+    version = state["version"]
+    roles = set(state["you"]["roles"])
+    gone: dict[str, bool] = {}
+    try:
+        await listener.layer.group_send(match_group(match_id), {"type": "match.presence", "presence": present})
+        yield line({**state, "type": "gameFull"})
+        over = state["match"]["status"] in OVER
+        while not over:
+            message = await listener.next()
+            if message is None:
+                if not await database_sync_to_async(services.token_live)(token_id=token.pk):
+                    return
+                await database_sync_to_async(game_services.presence_touch)(match_id=match_id,
+                                                                            channel_name=listener.channel)
+                yield b"\n"
+                continue
+            kind = message["type"]
+            if kind == "match.state" and message["version"] >= version:
+                version = message["version"]
+                content = _as("gameState", viewer_message(message, user.pk))
+                over = content["match"]["status"] in OVER
+                yield line(content)
+            elif kind == "match.chat":
+                yield line({"type": "chatLine", **message["line"]})
+            elif kind == "match.notice":
+                yield line({"type": "notice", "text": message["text"]})
+            elif kind == "match.presence":
+                for role, online in message["presence"]["online"].items():
+                    if role in roles or gone.get(role, False) == (not online):
+                        continue
+                    gone[role] = not online
+                    yield line({"type": "opponentGone", "role": role, "gone": not online,
+                                "claim_after": message["presence"]["claim_after"]})
+    finally:
+        limits.close_stream(token.pk)
+        await listener.stop()
+        present = await database_sync_to_async(_match_close)(match_id, user, listener.channel)
+        await listener.layer.group_send(match_group(match_id), {"type": "match.presence", "presence": present})
+
+
+# -- the account's event stream ------------------------------------------------------------------
+
+def _game_json(entry: dict[str, Any], user_id: int) -> dict[str, Any]:
+    """A match as gameStart and gameFinish name it (from a list entry or a full state)."""
+    return {"id": entry["id"], "game": entry["game"], "status": entry["status"],
+            "roles": [s["role"] for s in entry["seats"] if s["player"] and s["player"]["id"] == user_id],
+            "seats": [{"role": s["role"], "player": s["player"]} for s in entry["seats"]]}
+
+
+def _match_entry(match_id: int) -> dict[str, Any] | None:
+    match = Match.objects.filter(pk=match_id).first()
+    return None if match is None else match_snapshot(match=match)
+
+
+async def event_stream_open(*, token) -> AsyncIterator[bytes]:
+    user = token.user
+    listener = Listener()
+    await listener.start(player_group(user.pk))
+    # What the stream reads first, it listens to first: a match started or a challenge made
+    # meanwhile is in both, and told once.
+    challenges = await database_sync_to_async(challenges_open)(user=user)
+    unfinished = await database_sync_to_async(matches_of_player)(user=user)
+    for entry in unfinished:
+        await listener.join(match_group(entry["id"]))
+    return _event_lines(token, listener, challenges, unfinished)
+
+
+async def _event_lines(token, listener: Listener, challenges: list, unfinished: list) -> AsyncIterator[bytes]:
+    user = token.user
+    started: set[int] = set()
+    told: set[tuple[int, str]] = set()
+    finished: set[int] = set()
+
+    def challenge_line(challenge: dict[str, Any]) -> bytes | None:
+        kind = CHALLENGE_EVENTS.get(challenge["status"])
+        if kind is None or (challenge["id"], kind) in told:
+            return None
+        told.add((challenge["id"], kind))
+        return line({"type": kind, "challenge": challenge})
+
+    def start_line(entry: dict[str, Any]) -> bytes | None:
+        if entry["status"] != Match.Status.ACTIVE or entry["id"] in started:
+            return None
+        started.add(entry["id"])
+        return line({"type": "gameStart", "game": _game_json(entry, user.pk)})
+
+    async def follow(match_id: int) -> list[bytes]:
+        """A match new to the stream: listen to it, then read it (a start is told once)."""
+        await listener.join(match_group(match_id))
+        entry = await database_sync_to_async(_match_entry)(match_id)
+        out = start_line(entry) if entry is not None else None
+        return [out] if out else []
+
+    try:
+        for out in [challenge_line(c) for c in challenges] + [start_line(e) for e in unfinished]:
+            if out:
+                yield out
+        while True:
+            message = await listener.next()
+            if message is None:
+                if not await database_sync_to_async(services.token_live)(token_id=token.pk):
+                    return
+                yield b"\n"
+                continue
+            kind = message["type"]
+            if kind == "site.challenge":
+                challenge = message["challenge"]
+                out = challenge_line(challenge)
+                if out:
+                    yield out
+                if challenge["status"] == "accepted" and challenge["match"]:
+                    for out in await follow(challenge["match"]):
+                        yield out
+            elif kind == "site.mine":
+                for entry in await database_sync_to_async(matches_of_player)(user=user):
+                    if match_group(entry["id"]) not in listener.groups:
+                        await listener.join(match_group(entry["id"]))
+                    out = start_line(entry)
+                    if out:
+                        yield out
+            elif kind == "match.state":
+                snapshot = json.loads(message["text"])
+                out = start_line(snapshot)
+                if out:
+                    yield out
+                if snapshot["status"] in OVER and snapshot["id"] not in finished:
+                    finished.add(snapshot["id"])
+                    await listener.leave(match_group(snapshot["id"]))
+                    yield line({"type": "gameFinish", "game": {**_game_json(snapshot, user.pk),
+                                                              "result": snapshot["result"]}})
+    finally:
+        limits.close_stream(token.pk)
+        await listener.stop()

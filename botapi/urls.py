@@ -1,0 +1,10 @@
+from django.urls import path
+
+from botapi import views
+
+app_name = "botapi"
+urlpatterns = [
+    path("account/", views.account, name="account"),
+    path("account/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
+    path("account/bot/", views.bot_upgrade, name="bot_upgrade"),
+]

@@ -1,0 +1,76 @@
+"""The account page (API tokens, the bot upgrade) and the API's documentation page.
+
+A new token's secret is rendered into the answer to the POST that made it, never put in the
+session's messages or a redirect's address: it is shown once and stored nowhere.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from botapi import services
+from botapi.api import api
+from botapi.models import ApiToken
+from games.services import ServiceError
+
+
+@never_cache
+@login_required
+def account(request):
+    secret = None
+    if request.method == "POST":
+        try:
+            _, secret = services.token_create(user=request.user, name=request.POST.get("name", ""),
+                                              scopes=set(request.POST.getlist("scopes")))
+        except ServiceError as err:
+            messages.error(request, err.message)
+    return render(request, "botapi/account.html", {
+        "secret": secret,
+        "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
+        "scopes": ApiToken.Scope.choices,
+    })
+
+
+@require_POST
+@login_required
+def token_revoke(request, token_id: int):
+    try:
+        token = services.token_revoke(user=request.user, token_id=token_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, f"The token {token.name} is revoked.")
+    return redirect("botapi:account")
+
+
+@require_POST
+@login_required
+def bot_upgrade(request):
+    try:
+        services.bot_upgrade(user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, "Your account is a bot account now.")
+    return redirect("botapi:account")
+
+
+def api_docs(request):
+    """The OpenAPI description (``/api/openapi.json``) rendered on the server: every call with
+    its method, path, scope, parameters and body fields. No script, nothing from elsewhere."""
+    schema = api.get_openapi_schema()
+    components = schema.get("components", {}).get("schemas", {})
+    operations = []
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            fields = components.get(body.get("$ref", "").rsplit("/", 1)[-1], {}).get("properties", {})
+            operations.append({
+                "method": method.upper(), "path": path, "summary": operation.get("summary", ""),
+                "description": operation.get("description", ""), "tag": (operation.get("tags") or [""])[0],
+                "params": [p["name"] for p in operation.get("parameters", [])],
+                "fields": [(name, f.get("type", "")) for name, f in fields.items()],
+            })
+    return render(request, "botapi/docs.html", {"operations": operations, "title": schema["info"]["title"]})

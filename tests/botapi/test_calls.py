@@ -1,0 +1,111 @@
+"""The API's calls: the same services and refusal codes as the match socket; hostile input is a
+clear 4xx, never a 500."""
+
+import pytest
+
+from games.models import Challenge, ChatMessage, Match
+from games.rules import get_game
+from tests.botapi.support import call, token_for
+from tests.support.players import make_accounts, play_first_moves, start_match
+
+pytestmark = pytest.mark.django_db
+GAME = "tictactoe-x9"
+
+
+@pytest.fixture
+def duel():
+    x, o = make_accounts(2, "duel")
+    match = start_match(GAME, [x, o])
+    return match, (x, token_for(x)), (o, token_for(o))
+
+
+def legal(match):
+    game = get_game(match.game)
+    return game.legal_actions(game.state_from_json(match.state))
+
+
+def test_a_move_is_played_and_answers_the_new_version(duel):
+    match, (_, x), _ = duel
+    answer = call(x, f"/matches/{match.pk}/move", {"action": legal(match)[0], "version": match.version})
+    assert answer.status_code == 200 and answer.json() == {"ok": True, "version": match.version + 1}
+    match.refresh_from_db()
+    assert match.plies == 1
+
+
+def test_an_illegal_a_stale_and_an_out_of_turn_move_get_the_sockets_codes(duel):
+    match, (_, x), (_, o) = duel
+    illegal = call(x, f"/matches/{match.pk}/move", {"action": "(mark 9 9 9 9)", "version": match.version})
+    assert illegal.status_code == 400 and illegal.json()["code"] == "illegal_action"
+    turn = call(o, f"/matches/{match.pk}/move", {"action": legal(match)[0], "version": match.version})
+    assert turn.json()["code"] == "not_your_turn"
+    call(x, f"/matches/{match.pk}/move", {"action": legal(match)[0], "version": match.version})
+    stale = call(o, f"/matches/{match.pk}/move", {"action": "(mark 1 1 1 2)", "version": match.version})
+    assert stale.status_code == 400 and stale.json()["code"] == "stale_version"
+    assert stale.json()["state"]["version"] == match.version + 1 and stale.json()["state"]["you"]["legal"]
+
+
+def test_a_spectator_cannot_move_and_a_missing_match_is_404(duel):
+    match, _, _ = duel
+    (watcher,) = make_accounts(1, "watch")
+    answer = call(token_for(watcher), f"/matches/{match.pk}/move", {"action": legal(match)[0], "version": 0})
+    assert answer.status_code == 400 and answer.json()["code"] == "not_seated"
+    assert call(token_for(watcher), "/matches/999999/move", {"action": "x", "version": 0}).status_code == 404
+
+
+def test_resign_abort_draws_and_chat(duel):
+    match, (x_user, x), (_, o) = duel
+    assert call(x, f"/matches/{match.pk}/chat", {"text": "good luck"}).json() == {"ok": True}
+    assert ChatMessage.objects.get(match=match).text == "good luck"
+    early = call(x, f"/matches/{match.pk}/draw/offer")
+    assert early.json()["code"] == "draw_too_early"
+    play_first_moves(match, [x_user, duel[2][0]])
+    assert call(x, f"/matches/{match.pk}/draw/offer").json() == {"ok": True}
+    assert call(o, f"/matches/{match.pk}/draw/decline").json() == {"ok": True}
+    assert call(o, f"/matches/{match.pk}/abort").json()["code"] == "match_under_way"
+    assert call(o, f"/matches/{match.pk}/resign").json() == {"ok": True}
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+
+
+@pytest.mark.django_db(transaction=True)  # the call is async: its writes run on another thread
+def test_a_challenge_made_and_accepted_over_the_api_starts_a_match():
+    a, b = make_accounts(2, "chal")
+    made = call(token_for(a), "/challenges", {"to": b.pk, "game": GAME, "clock": "untimed"})
+    assert made.status_code == 200 and made.json()["status"] == "pending"
+    accepted = call(token_for(b), f"/challenges/{made.json()['id']}/accept")
+    assert accepted.json()["status"] == "accepted" and accepted.json()["match"]
+    assert Match.objects.get(pk=accepted.json()["match"]).status == Match.Status.ACTIVE
+    again = call(token_for(b), f"/challenges/{made.json()['id']}/decline")
+    assert again.status_code == 400 and again.json()["code"] == "challenge_closed"
+    other = call(token_for(a), "/challenges", {"to": b.pk, "game": GAME})
+    assert call(token_for(b), f"/challenges/{other.json()['id']}/decline").json()["status"] == "declined"
+    assert Challenge.objects.filter(status="declined").count() == 1
+    assert call(token_for(a), "/challenges", {"to": b.pk, "game": "chess"}).json()["code"] == "unknown_game"
+
+
+@pytest.mark.parametrize("body", [
+    "{not json", "[]", "null", '"text"', '{"action": 5, "version": 0}', '{"action": "x", "version": "0"}',
+    '{"action": "x", "version": true}', '{"action": "x", "version": -1}', '{"action": "x"}',
+    '{"action": "' + "x" * 5000 + '", "version": 0}', '{"action": "x", "version": 99999999999999999999}',
+    '{"action": [[[[[[[[]]]]]]]], "version": 0}',
+])
+def test_hostile_bodies_are_a_clear_400(duel, body):
+    match, (_, x), _ = duel
+    answer = call(x, f"/matches/{match.pk}/move", body)
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] == "malformed" and answer.json()["message"]
+
+
+def test_a_huge_body_is_refused_not_a_500(duel, settings):
+    match, (_, x), _ = duel
+    answer = call(x, f"/matches/{match.pk}/chat", '{"text": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}')
+    assert 400 <= answer.status_code < 500
+
+
+@pytest.mark.parametrize("path", ["/matches/99999999999999999999/move", "/matches/-1/resign",
+                                  "/matches/abc/chat", "/challenges/99999999999999999999/accept",
+                                  "/matches/1.5/abort"])
+def test_hostile_ids_in_the_address_are_a_4xx(duel, path):
+    _, (_, x), _ = duel
+    answer = call(x, path, {"action": "x", "version": 0, "text": "hi"})
+    assert 400 <= answer.status_code < 500, answer.content
