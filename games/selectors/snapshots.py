@@ -37,7 +37,7 @@ def player_json(user) -> dict[str, Any] | None:
     if user is None:
         return None
     return {"id": user.pk, "name": user.display_name or user.username, "guest": user.is_guest,
-            "computer": user.is_computer}
+            "computer": user.is_computer, "bot": user.is_bot}
 
 
 def seat_rating_json(seat) -> dict[str, Any]:

@@ -136,7 +136,7 @@ function renderOnline(online) {
     item.dataset.playerId = String(player.id);
     const link = document.createElement("a");
     link.href = `/players/${player.id}/`;
-    link.textContent = player.name + (player.guest ? " (guest)" : "");
+    link.textContent = player.name + (player.guest ? " (guest)" : player.bot ? " (bot)" : "");
     const challenge = document.createElement("button");
     challenge.type = "button";
     challenge.className = "button button--secondary";

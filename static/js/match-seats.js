@@ -47,6 +47,12 @@ export function renderSeats() {
       badge.textContent = rating;
       name.append(" ", badge);
     }
+    if (seat.player && seat.player.bot) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = "bot";
+      name.append(" ", tag);
+    }
     const detail = document.createElement("span");
     detail.className = "seat__role";
     const label = roleLabel(seat.role);

@@ -77,6 +77,18 @@ def test_a_bot_is_marked_on_its_page_and_kept_out_of_the_pool():
     assert refused.value.code == "bots_not_pooled"
 
 
+def test_a_bot_is_marked_in_the_state_every_match_page_draws():
+    """The match page and the lobby's lists name players from ``player_json``: its ``bot``
+    flag is what draws the "bot" tag beside a program's name (static/js/match-seats.js)."""
+    from games.selectors import match_snapshot_by_id
+
+    bot, person = make_accounts(2, "mark")
+    services.bot_upgrade(user=bot)
+    match = start_match("tictactoe-x9", [bot, person])
+    players = {seat["player"]["id"]: seat["player"] for seat in match_snapshot_by_id(match_id=match.pk)["seats"]}
+    assert players[bot.pk]["bot"] is True and players[person.pk]["bot"] is False
+
+
 def test_calls_over_the_budget_are_429_with_retry_after(settings):
     settings.BOT_API_BURST, settings.BOT_API_CALLS_PER_SECOND = 3, 0.01
     (user,) = make_accounts(1, "fast")

@@ -356,7 +356,8 @@ def test_a_rematch_offer_is_declined_by_a_player_it_waits_for():
     offered.refresh_from_db()
     assert offered.status == Match.Status.ABORTED
     assert offered.result == {"aborted": True, "reason": "the rematch offer was declined", "declined": True,
-                              "by": {"id": x.pk, "name": str(x), "guest": True, "computer": False}}  # its page says who
+                              "by": {"id": x.pk, "name": str(x), "guest": True, "computer": False,
+                                     "bot": False}}  # its page says who
     snapshot = selectors.match_snapshot_by_id(match_id=old.pk)
     assert snapshot["rematch"] is None and snapshot["rematch_declined"] == [o.pk]
     # no offering again and again: declined once, the offerer may not offer another after this match
