@@ -223,13 +223,14 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     """End a match that never really began (``aborted``: no result, not rated): its clock
     stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
     with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
-    lobby and its pages hear after commit. Call holding the row lock."""
+    lobby and its pages hear after commit, at a new version. Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.result = {"aborted": True, "reason": reason,
                     **({"declined": True, "by": declined_by} if declined_by else {})}
     match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
     match.deadline, match.offers = None, ""
-    match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers"])
+    match.version += 1
+    match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
@@ -268,12 +269,14 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
 
 def finish_drawn(match: Match, seats: list[Seat], reason: str) -> None:
     """End ``match`` as a draw among the seats still playing (resigned ones score 0), for
-    ``reason``; its pages and the lobby hear after commit. Call holding the row lock."""
+    ``reason``; its pages and the lobby hear after commit, at a new version. Call holding the
+    row lock."""
     scores = {s.role: 0 if s.resigned else 50 for s in seats}
     outcome = {"scores": scores, "reason": reason, "line": [], "resigned": sorted(s.role for s in seats if s.resigned)}
     set_winners(outcome)
     finish(match, outcome, seats)
-    match.save(update_fields=FINISH_FIELDS)
+    match.version += 1
+    match.save(update_fields=[*FINISH_FIELDS, "version"])
     broadcast.match_changed_on_commit(match.pk)
     broadcast.lobby_changed_on_commit()
 
@@ -288,7 +291,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     (``reason``, by default "... resigned") if at most one seat plays on, else play the seat's
     turns at random. Before every seat has moved (``every_seat_moved``), with two players or
     three, the match is aborted instead, saying why: nobody wins, loses or is rated for a
-    match that never began (lichess's rule). Call holding the row lock."""
+    match that never began (lichess's rule). The version goes up either way: pages must notice.
+    Call holding the row lock."""
     if not every_seat_moved(match):
         moved = match.moves.filter(role=seat.role).exists()
         call_off(match, reason=f"{seat.role} {EARLY_EXIT[out]} before "
@@ -299,7 +303,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     game = get_game(match.game)
     resigned = {s.role for s in seats if s.resigned}
     match.resigned = statements.resigned_text(resigned)
-    match.save(update_fields=["resigned"])
+    match.version += 1
+    match.save(update_fields=["resigned", "version"])
     if len(game.roles) - len(resigned) <= 1:
         scores = {role: (0 if role in resigned else 100) for role in game.roles}
         outcome = {"scores": scores, "reason": reason or f"{' and '.join(sorted(resigned))} resigned", "line": [],
