@@ -32,6 +32,7 @@ FIGURES = {  # mode -> (label, key of moves.py's figures)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__,
+                                     usage="%(prog)s BEFORE AFTER [--rounds N] [-- moves.py arguments]",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
@@ -60,7 +61,8 @@ def main() -> None:
                 print(f"round {round_} {name}: failed", flush=True)
                 continue
             runs[name].append(figures)
-            print(f"round {round_} {name}: " + ", ".join(f"{label} {figures.get(key)}" for label, key in figures_shown)
+            print(f"round {round_} {name}: " + ", ".join(f"{label} {number(figures.get(key))}"
+                                                        for label, key in figures_shown)
                   + f", errors {figures.get('errors')}, load before {figures.get('load_before', 0):.2f}", flush=True)
     print(f"uptime at the end: {uptime()}\n")
     print("| tree | runs | " + " | ".join(f"{label} median | p10 | p90" for label, _ in figures_shown) + " |")
@@ -68,7 +70,7 @@ def main() -> None:
     for name, figures in runs.items():
         cells = []
         for _, key in figures_shown:
-            cells += [f"{v:.1f}" if v is not None else "-" for v in spread([f.get(key) for f in figures])]
+            cells += [number(v) for v in spread([f.get(key) for f in figures])]
         print(f"| {name} | {len(figures)} | " + " | ".join(cells) + " |")
 
 
@@ -93,6 +95,10 @@ def spread(values: list) -> tuple:
         return values[0], values[0], values[0]
     deciles = statistics.quantiles(values, n=10, method="inclusive")
     return statistics.median(values), deciles[0], deciles[-1]
+
+
+def number(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def commit(tree: Path) -> str:
