@@ -96,24 +96,68 @@ def play_for_resigned(match: Match, game, state, moves: list[Move], resigned: se
 
 
 class Overtaken(Exception):
-    """``record(..., unchanged_since=...)`` found the match changed since it was read."""
+    """A conditional write (``record_if_unchanged``, ``record_move_alone``) found the match
+    changed since it was read, and wrote nothing."""
 
 
-def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
-           unchanged_since: int | None = None, at=None) -> None:
-    """Append ``moves`` (none when only a seat changed), store ``state`` and the result if the
-    game ended (resigned seats score 0); run the clock to the next mover (the change happened
-    ``at``, by default now) and let another player's draw offer lapse; broadcast the new state
-    after commit, built from what the transaction already holds, and let the computer play if
-    its seat is to move.
+def record_locked(match: Match, game, state, moves: list[Move], seats: list[Seat], *, at=None) -> None:
+    """Write a match the caller holds the row lock of (``lock_match``), inside the caller's
+    transaction: the careful move path, and a resignation whose match plays on (``resign_seat``,
+    with the resigned seats' random moves, or none). The match row is saved, the seats' results
+    if the game ended, and ``moves`` inserted (a ply already there: ``stale_version``). What
+    changes, and what follows the commit, as in ``_advance`` and ``_announce``."""
+    previous, fields, _ = _advance(match, game, state, moves, seats, save_seats=True, at=at)
+    match.save(update_fields=fields)
+    _insert_moves(moves, previous)
+    _announce(match, game, state, moves, seats, previous)
 
-    ``unchanged_since``: the caller read ``match`` and ``seats`` without a lock, at that version
-    (the move path's memory of the match). The update then applies only if the row is still
-    at that version, still active, and no other seat has resigned meanwhile; else it raises
-    ``Overtaken`` and writes nothing. The conditional update takes the row lock itself. Where
-    ``one_statement`` says so, the caller runs this outside a transaction: the update and the
-    insert are then one statement that commits on its own."""
-    previous, inserted = match.version, False
+
+def record_if_unchanged(match: Match, game, state, moves: list[Move], seats: list[Seat], *, since: int,
+                        at) -> None:
+    """Write a move the caller checked against its memory of ``match`` and ``seats`` (read
+    without a lock, at version ``since``), inside the caller's transaction: the move path from
+    memory when the move cannot be one statement (it ends the game, the database is not
+    PostgreSQL, or the move is one of ``move_submit_many``'s). The update applies only if the row
+    is still at ``since``, still active, with no offers pending and no other seat resigned
+    meanwhile, and takes the row lock; else ``Overtaken``, and nothing is written. Then the seats'
+    results if the game ended, and the insert of ``moves``."""
+    previous, fields, resigned = _advance(match, game, state, moves, seats, save_seats=False, at=at)
+    if not statements.update_if_unchanged(match, fields, since, resigned):
+        raise Overtaken
+    if match.status == Match.Status.FINISHED:
+        statements.update_seats(seats, SEAT_RESULT_FIELDS)
+    _insert_moves(moves, previous)
+    _announce(match, game, state, moves, seats, previous)
+
+
+def record_move_alone(match: Match, game, state, moves: list[Move], seats: list[Seat], *, since: int,
+                      at) -> None:
+    """The move's fast path: write a move checked against memory (as ``record_if_unchanged``)
+    that does not end the game, outside any transaction, where ``one_statement`` allows: the
+    conditional update and the insert are one statement that commits on its own, all or
+    nothing; ``Overtaken`` if the update did not apply."""
+    previous, fields, resigned = _advance(match, game, state, moves, seats, save_seats=False, at=at)
+    if not statements.update_and_insert_if_unchanged(match, fields, since, resigned, moves):
+        raise Overtaken
+    _announce(match, game, state, moves, seats, previous)
+
+
+def one_statement(match: Match, moves: list[Move]) -> bool:
+    """Whether a remembered match's move can be written by ``record_move_alone`` (PostgreSQL,
+    and the game goes on: a finishing move also writes the seats; not inside a caller's
+    transaction, where a failed statement would end that transaction)."""
+    return (bool(moves) and match.status == Match.Status.ACTIVE and connection.vendor in statements.ONE_STATEMENT
+            and not connection.in_atomic_block)
+
+
+def _advance(match: Match, game, state, moves: list[Move], seats: list[Seat], *, save_seats: bool,
+             at) -> tuple[int, list[str], set[str]]:
+    """Change ``match`` in memory for ``moves`` (none when only a seat changed) and the new
+    ``state``: version and plies, the state, another player's draw offer lapsing, the result if
+    the game ended (resigned seats score 0; ``finish``, which saves the seats' results if
+    ``save_seats``), else the clock run to the next mover (the change happened ``at``, by
+    default now). Returns the version before, the fields to write and the resigned roles."""
+    previous = match.version
     match.version += len(moves)
     match.plies += len(moves)
     match.state = game.state_to_json(state)
@@ -129,45 +173,37 @@ def record(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
             outcome["scores"].update({role: 0 for role in resigned})
             outcome["resigned"] = sorted(resigned)
             set_winners(outcome)
-        finish(match, outcome, seats, save_seats=unchanged_since is None, at=at)
+        finish(match, outcome, seats, save_seats=save_seats, at=at)
         fields += FINISH_FIELDS
     elif match.clock is not None:
         match.clock, match.deadline = clocks.advance(TimeControl.of(match), match.clock,
                                                      after=game.to_move(state), at=at)
         fields += ["clock", "deadline"]
         flagfall.arm_on_commit(match.pk, match.deadline)
-    fields = list(dict.fromkeys(fields))
-    if unchanged_since is None:
-        match.save(update_fields=fields)
-    elif one_statement(match, moves):
-        if not statements.update_and_insert_if_unchanged(match, fields, unchanged_since, resigned, moves):
-            raise Overtaken
-        inserted = True
-    else:
-        if not statements.update_if_unchanged(match, fields, unchanged_since, resigned):
-            raise Overtaken
-        if match.status == Match.Status.FINISHED:
-            statements.update_seats(seats, SEAT_RESULT_FIELDS)
-    if moves and not inserted:
-        try:
-            statements.insert_moves(moves)
-        except IntegrityError:
-            raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
-                               {"version": previous}) from None
+    return previous, list(dict.fromkeys(fields)), resigned
+
+
+def _insert_moves(moves: list[Move], previous: int) -> None:
+    """Insert ``moves`` (if any) after the match row's write; a ply already there means another
+    move at version ``previous`` was recorded first."""
+    if not moves:
+        return
+    try:
+        statements.insert_moves(moves)
+    except IntegrityError:
+        raise ServiceError("stale_version", "Another move was recorded first; here is the current state.",
+                           {"version": previous}) from None
+
+
+def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], previous: int) -> None:
+    """After commit: broadcast the new state, built from what the transaction already holds;
+    the lobby hears of a finished match, and the computer plays if its seat is to move."""
     broadcast.match_moved_on_commit(match=match, game=game, state=state, seats=seats,
                                     previous_version=previous, moves=moves)
     if match.status == Match.Status.FINISHED:
         broadcast.lobby_changed_on_commit()
     else:
         computer_turn_after_commit(match, game, state, seats)
-
-
-def one_statement(match: Match, moves: list[Move]) -> bool:
-    """Whether a remembered match's move can be written as one statement outside a transaction
-    (PostgreSQL, and the game goes on: a finishing move also writes the seats; not inside a
-    caller's transaction, where a failed statement would end that transaction)."""
-    return (bool(moves) and match.status == Match.Status.ACTIVE and connection.vendor in statements.ONE_STATEMENT
-            and not connection.in_atomic_block)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:
@@ -189,13 +225,14 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     """End a match that never really began (``aborted``: no result, not rated): its clock
     stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
     with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
-    lobby and its pages hear after commit. Call holding the row lock."""
+    lobby and its pages hear after commit, at a new version. Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.result = {"aborted": True, "reason": reason,
                     **({"declined": True, "by": declined_by} if declined_by else {})}
     match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
     match.deadline, match.offers = None, ""
-    match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers"])
+    match.version += 1
+    match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
@@ -234,12 +271,14 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
 
 def finish_drawn(match: Match, seats: list[Seat], reason: str) -> None:
     """End ``match`` as a draw among the seats still playing (resigned ones score 0), for
-    ``reason``; its pages and the lobby hear after commit. Call holding the row lock."""
+    ``reason``; its pages and the lobby hear after commit, at a new version. Call holding the
+    row lock."""
     scores = {s.role: 0 if s.resigned else 50 for s in seats}
     outcome = {"scores": scores, "reason": reason, "line": [], "resigned": sorted(s.role for s in seats if s.resigned)}
     set_winners(outcome)
     finish(match, outcome, seats)
-    match.save(update_fields=FINISH_FIELDS)
+    match.version += 1
+    match.save(update_fields=[*FINISH_FIELDS, "version"])
     broadcast.match_changed_on_commit(match.pk)
     broadcast.lobby_changed_on_commit()
 
@@ -254,7 +293,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     (``reason``, by default "... resigned") if at most one seat plays on, else play the seat's
     turns at random. Before every seat has moved (``every_seat_moved``), with two players or
     three, the match is aborted instead, saying why: nobody wins, loses or is rated for a
-    match that never began (lichess's rule). Call holding the row lock."""
+    match that never began (lichess's rule). The version goes up either way: pages must notice.
+    Call holding the row lock."""
     if not every_seat_moved(match):
         moved = match.moves.filter(role=seat.role).exists()
         call_off(match, reason=f"{seat.role} {EARLY_EXIT[out]} before "
@@ -265,7 +305,8 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     game = get_game(match.game)
     resigned = {s.role for s in seats if s.resigned}
     match.resigned = statements.resigned_text(resigned)
-    match.save(update_fields=["resigned"])
+    match.version += 1
+    match.save(update_fields=["resigned", "version"])
     if len(game.roles) - len(resigned) <= 1:
         scores = {role: (0 if role in resigned else 100) for role in game.roles}
         outcome = {"scores": scores, "reason": reason or f"{' and '.join(sorted(resigned))} resigned", "line": [],
@@ -278,4 +319,4 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     else:
         moves: list[Move] = []
         state = play_for_resigned(match, game, game.state_from_json(match.state), moves, resigned)
-        record(match, game, state, moves, seats, at=at)
+        record_locked(match, game, state, moves, seats, at=at)

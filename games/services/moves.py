@@ -36,7 +36,9 @@ from games.services.common import (
     lock_match,
     one_statement,
     play_for_resigned,
-    record,
+    record_if_unchanged,
+    record_locked,
+    record_move_alone,
     require_active,
     seat_of,
 )
@@ -81,7 +83,7 @@ def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
     move lost on time still ends its match. Nothing is sent before the one commit.
 
     The savepoints are the move path's own ``atomic`` blocks: every write of ``move_submit`` is
-    inside one (the careful path's, the one around ``record``, the flag fall's), so a move that
+    inside one (the careful path's, the one around each ``record_...``, the flag fall's), so a move that
     fails rolls back to where it began; inside this transaction a move is never the one
     statement that commits on its own (``one_statement``)."""
     results: list[Match | Exception] = []
@@ -98,7 +100,7 @@ def _submit(match_id: int, user, action: str, version: int) -> Match:
     memory = known.get(match_id)
     if memory is not None and memory.match.version == version and not memory.match.offers:
         try:
-            return _play(memory, user, action, version, unchanged_since=version)
+            return _play_from_memory(memory, user, action, version)
         except Overtaken:
             pass
         except ServiceError as err:
@@ -111,11 +113,40 @@ def _submit(match_id: int, user, action: str, version: int) -> Match:
     known.pop(match_id, None)
     with transaction.atomic():
         match = lock_match(match_id)
-        memory = Known(match, match_seats(match.pk), None)
-        return _play(memory, user, action, version, unchanged_since=None)
+        return _play_locked(Known(match, match_seats(match.pk), None), user, action, version)
 
 
-def _play(memory: Known, user, action: str, version: int, *, unchanged_since: int | None) -> Match:
+def _play_from_memory(memory: Known, user, action: str, version: int) -> Match:
+    """The move checked against this process's memory of the match, at ``version``, and
+    written only if the row is still as remembered (else ``Overtaken``): as one statement on its
+    own where it can be (``record_move_alone``), else in a transaction (``record_if_unchanged``)."""
+    match, seats, game, state, moves, at = _move(memory, user, action, version)
+    if game.is_terminal(state):
+        seats = [_clone(s) for s in seats]  # finishing writes the results into them: not into the memory
+    elif one_statement(match, moves):
+        record_move_alone(match, game, state, moves, seats, since=version, at=at)  # commits on its own
+        _remember(match, seats, state)
+        return match
+    with transaction.atomic():
+        record_if_unchanged(match, game, state, moves, seats, since=version, at=at)
+        transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
+    return match
+
+
+def _play_locked(memory: Known, user, action: str, version: int) -> Match:
+    """The careful path: the move checked against the match just read with its row lock held
+    (``memory``), and written in the caller's transaction (``record_locked``)."""
+    match, seats, game, state, moves, at = _move(memory, user, action, version)
+    with transaction.atomic():
+        record_locked(match, game, state, moves, seats, at=at)
+        transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
+    return match
+
+
+def _move(memory: Known, user, action: str, version: int):
+    """Check ``action`` by ``user``'s seat at ``version`` against ``memory`` and play it (and the
+    resigned seats' turns after it) on a copy of the match: the copy, the seats, the game, the
+    new state, the moves and when the move was played. Nothing is written."""
     match, seats = _clone(memory.match), memory.seats
     seat = seat_of(match, user, seats)
     require_active(match)
@@ -137,16 +168,7 @@ def _play(memory: Known, user, action: str, version: int, *, unchanged_since: in
         raise ServiceError("illegal_action", str(err), {"detail": err.code}) from None
     moves = [Move(match=match, ply=match.plies + 1, role=seat.role, action=action)]
     state = play_for_resigned(match, game, state, moves, {s.role for s in seats if s.resigned})
-    if unchanged_since is not None and game.is_terminal(state):
-        seats = [_clone(s) for s in seats]  # finishing writes the results into them: not into the memory
-    if unchanged_since is not None and not game.is_terminal(state) and one_statement(match, moves):
-        record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)  # commits on its own
-        _remember(match, seats, state)
-        return match
-    with transaction.atomic():
-        record(match, game, state, moves, seats, unchanged_since=unchanged_since, at=at)
-        transaction.on_commit(lambda: _remember(match, seats, state), robust=True)
-    return match
+    return match, seats, game, state, moves, at
 
 
 def _clone(instance):

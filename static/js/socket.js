@@ -199,8 +199,8 @@ export class MatchSocket extends ReconnectingSocket {
   }
 
   acceptState(message) {
-    // Equal versions are applied: joining, resigning and rematch offers change a match
-    // without adding a move.
+    // Equal versions are applied: joining, offers and rematch offers change a match
+    // without raising its version.
     if (message.version < this.version) return;
     const skipped = this.version >= 0 && message.version > this.version + 1;
     this.version = message.version;

@@ -72,6 +72,32 @@ def test_abort_stops_the_clock(fake_time):
     assert services.clock_sweep() == 0
 
 
+def test_a_match_ended_without_a_move_is_sent_at_a_new_version():
+    """Pages apply a state at their own version or newer, so two states of one version cannot
+    be told apart: an abort, a resignation or an agreed draw raises the version like a move."""
+    x, o = make_players(2)
+    never_began = start_match("nine-board-tictactoe", [x, o])
+    services.match_resign(match_id=never_began.pk, user=x)  # before any move: aborted
+    never_began.refresh_from_db()
+    assert (never_began.status, never_began.version) == (Match.Status.ABORTED, 1)
+
+    aborted = move(start_match("nine-board-tictactoe", [x, o]), x)
+    services.match_abort(match_id=aborted.pk, user=o)
+    aborted.refresh_from_db()
+    assert (aborted.status, aborted.version) == (Match.Status.ABORTED, 2)
+
+    resigned = play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o])
+    services.match_resign(match_id=resigned.pk, user=o)
+    resigned.refresh_from_db()
+    assert (resigned.status, resigned.version) == (Match.Status.FINISHED, 3)
+
+    drawn = play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o])
+    services.draw_offer(match_id=drawn.pk, user=x)
+    services.draw_accept(match_id=drawn.pk, user=o)
+    drawn.refresh_from_db()
+    assert (drawn.status, drawn.version) == (Match.Status.FINISHED, 3)
+
+
 def test_a_draw_offered_and_accepted_scores_fifty_each():
     x, o = make_players(2)
     match = move(start_match("quarto-misere", [x, o]), x)

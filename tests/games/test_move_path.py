@@ -98,7 +98,7 @@ def test_a_resignation_elsewhere_ends_a_remembered_two_player_match():
         services.move_submit(match_id=match.pk, user=white, action="(place p0010 3 3)", version=5)
     assert refused.value.code == "match_over"
     match.refresh_from_db()
-    assert match.version == 5 and match.result["winners"] == ["black"]
+    assert match.version == 6 and match.result["winners"] == ["black"]  # the resignation raised it
 
 
 def test_a_resignation_elsewhere_in_three_player_is_played_for():
@@ -106,11 +106,14 @@ def test_a_resignation_elsewhere_in_three_player_is_played_for():
     match = first_round(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
     services.move_submit(match_id=match.pk, user=x, action="(mark 1 2)", version=3)
     with another_process():
-        services.match_resign(match_id=match.pk, user=z)  # not z's turn: nothing is played yet
-    services.move_submit(match_id=match.pk, user=o, action="(mark 2 1)", version=4)
+        services.match_resign(match_id=match.pk, user=z)  # not z's turn: nothing is played, the version rises
+    with pytest.raises(ServiceError) as refused:
+        services.move_submit(match_id=match.pk, user=o, action="(mark 2 1)", version=4)  # not seen by o's page yet
+    assert refused.value.code == "stale_version" and refused.value.extra == {"version": 5}
+    services.move_submit(match_id=match.pk, user=o, action="(mark 2 1)", version=5)
     match.refresh_from_db()
     assert [r for r, _ in moves_of(match)][3:] == ["xplayer", "oplayer", "zplayer"]  # z's turn played at random
-    assert match.version == 6
+    assert match.version == 7
 
 
 def first_round(match, players):

@@ -220,7 +220,7 @@ def test_the_match_can_be_claimed_from_an_absent_player_whose_turn_it_is():
     leave(match, black, 61)
     services.match_claim(match_id=match.pk, user=white)
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.version == 3
+    assert match.status == Match.Status.FINISHED and match.version == 4  # an ending raises it like a move
     assert match.result["scores"] == {"white": 100, "black": 0} and match.result["winners"] == ["white"]
     assert match.result["reason"] == "black left the match and the win was claimed"
     assert match.seats.get(player=black).outcome == "lost"
@@ -245,7 +245,7 @@ def test_a_match_can_be_called_a_draw_instead_of_claimed_from_a_player_who_left(
     leave(match, black, 61)
     services.match_claim_draw(match_id=match.pk, user=white)
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.version == 3
+    assert match.status == Match.Status.FINISHED and match.version == 4
     assert match.result["scores"] == {"white": 50, "black": 50} and match.result["draw"] is True
     assert match.result["reason"] == "black left the match and it was called a draw"
     assert {s.role: (s.outcome, s.resigned) for s in match.seats.all()} == {
@@ -280,7 +280,7 @@ def test_a_claim_in_three_player_tic_tac_toe_lets_the_others_play_on():
     leave(match, x, 120)  # x is away too, but it is not x's turn: only o's absence blocks the game
     services.match_claim(match_id=match.pk, user=z)
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE and match.version == 5
+    assert match.status == Match.Status.ACTIVE and match.version == 6  # o's seat out (+1), its turn played (+1)
     assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer", "zplayer", "xplayer", "oplayer"]
     assert match.seats.get(role="oplayer").resigned and not match.seats.get(role="xplayer").resigned
     seats = {s["role"]: s["out_ply"] for s in selectors.match_snapshot_by_id(match_id=match.pk)["seats"]}
