@@ -13,6 +13,7 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from django.conf import settings  # noqa: E402
 
 from config.bodylimit import limit_bodies  # noqa: E402
+from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.errorpages import too_large_page  # noqa: E402
 
@@ -26,6 +27,7 @@ from games.computer.workers import ComputerWorker  # noqa: E402
 
 lazy_pformat()
 write_at_once()
+wait_for_closing_clients()
 limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
 drain_on_sigterm()
 

@@ -147,6 +147,11 @@ def send(group: str, message: dict) -> None:
 
 def _enqueue(group: str, message: dict) -> None:
     previous = _tails.get(group)
+    if previous is not None and previous.get_loop() is not asyncio.get_running_loop():
+        # A send of an event loop that has closed (a process that ran several: the tests, one
+        # per test) may stay pending for good, and waiting on it would hold this group's
+        # messages for good: there is nothing of that loop to keep order with.
+        previous = None
     task = asyncio.ensure_future(_send_after(previous, group, message))
     _tails[group] = task
     task.add_done_callback(lambda done: _tails.pop(group, None) if _tails.get(group) is done else None)

@@ -36,7 +36,7 @@ async def open_socket(path: str, user=None, origin=ORIGIN, cookie: str | None = 
     if cookie is not None:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
     comm = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=EVENT_SECONDS)
     assert connected
     return comm
 

@@ -26,7 +26,7 @@ async def receive(comm, kind: str, timeout: float = EVENT_SECONDS) -> dict:
 
 async def site(user):
     comm = await open_socket("/ws/site/", user)
-    assert (await comm.receive_json_from())["type"] == "challenges"
+    assert (await comm.receive_json_from(timeout=EVENT_SECONDS))["type"] == "challenges"
     return comm
 
 
@@ -128,7 +128,7 @@ async def test_the_challenge_list_is_sent_on_connect():
     a, b = await site(alice), await site(bob)
     sent = await challenge(a, b, bob.pk)
     comm = await open_socket("/ws/site/", bob)
-    listed = await comm.receive_json_from()
+    listed = await comm.receive_json_from(timeout=EVENT_SECONDS)
     assert listed == {"type": "challenges", "challenges": [sent]}
     for c in (a, b, comm):
         await c.disconnect()
@@ -181,7 +181,7 @@ async def test_bad_frames_get_a_clear_error_and_change_nothing(frame, code):
     await a.send_json_to(frame)
     assert (await receive(a, "error"))["code"] == code
     await a.send_json_to({"type": "ping"})
-    assert (await a.receive_json_from())["type"] == "pong"  # still open
+    assert (await a.receive_json_from(timeout=EVENT_SECONDS))["type"] == "pong"  # still open
     assert not await database_sync_to_async(lambda: PoolEntry.objects.exists() or Challenge.objects.exists())()
     await a.disconnect()
 
@@ -199,14 +199,14 @@ async def test_guests_play_casual_only_and_cannot_challenge_themselves():
 
 async def test_a_visitor_who_is_not_signed_in_is_told_and_closed():
     comm = await open_socket("/ws/site/")
-    assert (await comm.receive_json_from())["code"] == "not_signed_in"
-    assert (await comm.receive_output())["code"] == 4403
+    assert (await comm.receive_json_from(timeout=EVENT_SECONDS))["code"] == "not_signed_in"
+    assert (await comm.receive_output(timeout=EVENT_SECONDS))["code"] == 4403
 
 
 async def test_the_lobby_lists_who_is_online_live():
     alice, = await database_sync_to_async(make_accounts)(1)
     lobby = await open_socket("/ws/lobby/")
-    assert (await lobby.receive_json_from())["online"] == []
+    assert (await lobby.receive_json_from(timeout=EVENT_SECONDS))["online"] == []
     a = await site(alice)
     update = await lobby.receive_json_from(timeout=EVENT_SECONDS)
     assert [p["id"] for p in update["online"]] == [alice.pk]
@@ -228,7 +228,7 @@ async def test_logging_out_closes_that_browsers_other_pages_only():
     pages = {}
     for name, cookie in (("here", here), ("elsewhere", elsewhere)):
         pages[name] = await open_socket("/ws/site/", cookie=cookie)
-        assert (await pages[name].receive_json_from())["type"] == "challenges"
+        assert (await pages[name].receive_json_from(timeout=EVENT_SECONDS))["type"] == "challenges"
 
     def log_out_here():
         client = Client()
