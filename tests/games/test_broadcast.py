@@ -1,4 +1,4 @@
-"""games/broadcast.py: the messages to one group leave in order, and a send left pending by an
+"""games/services/broadcast.py: the messages to one group leave in order, and a send left pending by an
 event loop that has closed holds up nothing."""
 
 import asyncio
@@ -6,8 +6,8 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from games import broadcast
-from games.broadcast import LOBBY_GROUP, LOBBY_STALE
+from games.services import broadcast
+from games.services.broadcast import LOBBY_GROUP, LOBBY_STALE
 from tests.support.waits import EVENT_SECONDS
 
 
