@@ -109,6 +109,7 @@ def history_row(*, match: Match) -> dict[str, Any]:
     for seat in match.seats.all():
         name = _seat_name(seat, imported)
         players.append({"role": seat.role, "label": role_label(seat.role), "id": seat.player_id, "name": name or "nobody",
+                        "bot": bool(seat.player and seat.player.is_bot),
                         "outcome": seat.outcome, "score": seat.score, "rating": seat.rating_before,
                         "provisional": seat.rating_provisional,
                         "change": None if seat.rating_after is None else seat.rating_after - seat.rating_before,
@@ -179,7 +180,7 @@ def leaderboard_page(*, game: str, page: Any = 1, days: int = LEADERBOARD_ACTIVE
             .select_related("player").order_by("-mu", "pk"))
     page_obj = Paginator(rows, LEADERBOARD_PAGE_SIZE).get_page(page)
     first = page_obj.start_index()
-    return page_obj, [{"rank": first + i, "id": r.player_id, "name": str(r.player), "rating": ratings.shown(r.mu),
+    return page_obj, [{"rank": first + i, "id": r.player_id, "name": str(r.player), "bot": r.player.is_bot, "rating": ratings.shown(r.mu),
                        "games": r.games, "opponents": r.opponents, "last_played": r.last_played} for i, r in enumerate(page_obj.object_list)]
 
 

@@ -11,9 +11,10 @@ export function ratingText(seat) {
   return `${shown} ${change >= 0 ? "+" : "-"}${Math.abs(change)}`;
 }
 
-/** A name with its rating after it, e.g. "Ada (1500?)". */
+/** A name with its rating after it, e.g. "Ada (1500?)"; a program's account says so: "Robo (bot)". */
 export function nameWithRating(seat, empty = "free seat") {
   if (!seat.player) return empty;
+  const name = seat.player.bot ? `${seat.player.name} (bot)` : seat.player.name;
   const rating = ratingText(seat);
-  return rating ? `${seat.player.name} (${rating})` : seat.player.name;
+  return rating ? `${name} (${rating})` : name;
 }

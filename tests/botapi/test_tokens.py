@@ -104,3 +104,17 @@ def test_the_description_and_its_page():
     assert schema["openapi"].startswith("3.") and "/api/matches/{match_id}/move" in schema["paths"]
     page = Client().get("/api/docs/").content.decode()
     assert "/api/matches/{match_id}/move" in page and "/api/stream/event" in page
+
+
+
+def test_a_bot_is_marked_in_the_history_rows():
+    """The history's rows, drawn by the server, name a bot as such (the pages drawn by script
+    read the ``bot`` flag of the state, above)."""
+    from tests.support.players import play_out
+
+    bot, person = make_accounts(2, "list")
+    services.bot_upgrade(user=bot)
+    play_out(start_match("tictactoe-x9", [bot, person]), [bot, person])
+    history = Client().get("/history/").content.decode()
+    assert f'{bot}</a> <span class="tag">bot</span>' in history
+    assert f'{person}</a> <span class="tag">bot</span>' not in history

@@ -55,7 +55,7 @@ def test_row_shows_players_result_length_and_date(players):
     a, b, *_ = players
     match = finished_match("quarto-misere", [a, b], ["lost", "won"], length=14)
     row = selectors.history_row(match=match)
-    assert row["players"][0] == {"role": "white", "label": "White", "id": a.pk, "name": a.display_name, "outcome": "lost",
+    assert row["players"][0] == {"role": "white", "label": "White", "id": a.pk, "name": a.display_name, "bot": False, "outcome": "lost",
                                  "score": 0, "rating": None, "provisional": False, "change": None,
                                  "unrated_against": [], "unrated": ""}
     assert row["result"] == f"{b.display_name} won" and row["length"] == 14 and row["date"] == match.finished_at
