@@ -240,7 +240,7 @@ def test_the_win_can_be_claimed_from_a_player_who_left(player_page):
     bob.goto(f"/matches/{match_id}/")  # ... and comes back in time
     expect(claim).to_be_hidden()
     bob.goto("/")
-    expect(claim.get_by_role("button", name="Claim the win")).to_be_visible(timeout=15_000)
+    expect(claim.get_by_role("button", name="Claim the win")).to_be_visible()
     expect(claim.get_by_role("button", name="Call it a draw")).to_be_visible()
     expect(bob.locator("#claim")).to_have_count(0)
     claim.get_by_role("button", name="Claim the win").click()
@@ -256,7 +256,7 @@ def test_a_match_can_be_called_a_draw_when_a_player_left(player_page):
     both_begin(ada, bob)
     bob.goto("/")
     claim = ada.locator("#claim")
-    claim.get_by_role("button", name="Call it a draw").click(timeout=15_000)
+    claim.get_by_role("button", name="Call it a draw").click()
     expect(ada.locator("#result-text")).to_contain_text("A draw: Bob left the match and it was called a draw")
     expect(claim).to_be_hidden()
     bob.goto(f"/matches/{match_id}/")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import VIEWPORT
+from tests.browser.conftest import VIEWPORT, WAIT_MS
 from tests.browser.helpers import create_match, join_match, wait_version
 from tests.support import live
 from tests.support.services import own_redis
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def guest(browser: Browser, base_url: str, name: str) -> Page:
     context = browser.new_context(base_url=base_url, viewport=VIEWPORT)
-    context.set_default_timeout(20_000)  # the page backs off between tries: up to 15 s
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto("/")
     form = page.locator("form.guest-form")

@@ -11,6 +11,7 @@ from games.services import broadcast
 from games.runtime import outages
 from games.models import Match, Move
 from tests.support.players import make_players, start_match
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_tol
     await get_channel_layer().send(sx_channel, {"type": "socket.layer_down"})
     assert (await receive(sx, "state"))["version"] == 1
     assert (await receive(sx, "error"))["code"] == "unavailable"
-    assert (await sx.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+    assert (await sx.receive_output(timeout=EVENT_SECONDS))["code"] == outages.TRY_AGAIN_LATER
 
 
 @pytest.mark.django_db(transaction=True)
@@ -90,8 +91,8 @@ async def test_a_socket_whose_session_cannot_be_read_is_told_to_retry_not_refuse
                                  headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     connected, _ = await comm.connect()
     assert connected  # accepted, not a failed handshake
-    assert (await comm.receive_json_from(timeout=3))["code"] == "unavailable"
-    assert (await comm.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+    assert (await comm.receive_json_from(timeout=EVENT_SECONDS))["code"] == "unavailable"
+    assert (await comm.receive_output(timeout=EVENT_SECONDS))["code"] == outages.TRY_AGAIN_LATER
 
 
 @pytest.mark.django_db(transaction=True)
@@ -109,8 +110,8 @@ async def test_a_socket_that_cannot_get_a_channel_is_told_to_retry_not_refused(m
                                  headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     connected, _ = await comm.connect()
     assert connected
-    assert (await comm.receive_json_from(timeout=3))["code"] == "unavailable"
-    assert (await comm.receive_output(timeout=3))["code"] == outages.TRY_AGAIN_LATER
+    assert (await comm.receive_json_from(timeout=EVENT_SECONDS))["code"] == "unavailable"
+    assert (await comm.receive_output(timeout=EVENT_SECONDS))["code"] == outages.TRY_AGAIN_LATER
 
 
 # -- pages and the log ------------------------------------------------------------------------------

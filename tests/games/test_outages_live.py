@@ -22,7 +22,7 @@ from tests.support import live
 from tests.support.live import live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.services import own_postgres, own_redis
-from tests.support.wsclient import Socket
+from tests.support.wsclient import TIMEOUT, Socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 TRY_AGAIN_LATER = 4503
@@ -34,7 +34,7 @@ def needs_postgresql() -> None:
         pytest.skip("needs DATABASE_URL (PostgreSQL)")
 
 
-def until_closed(sock: Socket, timeout: float = 20) -> tuple[list[dict], int]:
+def until_closed(sock: Socket, timeout: float = TIMEOUT) -> tuple[list[dict], int]:
     """Every message ``sock`` gets until the server closes it, and the close code."""
     messages = []
     try:

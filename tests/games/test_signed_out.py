@@ -12,6 +12,7 @@ from lobby.models import User
 from lobby.services import guest_leave
 from tests.games.test_consumers import join_match, open_socket, receive
 from tests.support.players import make_accounts, make_players, session_cookie, start_match
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SIGNED_OUT = 4403
@@ -26,10 +27,10 @@ def log_out(cookie: str, guest: bool) -> None:
 async def closed_signed_out(comm) -> None:
     """The page is told it is signed out (after the news of its resignations, for a guest), then
     closed with the code it does not retry after."""
-    while (message := await comm.receive_json_from(timeout=3))["type"] != "signed_out":
+    while (message := await comm.receive_json_from(timeout=EVENT_SECONDS))["type"] != "signed_out":
         assert message["type"] in {"state", "presence", "chat", "lobby", "mine"}, message
     assert message == {"type": "signed_out"}
-    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": SIGNED_OUT}
+    assert await comm.receive_output(timeout=EVENT_SECONDS) == {"type": "websocket.close", "code": SIGNED_OUT}
 
 
 @pytest.mark.parametrize("guest", [True, False], ids=["guest", "account"])
@@ -42,14 +43,14 @@ async def test_logging_out_closes_every_socket_of_that_session(guest):
     match_page = await open_socket(f"/ws/matches/{match.pk}/", cookie=cookie)
     await receive(match_page, "state")
     lobby_page = await open_socket("/ws/lobby/", cookie=cookie)
-    assert (await lobby_page.receive_json_from(timeout=3))["type"] == "lobby"
+    assert (await lobby_page.receive_json_from(timeout=EVENT_SECONDS))["type"] == "lobby"
     theirs, _ = await join_match(match.pk, bob)
 
     await database_sync_to_async(log_out)(cookie, guest)
     await closed_signed_out(match_page)
     await closed_signed_out(lobby_page)
     await theirs.send_json_to({"type": "ping"})
-    while (message := await theirs.receive_json_from(timeout=3))["type"] != "pong":  # still open
+    while (message := await theirs.receive_json_from(timeout=EVENT_SECONDS))["type"] != "pong":  # still open
         assert message["type"] in {"state", "presence", "chat"}, message  # and never signed out
     await theirs.disconnect()
 
@@ -94,7 +95,7 @@ async def test_a_player_still_signed_in_writes_as_before():
 
 async def receive_chat(comm) -> dict:
     while True:
-        message = await comm.receive_json_from(timeout=3)
+        message = await comm.receive_json_from(timeout=EVENT_SECONDS)
         if message["type"] == "chat" and message["lines"]:
             return message["lines"][-1]
 
@@ -118,7 +119,7 @@ async def test_a_challenge_to_a_player_who_cannot_answer_is_refused(target):
 
     other = await make_target()
     site = await open_socket("/ws/site/", ada)
-    assert (await site.receive_json_from(timeout=3))["type"] == "challenges"
+    assert (await site.receive_json_from(timeout=EVENT_SECONDS))["type"] == "challenges"
     await site.send_json_to({"type": "challenge", "to": other.pk, "game": "quarto-misere", "rated": False,
                              "clock": "untimed"})
     assert (await receive(site, "error"))["code"] == "no_such_player"
