@@ -1,0 +1,50 @@
+"""The computer's one documented entry point, for the web app, benchmarks and outside programs.
+
+``best_move`` returns a level's move for a rule set and a state within a time budget;
+``evaluate`` gives each role's expected score of a position and the best move found, with a
+fixed budget and seed so the same call gives the same answer (post-game analysis).
+Their names and arguments are stable; what searches behind them may change.
+
+    >>> from games.rules import get_game
+    >>> game = get_game("tictactoe-3player")
+    >>> best_move("tictactoe-3player", game.initial_state(), level=1, seconds=0.5, seed="x") in game.legal_actions(game.initial_state())
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.computer import search
+from games.rules import Action, get_game
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    scores: dict[str, float]  # each role's expected score, 0 to 1 (a GGP goal of 100 is 1)
+    best: Action | None  # the best move found for the mover; None in a terminal state
+
+
+def best_move(ruleset: str, state: Any, *, level: int = search.STRONGEST, seconds: float = 1.0,
+              seed: str | int | None = None) -> Action:
+    """The move the computer at ``level`` (1 = weakest) plays in ``state`` of ``ruleset`` (a rule
+    set's slug), thinking at most ``seconds``. Raises ``ValueError`` in a terminal state."""
+    game = get_game(ruleset)
+    _, rounds = search.LEVELS[level - 1]
+    return search.choose_action(game, state, rng=random.Random(seed), iterations=rounds, seconds=seconds)
+
+
+def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 0) -> Evaluation:
+    """Each role's expected score in ``state`` and the mover's best move, after ``rounds`` rounds
+    of search seeded with ``seed`` (repeatable: no clock is read)."""
+    game = get_game(ruleset)
+    if game.is_terminal(state):
+        return Evaluation({role: value / 100.0 for role, value in game.goals(state).items()}, None)
+    root = search._Node(game, state)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        search._search_once(game, root, rng)
+    best_action, best = max(root.children, key=lambda item: item[1].visits)
+    return Evaluation({role: best.totals[role] / (100.0 * best.visits) for role in game.roles}, best_action)
