@@ -289,6 +289,14 @@ COMPUTER_PROCESSES = int(os.environ.get("COMPUTER_PROCESSES", "1"))
 # answers later; its strength is set by search rounds, and its 1.5 s cap has ample room.
 COMPUTER_NICE = min(19, max(0, int(os.environ.get("COMPUTER_NICE", "10"))))
 
+# GGP players (games/ggp/): the hosts Boardhall may call (names, addresses, networks; "localhost"
+# is the loopback addresses), checked at registration and resolved and checked again at each
+# call; the cap on an answer's size; the seconds an INFO check waits. A registered address never
+# reaches any other host of the server's network.
+GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost")
+GGP_ANSWER_BYTES = int(os.environ.get("GGP_ANSWER_BYTES", "4096"))
+GGP_INFO_SECONDS = float(os.environ.get("GGP_INFO_SECONDS", "3"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
