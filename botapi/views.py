@@ -1,11 +1,13 @@
-"""The account page (API tokens, the bot upgrade) and the API's documentation page.
+"""The account page (API tokens, the bot upgrade), the GGP players' page and the API's documentation page.
 
 A new token's secret is rendered into the answer to the POST that made it, never put in the
 session's messages or a redirect's address: it is shown once and stored nowhere.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -13,6 +15,7 @@ from django.views.decorators.http import require_POST
 from botapi import services
 from botapi.api import api
 from botapi.models import ApiToken
+from games import services as match_services
 from games.services import ServiceError
 
 
@@ -55,6 +58,50 @@ def bot_upgrade(request):
     else:
         messages.success(request, "Your account is a bot account now.")
     return redirect("botapi:account")
+
+
+@never_cache
+def ggp_players(request):
+    """Every registered GGP player with its status; a signed-up person registers one here."""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.path)
+        try:
+            player = match_services.ggp_player_register(owner=request.user, name=request.POST.get("name", ""),
+                                                        url=request.POST.get("url", ""))
+        except ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, f"{player.account} is registered; Boardhall is asking it for INFO.")
+            return redirect("botapi:ggp_players")
+    mine = match_services.ggp_players_of(request.user) if request.user.is_authenticated else []
+    return render(request, "botapi/ggp.html", {
+        "players": match_services.ggp_players_listed(), "mine": mine,
+        "may_register": request.user.is_authenticated and not request.user.is_guest and not request.user.is_bot,
+        "hosts": settings.GGP_PLAYER_HOSTS, "form": request.POST if request.method == "POST" else {},
+    })
+
+
+@require_POST
+@login_required
+def ggp_player_recheck(request, player_id: int):
+    try:
+        match_services.ggp_player_recheck(owner=request.user, player_id=player_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("botapi:ggp_players")
+
+
+@require_POST
+@login_required
+def ggp_player_remove(request, player_id: int):
+    try:
+        match_services.ggp_player_remove(owner=request.user, player_id=player_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, "The GGP player is removed.")
+    return redirect("botapi:ggp_players")
 
 
 def api_docs(request):

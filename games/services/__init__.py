@@ -23,6 +23,13 @@ from games.services.challenges import (
                                        challenge_expire_later,
 )
 from games.services.chat import chat_post
+from games.ggp.players import (
+    ggp_player_recheck,
+    ggp_player_register,
+    ggp_player_remove,
+    ggp_players_listed,
+    ggp_players_of,
+)
 from games.services.clocks import clock_flag, clock_sweep
 from games.services.conduct import (
     draw_accept,
@@ -58,7 +65,8 @@ flagfall.use(flag=clock_flag, sweep=clock_sweep)
 __all__ = [
     "ServiceError", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
-    "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
+    "draw_accept", "draw_decline", "draw_offer", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
+    "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
     "seat_join",

@@ -1,0 +1,1 @@
+"""A match's GGP seats: START, PLAY, STOP and ABORT (filled in by the match flow)."""

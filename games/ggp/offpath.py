@@ -1,0 +1,72 @@
+"""Where calls to GGP players run: never on a web request's path, never holding a database
+connection or lock while a player thinks.
+
+After a commit, ``run_on_commit(task, *args)`` hands the task (a name in ``TASKS``, plain
+arguments) to the place ``COMPUTER_WORKERS`` names, as for the computer's turns:
+
+``pool``     the embedded set-up: a thread pool of this server (``GGP_THREADS``). A call is
+             network waiting, not thinking: threads wait in parallel and take no CPU;
+``channel``  the scaled set-up: the Channels channel ``ggp``, taken by a worker process
+             (``manage.py runworker ggp``; ``games/ggp/workers.py``);
+``inline``   tests of the service layer: right here, in the calling thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from games.runtime import eventloop, outages
+
+GGP_CHANNEL = "ggp"
+logger = logging.getLogger(__name__)
+TASKS: dict[str, Callable[..., object]] = {}
+
+
+def task(func: Callable[..., object]) -> Callable[..., object]:
+    """Make ``func`` a task that ``run_on_commit`` can hand to a worker by name."""
+    TASKS[func.__name__] = func
+    return func
+
+
+def run_on_commit(name: str, *args) -> None:
+    transaction.on_commit(lambda: run(name, *args), robust=True)
+
+
+def run(name: str, *args) -> None:
+    mode = settings.COMPUTER_WORKERS
+    if mode == "inline":
+        TASKS[name](*args)
+    elif mode == "channel":
+        eventloop.run_coroutine(_to_worker, name, list(args))
+    else:
+        _threads().submit(run_here, name, *args)
+
+
+async def _to_worker(name: str, args: list) -> None:
+    try:
+        await get_channel_layer().send(GGP_CHANNEL, {"type": "ggp.task", "name": name, "args": args})
+    except outages.SERVICE_DOWN as err:
+        outages.report(f"asking a worker to call a GGP player ({name})", err)
+
+
+def run_here(name: str, *args) -> None:
+    """Run the task in this thread with its own database connection, closed after."""
+    close_old_connections()
+    try:
+        TASKS[name](*args)
+    except Exception:
+        logger.exception("GGP task %s%r failed", name, args)
+    finally:
+        close_old_connections()
+
+
+@cache
+def _threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=settings.GGP_THREADS, thread_name_prefix="ggp")

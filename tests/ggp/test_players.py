@@ -1,0 +1,96 @@
+"""Registering GGP players: the address allow-list, the INFO check and the status it sets,
+the page (tests of the service and page layers, with a small HTTP server as the player)."""
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.ggp import players
+from games.models import GGPPlayer
+from tests.support.ggphttp import PlayerServer
+from tests.support.players import make_accounts, make_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def inline(settings):
+    settings.COMPUTER_WORKERS = "inline"  # the INFO check runs right after commit, in this thread
+    settings.GGP_PLAYER_HOSTS = ["localhost"]
+    settings.GGP_INFO_SECONDS = 5
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("((name egghead) (status available))", "online"), ("available", "online"), ("busy", "busy"),
+    ("((status busy))", "busy"), ("(what", "away"),
+])
+def test_registration_checks_info_and_keeps_the_status(answer, status):
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: answer) as server:
+        player = services.ggp_player_register(owner=owner, name="Egghead", url=server.url)
+    assert server.bodies() == ["(INFO)"]
+    player.refresh_from_db()
+    assert player.status == status and player.checked_at is not None
+    assert player.account.is_bot and not player.account.has_usable_password() and str(player.account) == "Egghead"
+
+
+def test_a_player_that_does_not_answer_is_away_and_can_be_checked_again():
+    [owner] = make_accounts(1)
+    answers = iter([(500, {}, "down"), "available"])
+    with PlayerServer(lambda body: next(answers)) as server:
+        player = services.ggp_player_register(owner=owner, name="Sleepy", url=server.url)
+        player.refresh_from_db()
+        assert player.status == "away" and "500" in player.note
+        services.ggp_player_recheck(owner=owner, player_id=player.pk)
+    player.refresh_from_db()
+    assert player.status == "online"
+
+
+@pytest.mark.parametrize("url", ["http://example.org:9147/", "http://10.0.0.1/", "ftp://localhost/",
+                                 "http://169.254.169.254/"])
+def test_an_address_off_the_allow_list_is_refused_and_nothing_is_stored(url):
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=owner, name="Outsider", url=url)
+    assert refused.value.code == "url_refused"
+    assert not GGPPlayer.objects.exists()
+
+
+def test_guests_may_not_register_and_names_stay_unique():
+    [guest] = make_players(1)
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=guest, name="Mine", url="http://localhost:1/")
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(services.ServiceError) as taken:
+        services.ggp_player_register(owner=owner, name=str(owner), url="http://localhost:1/")
+    assert taken.value.code == "name_taken"
+
+
+def test_removing_retires_the_account():
+    [owner, other] = make_accounts(2)
+    with PlayerServer(lambda body: "available") as server:
+        player = services.ggp_player_register(owner=owner, name="Retiree", url=server.url)
+    with pytest.raises(services.ServiceError):
+        services.ggp_player_remove(owner=other, player_id=player.pk)
+    services.ggp_player_remove(owner=owner, player_id=player.pk)
+    assert not GGPPlayer.objects.exists()
+    player.account.refresh_from_db()
+    assert not player.account.is_active
+    assert players.ggp_players_listed() == []
+
+
+def test_the_page_lists_players_with_their_status_and_registers_one():
+    [owner] = make_accounts(1)
+    client = Client()
+    assert "Sign up" in client.get("/ggp/").content.decode()
+    client.force_login(owner)
+    with PlayerServer(lambda body: "((name x) (status busy))") as server:
+        answer = client.post("/ggp/", {"name": "Paged", "url": server.url}, follow=True)
+    page = answer.content.decode()
+    assert answer.status_code == 200 and "Paged" in page and 'data-status="busy"' in page
+    refused = client.post("/ggp/", {"name": "Far", "url": "http://example.org/"})
+    assert refused.status_code == 200 and "example.org is not one of them" in refused.content.decode()
+    assert GGPPlayer.objects.count() == 1
+    assert Client().post("/ggp/", {"name": "Anon", "url": "http://localhost:1/"}).status_code == 302
+    assert GGPPlayer.objects.count() == 1
