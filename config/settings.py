@@ -296,6 +296,9 @@ COMPUTER_NICE = min(19, max(0, int(os.environ.get("COMPUTER_NICE", "10"))))
 GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost")
 GGP_ANSWER_BYTES = int(os.environ.get("GGP_ANSWER_BYTES", "4096"))
 GGP_INFO_SECONDS = float(os.environ.get("GGP_INFO_SECONDS", "3"))
+# A GGP player's answer may arrive this long after its play clock (the network's share) before
+# its turn is played at random as "no answer"; an answer in that time is "too late".
+GGP_GRACE_SECONDS = float(os.environ.get("GGP_GRACE_SECONDS", "1"))
 # Threads of an embedded server that wait on GGP players (games/ggp/offpath.py).
 GGP_THREADS = int(os.environ.get("GGP_THREADS", "8"))
 

@@ -14,6 +14,7 @@ arguments) to the place ``COMPUTER_WORKERS`` names, as for the computer's turns:
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -42,11 +43,30 @@ def run_on_commit(name: str, *args) -> None:
 def run(name: str, *args) -> None:
     mode = settings.COMPUTER_WORKERS
     if mode == "inline":
-        TASKS[name](*args)
+        _inline(name, args)
     elif mode == "channel":
         eventloop.run_coroutine(_to_worker, name, list(args))
     else:
         _threads().submit(run_here, name, *args)
+
+
+_here = threading.local()
+
+
+def _inline(name: str, args: tuple) -> None:
+    """Run the task now; a task asked for while one runs in this thread (its move committed)
+    waits in line until that one returns: no recursion, steps in order."""
+    queue = getattr(_here, "queue", None)
+    if queue is not None:
+        queue.append((name, args))
+        return
+    _here.queue = [(name, args)]
+    try:
+        while _here.queue:
+            task_name, task_args = _here.queue.pop(0)
+            TASKS[task_name](*task_args)
+    finally:
+        _here.queue = None
 
 
 async def _to_worker(name: str, args: list) -> None:

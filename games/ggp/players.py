@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.ggp import client, offpath, protocol
+from games.ggp.manager import ACCOUNT_PREFIX
 from games.match import text
 from games.match.errors import ServiceError
 from games.models import GGPPlayer
@@ -46,7 +47,7 @@ def ggp_player_register(*, owner, name: str, url: str) -> GGPPlayer:
             raise ServiceError("too_many", f"You have {MAX_PER_OWNER} GGP players already; remove one first.")
         if User.objects.filter(name_key=key).exists():
             raise ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
-        account = User(username=f"ggp-{secrets.token_hex(6)}", display_name=name, name_key=key, is_bot=True)
+        account = User(username=f"{ACCOUNT_PREFIX}{secrets.token_hex(6)}", display_name=name, name_key=key, is_bot=True)
         account.set_unusable_password()
         try:
             with transaction.atomic():

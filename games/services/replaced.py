@@ -16,8 +16,19 @@ from games.match import clocks
 from games.models import Match, Move, ReplacedMove
 from games.rules import get_game
 from games.selectors import match_seats
-from games.services.common import lock_match, play_for_resigned, record_locked
+from games.services.common import call_off, lock_match, play_for_resigned, record_locked
 
+
+
+def ggp_match_call_off(*, match_id: int, reason: str) -> Match | None:
+    """Call off a match a GGP player cannot play (it answered START ``busy``: it is in another
+    match), if it is still on: it never really began with that seat."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status not in {Match.Status.WAITING, Match.Status.ACTIVE}:
+            return None
+        call_off(match, reason=reason)
+    return match
 
 
 def move_replace(*, match_id: int, version: int, role: str, reason: str, answer: str = "") -> Match | None:
