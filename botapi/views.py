@@ -4,6 +4,8 @@ A new token's secret is rendered into the answer to the POST that made it, never
 session's messages or a redirect's address: it is shown once and stored nowhere.
 """
 
+import random
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,7 +18,13 @@ from botapi import services
 from botapi.api import api
 from botapi.models import ApiToken
 from games import services as match_services
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
+from games.rules import GAMES
 from games.services import ServiceError
+
+GAMES_BY_SLUG = {game.slug: game for game in GAMES}
 
 
 @never_cache
@@ -75,11 +83,42 @@ def ggp_players(request):
             messages.success(request, f"{player.account} is registered; Boardhall is asking it for INFO.")
             return redirect("botapi:ggp_players")
     mine = match_services.ggp_players_of(request.user) if request.user.is_authenticated else []
+    per_move = [(code, label) for code, label in clocks.choices() if TimeControl.parse(code).play]
     return render(request, "botapi/ggp.html", {
         "players": match_services.ggp_players_listed(), "mine": mine,
         "may_register": request.user.is_authenticated and not request.user.is_guest and not request.user.is_bot,
         "hosts": settings.GGP_PLAYER_HOSTS, "form": request.POST if request.method == "POST" else {},
+        "games": GAMES, "per_move": per_move,
     })
+
+
+@require_POST
+def ggp_player_play(request, player_id: int):
+    """A match against the GGP player ``player_id``, seated at once as the computer is: the
+    person takes a random seat, the player the next one, the other seat (three players) waits
+    for people or goes to the computer. The per-move clock is the GGP way."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.path)
+    game = GAMES_BY_SLUG.get(request.POST.get("game", ""))
+    try:
+        control = TimeControl.parse(request.POST.get("clock", ""))
+    except ValueError as err:
+        messages.error(request, str(err))
+        return redirect("botapi:ggp_players")
+    if game is None:
+        messages.error(request, "Choose a rule set.")
+        return redirect("botapi:ggp_players")
+    roles = list(game.roles)
+    role = random.choice(roles)
+    ggp_role = roles[(roles.index(role) + 1) % len(roles)]
+    try:
+        match = match_services.match_create(
+            user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
+            role=role, ggp_players={ggp_role: player_id}, against_computer=request.POST.get("rest") == "computer")
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("botapi:ggp_players")
+    return redirect("games:match", match_id=match.pk)
 
 
 @require_POST

@@ -6,7 +6,7 @@ from django.test import Client
 
 from games import services
 from games.ggp import players
-from games.models import GGPPlayer
+from games.models import GGPPlayer, Match
 from tests.support.ggphttp import PlayerServer
 from tests.support.players import make_accounts, make_players
 
@@ -94,3 +94,23 @@ def test_the_page_lists_players_with_their_status_and_registers_one():
     assert GGPPlayer.objects.count() == 1
     assert Client().post("/ggp/", {"name": "Anon", "url": "http://localhost:1/"}).status_code == 302
     assert GGPPlayer.objects.count() == 1
+
+
+def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: "available") as server:
+        player = services.ggp_player_register(owner=owner, name="Seated", url=server.url)
+        client = Client()
+        client.force_login(owner)
+        assert b"Play Seated" in client.get("/ggp/").content
+        refused = client.post(f"/ggp/{player.pk}/play/", {"game": "quarto-misere", "clock": "5+3"}, follow=True)
+        assert b"per-move time control" in refused.content
+        answer = client.post(f"/ggp/{player.pk}/play/", {"game": "quarto-misere", "clock": "m30/10"})
+    assert answer.status_code == 302
+    match = Match.objects.get()
+    seats = {s.player_id: s.role for s in match.seats.all()}
+    assert set(seats) == {owner.pk, player.account_id} and (match.clock_start, match.clock_play) == (30, 10)
+    for bad in [{"game": "chess", "clock": "m30/10"}, {"game": "quarto-misere", "clock": "m30"}]:
+        answer = client.post(f"/ggp/{player.pk}/play/", bad, follow=True)
+        assert answer.status_code == 200 and answer.redirect_chain[-1][0] == "/ggp/"
+        assert Match.objects.count() == 1
