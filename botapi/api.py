@@ -26,6 +26,7 @@ from games import services as game_services
 from games.match.settings import MatchSettings
 from games.models import ChatMessage, Match, Move
 from games.selectors import challenge_json, match_can_view
+from games.selectors.rows import match_by_id
 from games.services import ServiceError
 
 MAX_VERSION = 2**31 - 1
@@ -165,7 +166,7 @@ def bot_upgrade(request):
 @api.get("/matches/{match_id}", auth=read, response={200: dict, **REFUSALS}, tags=["matches"])
 def match_state(request, match_id: int):
     """The match as the stream's gameState gives it, once."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = match_by_id(match_id)
     if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
         raise ServiceError("not_found", "There is no such match, or it is private.")
     return feeds.viewer_state(match=match, user_id=request.user.pk)
@@ -181,7 +182,7 @@ def move(request, match_id: int, body: MoveIn):
                                           version=body.version)
     except ServiceError as err:
         if err.code == "stale_version":
-            match = Match.objects.get(pk=match_id)
+            match = match_by_id(match_id)
             err.extra["state"] = feeds.viewer_state(match=match, user_id=request.user.pk)
         raise
     return {"ok": True, "version": match.version}
