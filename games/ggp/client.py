@@ -27,6 +27,7 @@ from games.ggp import protocol
 
 MAX_URL_CHARS = 200
 LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+getaddrinfo = socket.getaddrinfo  # the resolver of every call (tests replace it here, not process-wide)
 
 
 class Refused(ValueError):
@@ -120,7 +121,7 @@ def resolve(target: Target) -> str:
     it by address or network), else ``Refused``."""
     names, networks = _allowed()
     try:
-        infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+        infos = getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise Refused(f"{target.host} does not resolve.") from None
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]

@@ -68,7 +68,7 @@ def test_a_name_that_resolves_to_a_forbidden_address_at_call_time_is_refused(set
         port = inside.server.server_address[1]
         url = f"http://players.example.org:{port}/"
         assert client.check_url(url)  # allowed by name at registration
-        monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [
+        monkeypatch.setattr(client, "getaddrinfo", lambda *a, **k: [
             (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))])
         answer = client.call(url, "(INFO)", seconds=10)
     assert answer.failure.startswith("refused:") and "127.0.0.1" in answer.failure

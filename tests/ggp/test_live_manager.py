@@ -74,13 +74,13 @@ def check_the_player_followed(match: Match, player: GGPTestPlayer, role: str) ->
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_ggp_player_plays_a_full_match_against_a_person(slug):
+def test_a_ggp_player_plays_a_full_rated_match_against_a_person(slug):
     game = get_game(slug)
     people = make_accounts(len(game.roles) - 1, prefix=f"p{slug[:4]}")
     ggp_role = game.roles[1]
     with GGPTestPlayer(misbehave={2: "late", 3: "illegal"}, seed=len(slug), grace=GRACE) as player:
         registered = register(player, people[0], "Random Rita")
-        match = services.match_create(user=people[0], settings=MatchSettings(slug, time_control=PER_MOVE),
+        match = services.match_create(user=people[0], settings=MatchSettings(slug, rated=True, time_control=PER_MOVE),
                                       role=game.roles[0], ggp_players={ggp_role: registered.pk},
                                       rng=__import__("random").Random(1))
         others = [r for r in game.roles if r not in {game.roles[0], ggp_role}]
@@ -91,6 +91,8 @@ def test_a_ggp_player_plays_a_full_match_against_a_person(slug):
         assert match.status == Match.Status.FINISHED
         player.done.wait(10)
         check_the_player_followed(match, player, ggp_role)
+    rated = {s.role: s.rating_after for s in match.seats.all()}
+    assert None not in rated.values(), f"a rated match with a GGP player changes every rating: {rated}"
     replaced = list(ReplacedMove.objects.filter(match=match).order_by("ply"))
     assert [(r.role, r.reason) for r in replaced] == [(ggp_role, "late"), (ggp_role, "illegal")]
     ggp_plies = list(Move.objects.filter(match=match, role=ggp_role).order_by("ply").values_list("ply", flat=True))
@@ -180,3 +182,23 @@ def test_a_ggp_seat_needs_the_per_move_clock_and_two_ggp_players_share_a_three_p
         two.done.wait(10)
         check_the_player_followed(match, one, "oplayer")
         check_the_player_followed(match, two, "zplayer")
+
+
+def test_the_flag_of_a_ggp_seats_turn_waits_for_the_manager(fake_time):
+    """Per move, a person's turn that runs out is played at random at once; a GGP seat's turn
+    is the manager's to judge (late, illegal, silent): the flag falls only if it cannot."""
+    [person] = make_accounts(1)
+    with GGPTestPlayer(grace=GRACE) as player:
+        registered = services.ggp_player_register(owner=person, name="Judged", url=player.url)
+        match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE),
+                                      role="oplayer", ggp_players={"xplayer": registered.pk})
+        match.refresh_from_db()
+        assert match.plies == 1 and mover_of(match) == "oplayer"  # its first move came at once
+        services.clock_flag(match_id=match.pk)  # not due: nothing
+        fake_time.advance(PER_MOVE.play + 0.5)
+        services.clock_flag(match_id=match.pk)  # the person's turn ran out: a random legal move
+        match.refresh_from_db()
+        assert match.plies == 3 and mover_of(match) == "oplayer", "and the GGP seat answered the next at once"
+        assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(2, "oplayer", "late")]
+        player.stopped.set()
+

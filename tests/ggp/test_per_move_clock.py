@@ -12,7 +12,8 @@ from games.match import clocks
 from games.match.clocks import TimeControl
 from games.models import Match, Move, ReplacedMove
 from games.rules import get_game
-from tests.support.players import make_players, start_match
+from games.match.settings import MatchSettings
+from tests.support.players import make_accounts, make_players, start_match
 
 PER_MOVE = TimeControl(start=30, play=10)
 
@@ -60,3 +61,23 @@ def test_a_turn_that_runs_out_is_played_at_random_and_marked(fake_time):
     snapshot = selectors.match_snapshot(match=Match.objects.get(pk=match.pk))
     assert snapshot["clock"]["kind"] == "per_move" and snapshot["clock"]["play"] == 10
     assert snapshot["moves"][0]["replaced"] == "too late"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, monkeypatch, settings):
+    """With no manager at work (the process that called the player went away), the flag plays
+    the GGP seat's turn at random once the play clock and twice the grace have passed."""
+    from games.ggp import offpath
+
+    monkeypatch.setattr(offpath, "run", lambda name, *args: None)
+    settings.GGP_GRACE_SECONDS = 1.0
+    [person] = make_accounts(1)
+    registered = services.ggp_player_register(owner=person, name="Gone", url="http://localhost:9/")
+    match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE),
+                                  role="oplayer", ggp_players={"xplayer": registered.pk})
+    fake_time.advance(PER_MOVE.start + PER_MOVE.play + 1)
+    services.clock_flag(match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).plies == 0
+    fake_time.advance(1.1)
+    services.clock_flag(match_id=match.pk)
+    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "late")]

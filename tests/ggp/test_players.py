@@ -114,3 +114,61 @@ def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
         answer = client.post(f"/ggp/{player.pk}/play/", bad, follow=True)
         assert answer.status_code == 200 and answer.redirect_chain[-1][0] == "/ggp/"
         assert Match.objects.count() == 1
+
+
+def test_embedded_the_check_runs_in_a_thread_off_the_request(settings):
+    """``COMPUTER_WORKERS=pool`` (the embedded set-up): registering returns at once, while the
+    player has not answered yet; the INFO check finishes on a thread of ``offpath``."""
+    import threading
+    import time
+
+    settings.COMPUTER_WORKERS = "pool"
+    [owner] = make_accounts(1)
+    release = threading.Event()
+    with PlayerServer(lambda body: "available" if release.wait(30) else "") as server:
+        player = services.ggp_player_register(owner=owner, name="Threaded", url=server.url)
+        assert GGPPlayer.objects.get(pk=player.pk).status == "checking"
+        release.set()
+        deadline = time.monotonic() + 30
+        while GGPPlayer.objects.get(pk=player.pk).status == "checking":
+            assert time.monotonic() < deadline, "the check did not finish within 30 s"
+            time.sleep(0.01)  # a polling interval
+    assert GGPPlayer.objects.get(pk=player.pk).status == "online"
+
+
+@pytest.mark.asyncio
+async def test_scaled_the_worker_takes_the_check_from_the_ggp_channel(settings, monkeypatch):
+    """``COMPUTER_WORKERS=channel``: registering sends the task on the ``ggp`` channel; the
+    worker (``runworker ggp``'s consumer) takes it and the check is made there."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import ApplicationCommunicator
+
+    from games.ggp import offpath
+    from games.ggp.offpath import GGP_CHANNEL
+    from games.ggp.workers import GGPWorker
+    from tests.support.waits import EVENT_SECONDS
+
+    settings.COMPUTER_WORKERS = "channel"
+    sent = []
+
+    class Layer:  # what the web process hands to the channel layer (its transport is tested elsewhere)
+        async def send(self, channel, message):
+            sent.append((channel, message))
+
+    monkeypatch.setattr(offpath, "get_channel_layer", Layer)
+    [owner] = await sync_to_async(make_accounts)(1)
+    with PlayerServer(lambda body: "((status available))") as server:
+        player = await sync_to_async(services.ggp_player_register)(owner=owner, name="Remote", url=server.url)
+        [(channel, message)] = sent
+        assert channel == GGP_CHANNEL
+        assert message == {"type": "ggp.task", "name": "ggp_player_check", "args": [player.pk]}
+        worker = ApplicationCommunicator(GGPWorker.as_asgi(), {"type": "channel", "channel": GGP_CHANNEL})
+        await worker.send_input(message)
+        status = sync_to_async(lambda: GGPPlayer.objects.get(pk=player.pk).status)
+        deadline = asyncio.get_running_loop().time() + EVENT_SECONDS
+        while await status() != "online":
+            assert asyncio.get_running_loop().time() < deadline, "the worker did not check within the ceiling"
+            await asyncio.sleep(0.01)  # a polling interval
+    assert server.bodies() == ["(INFO)"]
