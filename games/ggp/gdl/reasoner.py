@@ -183,6 +183,7 @@ class Reasoner:
             raise GdlError("the sheet names no role")
         self._initial = frozenset(self._text(s.arguments[0]) for s in static if s.name == "init")
         self._control, self._externals = self._ground_with_externals()
+        self.fresh_groundings = 0  # questions answered by grounding afresh (outside base/input)
 
     # -- the state machine --------------------------------------------------------------------
     def initial(self) -> frozenset[str]:
@@ -248,6 +249,7 @@ class Reasoner:
             with self._lock:
                 return self._model(self._control, assumptions)
         program = "".join(f"{self._clingo_atom(text)}.\n" for text in wanted)
+        self.fresh_groundings += 1
         return self._model(_ground(self._program, program))
 
     def _model(self, control: clingo.Control, assumptions: list[int] | None = None) -> list[clingo.Symbol]:
