@@ -36,6 +36,7 @@ class Report:
     mismatches: list[str] = field(default_factory=list)
     seconds_per_state: list[float] = field(default_factory=list)  # the reasoner's time for each state
     outcomes: Counter = field(default_factory=Counter)  # goals of the finished games, in role order
+    kinds: Counter = field(default_factory=Counter)  # actions played, by kind (play, swap, select ...)
     fresh_groundings: int = 0  # questions outside the sheet's base/input (0 for a complete sheet)
 
 
@@ -79,6 +80,7 @@ def _run(slug: str, gdl_text: str | None, players: list[Callable[[Game, Any], st
             terminal = game.is_terminal(state)
             if problem is None and not terminal:
                 action = choose(game, state)
+                report.kinds[_kind(action)] += 1
                 facts = reasoner.next(facts, moves.joint(slug, state, action))
                 state = game.next_state(state, game.joint(state, action))
             report.seconds_per_state.append(reasoner.seconds)
@@ -97,8 +99,12 @@ def pick(actions: list[str], rng: random.Random) -> str:
     of that kind, so a rare kind such as the pie swap (one action among 81) comes up often."""
     kinds: dict[str, list[str]] = {}
     for action in actions:
-        kinds.setdefault(action.strip("(").split(" ", 1)[0], []).append(action)
+        kinds.setdefault(_kind(action), []).append(action)
     return rng.choice(kinds[rng.choice(sorted(kinds))])
+
+
+def _kind(action: str) -> str:
+    return action.strip("(").split(" ", 1)[0]
 
 
 class _Timed:
