@@ -15,7 +15,9 @@ the sheet with the facts added, which gives the same answer more slowly.
 
 States are frozensets of canonical fact texts (``kif.to_text``), moves are canonical move
 texts. The reasoner computes what the sheet says: it does not check that a joint move is
-legal (the game manager does, with ``legal``).
+legal (the game manager does, with ``legal``). It trusts its sheet: one that breaks GDL's
+recursion restriction (``(<= (p (f ?x)) (p ?x))``) would ground forever, so give it our own
+sheets or ones a person has vetted, never a stranger's text.
 
 Example::
 
