@@ -79,3 +79,8 @@ def test_a_goal_that_is_not_exactly_one_number_is_refused():
     reasoner = Reasoner("(role a) (goal a 10) (goal a 20) (init (p))")
     with pytest.raises(GdlError, match="2 goal values"):
         reasoner.goal(reasoner.initial(), "a")
+
+
+def test_roles_come_in_the_sheets_order_then_derived_ones():
+    assert Reasoner("(role zed) (role alpha) (<= (role mid) ready) ready (role Bee)").roles == [
+        "zed", "alpha", "Bee", "mid"]

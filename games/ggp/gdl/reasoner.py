@@ -42,7 +42,6 @@ import clingo
 
 from games.ggp.gdl import kif
 
-State = frozenset  # of canonical fact texts
 _IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")  # clingo numbers are 32-bit; longer ones stay names
 _CLINGO_WORDS = frozenset({"not"})
@@ -173,14 +172,18 @@ class Reasoner:
     def __init__(self, gdl_text: str) -> None:
         self._names = _Names()
         translator = _Translator(self._names)
-        rules = [rule for sentence in kif.parse(gdl_text) for rule in translator.sentence(sentence)]
+        sentences = kif.parse(gdl_text)
+        rules = [rule for sentence in sentences for rule in translator.sentence(sentence)]
         self._names.frozen = True
         self._program = "\n".join(rules) + "\n" + _SHOWN + "\n"
         self._texts: dict[clingo.Symbol, str] = {}
         self._lock = threading.Lock()
         self._cache: OrderedDict[frozenset[str], tuple[dict[str, list[str]], bool, dict[str, list[int]]]] = OrderedDict()
         static = self._model(_ground(self._program))
-        self.roles: list[str] = [self._text(s.arguments[0]) for s in static if s.name == "role"]
+        found = {self._text(s.arguments[0]) for s in static if s.name == "role"}
+        # The sheet's order (clingo's is its own): role facts as written, then any derived roles.
+        written = [kif.to_text(s[1]) for s in sentences if isinstance(s, tuple) and len(s) == 2 and s[0] == "role"]
+        self.roles: list[str] = [r for r in dict.fromkeys(written) if r in found] + sorted(found - set(written))
         if not self.roles:
             raise GdlError("the sheet names no role")
         self._initial = frozenset(self._text(s.arguments[0]) for s in static if s.name == "init")
