@@ -19,10 +19,11 @@ from django.utils import timezone
 
 from games.match import ratings
 from games.match.clocks import TimeControl
-from games.history.charts import rating_chart
+from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, Seat
+from games.selectors.analysis import analysis_of
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.match.text import TextRefused, text_clean
@@ -242,3 +243,20 @@ def match_record(*, match: Match) -> MatchRecord:
 def match_export(*, match: Match) -> dict[str, Any]:
     """The match as a GGP match dict (see ``games.history.ggp``)."""
     return ggp_dump(record=match_record(match=match))
+
+
+def replay_analysis(*, match: Match) -> dict[str, Any] | None:
+    """``analysis_of`` for the replay page, once done with its graph's drawing data and, for
+    each marked move, the board after the better move (``better_view``, drawn beside the move
+    played). None while the match is in play or nobody asked."""
+    analysis = analysis_of(match=match)
+    if analysis is None or analysis["status"] != "done":
+        return analysis
+    game = get_game(match.game)
+    state = game.initial_state()
+    for move in analysis["moves"]:
+        if move["better"]:
+            move["better_view"] = game.view(game.play(state, move["role"], move["better"]))
+        state = game.play(state, move["role"], move["action"])
+    analysis["chart"] = evaluation_chart(analysis["roles"], analysis["positions"], analysis["moves"])
+    return analysis
