@@ -38,8 +38,7 @@ CHANNEL = "computer"
 RETRY_SECONDS = 2.0
 
 _services: dict[str, Callable[..., Any]] = {}
-_running: set[asyncio.AbstractEventLoop] = set()
-_again: set[asyncio.AbstractEventLoop] = set()
+_wake: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}  # the loops running the queue: a request sets it
 
 
 def use(*, claim: Callable[[], Any], progress: Callable[..., bool], fail: Callable[..., None],
@@ -82,16 +81,16 @@ def run_here(evaluate: Callable[..., dict] = evaluate_position) -> int:
 
 async def run_queue(executor: Executor) -> None:
     """Run the queue on this event loop until it is empty, evaluating on ``executor``; once per
-    loop (a request while it runs makes it look again before stopping). A job whose worker
-    fell silent is waited for and taken over."""
+    loop (a request while it runs wakes it to look again). A job whose worker fell silent is
+    waited for and taken over."""
     loop = asyncio.get_running_loop()
-    if loop in _running:
-        _again.add(loop)
+    if loop in _wake:
+        _wake[loop].set()
         return
-    _running.add(loop)
+    wake = _wake[loop] = asyncio.Event()
     try:
         while True:
-            _again.discard(loop)
+            wake.clear()
             try:
                 job = await db(_services["claim"])()
                 if job is not None:
@@ -102,13 +101,16 @@ async def run_queue(executor: Executor) -> None:
                 outages.report("a post-game analysis (retried)", err)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if loop in _again:
+            if wake.is_set():
                 continue
             if wait is None:
                 return
-            await asyncio.sleep(wait)
+            try:
+                await asyncio.wait_for(wake.wait(), wait)
+            except TimeoutError:
+                pass
     finally:
-        _running.discard(loop)
+        del _wake[loop]
 
 
 async def _run_job(job, executor: Executor) -> None:
