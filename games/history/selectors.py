@@ -241,8 +241,21 @@ def match_record(*, match: Match) -> MatchRecord:
 
 
 def match_export(*, match: Match) -> dict[str, Any]:
-    """The match as a GGP match dict (see ``games.history.ggp``)."""
-    return ggp_dump(record=match_record(match=match))
+    """The match as a GGP match dict (see ``games.history.ggp``), with its analysis once done
+    (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order)."""
+    data = ggp_dump(record=match_record(match=match))
+    analysis = analysis_of(match=match)
+    if analysis is not None and analysis["status"] == "done":
+        roles = analysis["roles"]
+        data["analysis"] = {
+            "rounds": analysis["rounds"],
+            "thresholds": {t["mark"]: t["points"] for t in analysis["thresholds"]},
+            "stateScores": [[round(p["scores"][role] * 100, 2) for role in roles] for p in analysis["positions"]],
+            "bestMoves": [p["best"] for p in analysis["positions"]],
+            "moveLosses": [round(m["loss"] * 100, 2) for m in analysis["moves"]],
+            "moveMarks": [m["mark"] for m in analysis["moves"]],
+        }
+    return data
 
 
 def replay_analysis(*, match: Match) -> dict[str, Any] | None:

@@ -122,3 +122,24 @@ def test_the_graph_puts_each_roles_score_on_its_line_and_the_marks_on_the_movers
     assert chart["lines"][1]["points"].split()[1] == f"{xs[1]:.1f},{bottom:.1f}"
     assert chart["dots"] == [{"ply": 1, "mark": "blunder", "x": xs[1], "y": top}]
     assert [c["ply"] for c in chart["columns"]] == [0, 1, 2] and chart["middle"] == middle
+
+
+def test_the_export_carries_the_analysis_once_done_and_the_import_ignores_it():
+    match, (alice, _), blunder = blunder_match()
+    export = reverse("history:export", args=[match.pk])
+    assert "analysis" not in client_for().get(export).json()
+    client_for(alice).post(reverse("history:analysis", args=[match.pk]))
+    assert "analysis" not in client_for().get(export).json()  # queued: nothing yet
+    analysis_runs.run_here()
+    data = client_for().get(export).json()
+    extra = data["analysis"]
+    assert extra["rounds"] == 100 and extra["thresholds"] == {"inaccuracy": 10, "mistake": 20, "blunder": 30}
+    assert len(extra["stateScores"]) == len(data["states"]) and len(extra["bestMoves"]) == len(data["states"])
+    assert len(extra["moveMarks"]) == len(data["moves"]) == len(extra["moveLosses"])
+    assert extra["moveMarks"][blunder - 1] == "blunder" and extra["moveLosses"][blunder - 1] >= 30
+    winner = data["goalValues"].index(100)
+    assert extra["stateScores"][-1][winner] == 100 and extra["bestMoves"][-1] is None
+    from games.history.ggp import ggp_load
+
+    record, _ = ggp_load(data=data)
+    assert record.steps == tuple((m.role, m.action) for m in match.moves.all())
