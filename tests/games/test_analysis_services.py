@@ -1,5 +1,6 @@
 """Post-game analysis against the database: the queue, reuse, limits, fair play, restarts."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -200,3 +201,27 @@ def test_a_failed_analysis_is_queued_anew_when_asked_again():
     failed = analysis_of(match=match)
     assert failed["status"] == "failed" and "out of memory" in failed["error"]
     assert services.analysis_request(match_id=match.pk, user=user).status == Analysis.Status.QUEUED
+
+
+async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(analysis_settings, monkeypatch):
+    """Jobs queued before a restart are run without waiting for a new request."""
+    analysis_settings.ANALYSIS_WORKERS = "pool"
+    runs = []
+
+    async def run_queue(executor):
+        runs.append(executor)
+
+    monkeypatch.setattr(analysis_runs, "run_queue", run_queue)
+    monkeypatch.setattr(analysis_runs, "_process_pool", lambda: "the pool")
+    served = []
+
+    async def app(scope, receive, send):
+        served.append(scope["type"])
+
+    server = analysis_runs.RunQueueWhenServing(app)
+    await server({"type": "lifespan"}, None, None)
+    assert runs == []
+    for kind in ("http", "websocket", "http"):
+        await server({"type": kind}, None, None)
+    await asyncio.sleep(0)  # one turn of the loop: the task it started runs
+    assert runs == ["the pool"] and served == ["lifespan", "http", "websocket", "http"]
