@@ -225,3 +225,30 @@ async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(a
         await server({"type": kind}, None, None)
     await asyncio.sleep(0)  # one turn of the loop: the task it started runs
     assert runs == ["the pool"] and served == ["lifespan", "http", "websocket", "http"]
+
+
+def test_inline_the_request_runs_the_analysis_after_its_commit(analysis_settings, django_capture_on_commit_callbacks):
+    analysis_settings.ANALYSIS_WORKERS = "inline"
+    match = finished()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+    assert analysis_of(match=match)["status"] == "done"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_worker_process_runs_the_queue_when_asked_on_its_channel():
+    """The scaled set-up: ``manage.py runworker computer`` takes ``analysis.run`` and runs every
+    queued job, evaluating in a thread of its own and storing through the database threads."""
+    from asgiref.sync import sync_to_async
+
+    from games.computer.workers import ComputerWorker
+
+    def queue():
+        match = finished()
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+        return match
+
+    match = await sync_to_async(queue)()
+    await ComputerWorker().analysis_run({"type": "analysis.run"})
+    analysis = await Analysis.objects.aget(match=match)
+    assert analysis.status == Analysis.Status.DONE and len(analysis.evaluations) == analysis.positions
