@@ -8,7 +8,12 @@ import { renderBoard } from "/static/js/boards.js";
 const FIRST_WAIT_MS = 1000;
 const LONGEST_WAIT_MS = 8000;
 
-export function followAnalysis(url, { progress, count }) {
+function stateText(data) {
+  if (data.status !== "queued") return "Analysing:";
+  return data.ahead ? `Waiting for the analyser (${data.ahead} ahead):` : "Waiting for the analyser:";
+}
+
+export function followAnalysis(url, { progress, count, state }) {
   let wait = FIRST_WAIT_MS;
   let seen = -1;
   async function ask() {
@@ -29,6 +34,7 @@ export function followAnalysis(url, { progress, count }) {
         progress.value = data.done;
       }
       if (count) count.textContent = `${data.done} of ${data.total}`;
+      if (state) state.textContent = stateText(data);
       wait = data.done === seen ? Math.min(wait * 1.5, LONGEST_WAIT_MS) : FIRST_WAIT_MS;
       seen = data.done;
     } else {

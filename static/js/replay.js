@@ -134,6 +134,7 @@ if (analysis && (analysis.status === "queued" || analysis.status === "running"))
   followAnalysis(analysis.url, {
     progress: document.getElementById("analysis-progress"),
     count: document.getElementById("analysis-count"),
+    state: document.getElementById("analysis-state"),
   });
 }
 

@@ -71,6 +71,7 @@ def test_the_progress_shows_live_while_the_analyser_works(player_page, blunder_m
     page.goto(f"/matches/{match.pk}/replay/")
     total = len(positions)
     expect(page.get_by_test_id("analysis-count")).to_have_text(f"3 of {total}")
+    expect(page.get_by_test_id("analysis-state")).to_have_text("Analysing:")
     for done in (8, total):
         assert outside_the_event_loop(lambda done=done: services.analysis_progress(
             analysis_id=analysis.pk, claim="test", evaluations=evaluations[:done]))
