@@ -261,7 +261,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
 def replay_analysis(*, match: Match) -> dict[str, Any] | None:
     """``analysis_of`` for the replay page, once done with its graph's drawing data and, for
     each marked move, the board after the better move (``better_view``, drawn beside the move
-    played). None while the match is in play or nobody asked."""
+    played), and each position's best move in words. None while the match is in play or nobody asked."""
     analysis = analysis_of(match=match)
     if analysis is None or analysis["status"] != "done":
         return analysis
@@ -271,5 +271,7 @@ def replay_analysis(*, match: Match) -> dict[str, Any] | None:
         if move["better"]:
             move["better_view"] = game.view(game.play(state, move["role"], move["better"]))
         state = game.play(state, move["role"], move["action"])
+    for position in analysis["positions"]:
+        position["best_label"] = game.action_label(position["best"]) if position["best"] else None
     analysis["chart"] = evaluation_chart(analysis["roles"], analysis["positions"], analysis["moves"])
     return analysis

@@ -2,7 +2,8 @@
 // (backing off from 1 s to 8 s), shows the progress, and reloads the page once it is done
 // (the graph, the marks and the summary are drawn by the server). The replay page has no
 // socket of its own, and an analysis changes once a position: a small poll is enough here.
-// describeMove() says what the analysis found of one move, for the note under the board.
+// describeMove() says what the analysis found of a position and of the move that led to it,
+// for the note under the board.
 import { renderBoard } from "/static/js/boards.js";
 
 const FIRST_WAIT_MS = 1000;
@@ -45,8 +46,16 @@ export function followAnalysis(url, { progress, count, state }) {
   setTimeout(ask, FIRST_WAIT_MS);
 }
 
-export function describeMove(container, move) {
+export function describeMove(container, position, move) {
   container.replaceChildren();
+  if (position) {
+    const here = document.createElement("p");
+    here.dataset.testid = "analysis-position";
+    const scores = position.scores.map((s) => `${s.label} ${s.points}`).join(" · ");
+    here.textContent = `Expected scores here: ${scores}` +
+      (position.best_label ? `; the search's move: ${position.best_label}.` : " (the end).");
+    container.append(here);
+  }
   if (!move) return;
   const text = document.createElement("p");
   const points = Math.round(move.loss * 100);

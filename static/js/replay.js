@@ -57,7 +57,7 @@ function showAnalysis() {
       cursor.setAttribute("x2", String(x));
     }
   }
-  if (moveNote && analysis) describeMove(moveNote, ply > 0 ? analysis.moves[ply - 1] : null);
+  if (moveNote && analysis) describeMove(moveNote, analysis.positions[ply], ply > 0 ? analysis.moves[ply - 1] : null);
 }
 
 function stop() {

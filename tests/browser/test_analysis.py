@@ -45,6 +45,10 @@ def graph_and_blunder_shown(page, moves, blunder):
     note = page.get_by_test_id("analysis-move")
     expect(note).to_contain_text(re.compile(r"Blunder \(move \d+, lost \d+ points\)\. Better was "))
     expect(note.get_by_test_id("analysis-better").locator(".cell--last")).to_have_count(1)
+    # Every position says each seat's expected score and the search's move there.
+    expect(note.get_by_test_id("analysis-position")).to_contain_text(re.compile(r"Expected scores here: X \d+ · O \d+; the search's move: "))
+    page.keyboard.press("End")
+    expect(note.get_by_test_id("analysis-position")).to_have_text(re.compile(r"Expected scores here: .*\(the end\)\."))
 
 
 def test_asking_for_an_analysis_shows_the_graph_and_marks_the_blunder(player_page, blunder_match):
