@@ -54,13 +54,16 @@ def run_on_commit() -> None:
 
 
 def request() -> None:
+    """Have the queue run, as ``ANALYSIS_WORKERS`` says. Outside a server (a management
+    command, a shell) the pool is not started: the server runs the job at its next request or
+    start, instead of the command waiting for it."""
     mode = settings.ANALYSIS_WORKERS
     if mode == "inline":
         run_here()
     elif mode == "channel":
         eventloop.run_coroutine(_to_worker)
     elif mode == "pool":
-        eventloop.run_coroutine(run_queue, _process_pool())
+        eventloop.call_soon(lambda: asyncio.ensure_future(run_queue(_process_pool())))
 
 
 def run_here(evaluate: Callable[..., dict] = evaluate_position) -> int:

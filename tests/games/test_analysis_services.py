@@ -252,3 +252,12 @@ async def test_a_worker_process_runs_the_queue_when_asked_on_its_channel():
     await ComputerWorker().analysis_run({"type": "analysis.run"})
     analysis = await Analysis.objects.aget(match=match)
     assert analysis.status == Analysis.Status.DONE and len(analysis.evaluations) == analysis.positions
+
+
+def test_outside_a_server_the_pool_is_not_started_and_the_job_waits_in_the_queue(analysis_settings,
+                                                                                 django_capture_on_commit_callbacks):
+    analysis_settings.ANALYSIS_WORKERS = "pool"
+    match = finished()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+    assert analysis_of(match=match)["status"] == "queued"
