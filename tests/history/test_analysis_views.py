@@ -143,3 +143,13 @@ def test_the_export_carries_the_analysis_once_done_and_the_import_ignores_it():
 
     record, _ = ggp_load(data=data)
     assert record.steps == tuple((m.role, m.action) for m in match.moves.all())
+
+
+@pytest.mark.parametrize("match_id", ["0", "999999", "99999999999999999999"])
+def test_a_missing_or_impossible_match_is_404_on_both_addresses(match_id):
+    guest, = make_players(1)
+    client = client_for(guest)
+    assert client.get(f"/matches/{match_id}/analysis.json").status_code == 404
+    assert client.post(f"/matches/{match_id}/analysis/").status_code == 404
+    assert client.get(f"/matches/{match_id}/analysis/").status_code == 405
+    assert Analysis.objects.count() == 0
