@@ -28,6 +28,7 @@ from games.services.broadcast import match_group, player_group
 from games.models import Match
 from games.runtime.presence import match_presence
 from games.selectors import challenges_open, match_can_view, match_snapshot, matches_of_player
+from games.selectors.rows import match_by_id
 from games.selectors.snapshots import encode, state_event, viewer_message
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -99,7 +100,7 @@ class Listener:
 def _match_open(match_id: int, user, channel: str):
     """The match if ``user`` may watch it, with the viewer's state and the presence; the stream
     counts as a page on the match (a seated bot with its stream open is not away)."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = match_by_id(match_id)
     if match is None or not match_can_view(match=match, user=user, invite_token=None):
         return None
     seats = game_services.presence_enter(match_id=match_id, channel_name=channel, user=user)
@@ -178,7 +179,7 @@ def _game_json(entry: dict[str, Any], user_id: int) -> dict[str, Any]:
 
 
 def _match_entry(match_id: int) -> dict[str, Any] | None:
-    match = Match.objects.filter(pk=match_id).first()
+    match = match_by_id(match_id)
     return None if match is None else match_snapshot(match=match)
 
 

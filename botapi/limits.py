@@ -1,35 +1,32 @@
-"""Per-token limits of this process: a budget of calls (a token bucket: ``BOT_API_BURST`` calls at
-once, refilled at ``BOT_API_CALLS_PER_SECOND``) and at most ``BOT_API_STREAMS`` streams open at
-once. Kept in memory like the socket limits' in-process store; a token's calls spread over
-several processes get each process's budget."""
+"""Per-token limits of this process: a budget of calls (the sockets' ``TokenBucket``:
+``BOT_API_BURST`` calls at once, refilled at ``BOT_API_CALLS_PER_SECOND``) and at most
+``BOT_API_STREAMS`` streams open at once. Kept in memory like the socket limits' in-process
+store; a token's calls spread over several processes get each process's budget."""
 
 from __future__ import annotations
 
 import math
 import threading
-import time
 
 from django.conf import settings
+
+from games.runtime.throttle import TokenBucket
 
 
 class Limits:
     def __init__(self) -> None:
         self._lock = threading.Lock()  # calls run on the database threads, streams on the event loop
-        self._buckets: dict[int, tuple[float, float]] = {}  # token id: (calls left, when counted)
+        self._buckets: dict[int, TokenBucket] = {}
         self._streams: dict[int, int] = {}
 
     def take(self, token_id: int) -> float:
         """Take one call from the token's budget: 0 if it may go ahead, else the seconds until it may."""
-        burst, rate = settings.BOT_API_BURST, settings.BOT_API_CALLS_PER_SECOND
-        now = time.monotonic()
         with self._lock:
-            left, then = self._buckets.get(token_id, (float(burst), now))
-            left = min(float(burst), left + (now - then) * rate)
-            if left < 1:
-                self._buckets[token_id] = (left, now)
-                return (1 - left) / rate
-            self._buckets[token_id] = (left - 1, now)
-            return 0.0
+            bucket = self._buckets.get(token_id)
+            if bucket is None:
+                bucket = self._buckets[token_id] = TokenBucket(settings.BOT_API_CALLS_PER_SECOND,
+                                                                settings.BOT_API_BURST)
+            return bucket.take_or_wait()
 
     def open_stream(self, token_id: int) -> bool:
         with self._lock:

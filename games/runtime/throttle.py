@@ -72,11 +72,15 @@ class TokenBucket:
         self.stamp = now
 
     def take(self) -> bool:
+        return self.take_or_wait() == 0.0
+
+    def take_or_wait(self) -> float:
+        """Take one: 0.0 when taken, else the seconds until there is one (nothing taken)."""
         self._refill(time.monotonic())
         if self.tokens < 1:
-            return False
+            return (1 - self.tokens) / self.rate
         self.tokens -= 1
-        return True
+        return 0.0
 
     def full(self, now: float) -> bool:
         self._refill(now)

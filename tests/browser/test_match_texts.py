@@ -127,3 +127,23 @@ def test_a_member_who_logs_out_from_a_match_page_lands_signed_out_and_so_do_thei
     expect(other.locator("#board")).to_have_attribute("data-status", "active")
     expect(other.locator("#seats")).not_to_contain_text("(you)")
     assert not errors
+
+
+def match_with_a_bot():
+    from botapi import services as bot_services
+
+    bot, person = make_accounts(2, "Tagged")
+    bot_services.bot_upgrade(user=bot)
+    match = play_first_moves(start_match("quarto-misere", [bot, person]), [bot, person])
+    services.match_resign(match_id=match.pk, user=person)
+    return match.pk
+
+
+def test_a_bot_account_is_tagged_bot_in_the_match_pages_seats_and_a_person_is_not(page_of):
+    match_id = outside_the_event_loop(match_with_a_bot)
+    page = page_of(None)
+    page.goto(f"/matches/{match_id}/")
+    names = page.locator("#seats .seat__name")
+    expect(names).to_have_count(2)
+    expect(names.nth(0).locator(".tag")).to_have_text("bot")
+    expect(names.nth(1).locator(".tag")).to_have_count(0)
