@@ -26,6 +26,7 @@ from games import services as game_services
 from games.match.settings import MatchSettings
 from games.models import ChatMessage, Match, Move
 from games.selectors import challenge_json, match_can_view
+from games.selectors.analysis import analysis_of
 from games.selectors.rows import match_by_id
 from games.services import ServiceError
 
@@ -170,6 +171,20 @@ def match_state(request, match_id: int):
     if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
         raise ServiceError("not_found", "There is no such match, or it is private.")
     return feeds.viewer_state(match=match, user_id=request.user.pk)
+
+
+@api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
+def match_analysis(request, match_id: int):
+    """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
+    nobody asked for one): per position each role's expected score (0 to 1) and the best move
+    found, per move its loss and mark, per role a summary. Refused while the match is in play."""
+    match = match_by_id(match_id)
+    if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
+        raise ServiceError("not_found", "There is no such match, or it is private.")
+    if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
+        raise Refused(409, "analysis_in_play", "This match is still being played: for fair play, its analysis "
+                                               "opens to everyone once it has ended.")
+    return analysis_of(match=match) or {"status": "none"}
 
 
 @api.post("/matches/{match_id}/move", auth=play, response={200: Moved, **REFUSALS}, tags=["matches"])

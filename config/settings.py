@@ -289,6 +289,15 @@ COMPUTER_PROCESSES = int(os.environ.get("COMPUTER_PROCESSES", "1"))
 # answers later; its strength is set by search rounds, and its 1.5 s cap has ample room.
 COMPUTER_NICE = min(19, max(0, int(os.environ.get("COMPUTER_NICE", "10"))))
 
+# Post-game analysis (games/services/analysis.py, games/computer/analysis_runs.py): search rounds per
+# position (fixed, with a fixed seed: repeatable); where it runs, as COMPUTER_WORKERS ("pool",
+# "channel", "inline", or "off": queued only, run by hand); the limits: analyses queued or running
+# at once, and per guest in 24 hours; a running analysis silent this long is taken over.
+ANALYSIS_ROUNDS = int(os.environ.get("ANALYSIS_ROUNDS", "3000"))
+ANALYSIS_WORKERS = os.environ.get("ANALYSIS_WORKERS", COMPUTER_WORKERS)
+ANALYSIS_QUEUE_MAX = int(os.environ.get("ANALYSIS_QUEUE_MAX", "20"))
+ANALYSIS_GUEST_PER_DAY = int(os.environ.get("ANALYSIS_GUEST_PER_DAY", "5"))
+ANALYSIS_STALE_SECONDS = int(os.environ.get("ANALYSIS_STALE_SECONDS", "60"))
 # GGP players (games/ggp/): the hosts Boardhall may call (names, addresses, networks; "localhost"
 # is the loopback addresses), checked at registration and resolved and checked again at each
 # call; the cap on an answer's size; the seconds an INFO check waits. A registered address never

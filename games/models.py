@@ -222,6 +222,39 @@ class Challenge(models.Model):
         return f"{self.challenger} challenges {self.challenged} ({self.status})"
 
 
+class Analysis(models.Model):
+    """A finished match's post-game analysis, and its place in the queue (the queue is these rows,
+    so it survives a restart). ``evaluations[n]`` is position n's ``{"scores": {role: 0..1},
+    "best": action | None}`` (games/computer/analysis.py), filled in as the worker goes."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    rounds = models.PositiveIntegerField(help_text="search rounds per position (ANALYSIS_ROUNDS when asked)")
+    positions = models.PositiveIntegerField(help_text="positions to evaluate: the match's moves + 1")
+    evaluations = models.JSONField(default=list, blank=True)
+    claim = models.CharField(max_length=32, blank=True, default="",
+                             help_text="the worker run holding a running analysis; its writes name it")
+    heartbeat = models.DateTimeField(null=True, blank=True,
+                                     help_text="a running analysis's last progress: long silent, another worker takes it")
+    error = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"]), models.Index(fields=["requested_by", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status}, {len(self.evaluations)}/{self.positions})"
+
+
 class GGPPlayer(models.Model):
     """A GGP player someone registered: a program behind an HTTP address (games.ggp), seated in
     matches through its own program account (``account``, marked as a bot wherever it shows)."""

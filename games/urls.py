@@ -12,4 +12,5 @@ urlpatterns = [
     path("matches/<int:match_id>/rematch/decline/", views.match_rematch_decline, name="rematch_decline"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
+    path("rules/<slug:slug>.kif", views.rules_sheet, name="rules_sheet"),
 ]

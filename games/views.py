@@ -1,13 +1,14 @@
 """Match pages: parse, call one service or selector, render or redirect."""
 
 from django.contrib import messages
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
+from games.ggp.gdl.sheets import SLUGS, sheet_text
 from games.match import guide
 from games.history.selectors import match_replay
 from games.models import Match
@@ -106,3 +107,10 @@ def rules_page(request, slug: str):
     if page != slug:
         return redirect(f"/rules/{page}/#variants")
     return render(request, f"rules/{slug}.html", {"guide": guide.game_guide(slug=slug)})
+
+
+def rules_sheet(request, slug: str):
+    """The rule set's GDL sheet (games/ggp/gdl/sheets/), the text a GGP player receives at START."""
+    if slug not in SLUGS:
+        raise Http404("There is no such rule set.")
+    return HttpResponse(sheet_text(slug), content_type="text/plain; charset=utf-8")

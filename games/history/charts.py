@@ -1,4 +1,4 @@
-"""A rating history as drawing data for a small server-drawn SVG line chart (pure)."""
+"""Drawing data for small server-drawn SVG charts (pure): a rating history, an analysis's evaluation graph."""
 
 from __future__ import annotations
 
@@ -22,3 +22,30 @@ def rating_chart(points: Sequence[tuple[datetime, int]], start: int) -> dict[str
             "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
             "last": {"x": round(coords[-1][0], 1), "y": round(coords[-1][1], 1)},
             "first_date": points[0][0] if points else None, "last_date": points[-1][0] if points else None}
+
+
+GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_PAD = 600, 150, 6
+
+
+def evaluation_chart(roles: Sequence[str], positions: Sequence[dict[str, Any]],
+                     moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Drawing data for the evaluation graph of an analysis: per role a ``polyline`` of its
+    expected score (0 at the bottom, 1 at the top) over the positions, left to right; a dot for
+    each marked move, on its mover's line after it; and per position a column to click (the
+    page jumps to that position), ``x`` its left edge."""
+    step = (GRAPH_WIDTH - 2 * GRAPH_PAD) / max(len(positions) - 1, 1)
+
+    def x(ply: int) -> float:
+        return round(GRAPH_PAD + ply * step, 1)
+
+    def y(score: float) -> float:
+        return round(GRAPH_PAD + (1.0 - score) * (GRAPH_HEIGHT - 2 * GRAPH_PAD), 1)
+
+    lines = [{"role": role, "index": i, "points": " ".join(f"{x(p['ply'])},{y(p['scores'][role])}" for p in positions)}
+             for i, role in enumerate(roles)]
+    dots = [{"ply": m["ply"], "mark": m["mark"], "x": x(m["ply"]), "y": y(positions[m["ply"]]["scores"][m["role"]])}
+            for m in moves if m["mark"] and m["ply"] < len(positions)]
+    columns = [{"ply": p["ply"], "x": round(max(x(p["ply"]) - step / 2, 0), 1), "width": round(step, 1)}
+               for p in positions]
+    return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT, "middle": y(0.5), "lines": lines, "dots": dots,
+            "columns": columns}

@@ -25,6 +25,9 @@ and ``resigned`` (roles that resigned, only when someone did: their goal is 0),
 ``playClock`` (seconds before the first move and per move) fit only correspondence, whose
 days per move are written as both; a Fischer clock (base plus increment) has no GGP
 equivalent and is written in ``timeControl`` alone. Reading ignores these three keys.
+The history's export adds ``analysis`` once the match has been analysed (``rounds``,
+``thresholds``, per state ``stateScores`` in role order and ``bestMoves``, per step
+``moveLosses`` and ``moveMarks``; scores on the goals' 0 to 100 scale); reading ignores it.
 
 Example::
 

@@ -19,10 +19,11 @@ from django.utils import timezone
 
 from games.match import ratings
 from games.match.clocks import TimeControl
-from games.history.charts import rating_chart
+from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, Seat
+from games.selectors.analysis import analysis_of
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.match.text import TextRefused, text_clean
@@ -240,5 +241,37 @@ def match_record(*, match: Match) -> MatchRecord:
 
 
 def match_export(*, match: Match) -> dict[str, Any]:
-    """The match as a GGP match dict (see ``games.history.ggp``)."""
-    return ggp_dump(record=match_record(match=match))
+    """The match as a GGP match dict (see ``games.history.ggp``), with its analysis once done
+    (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order)."""
+    data = ggp_dump(record=match_record(match=match))
+    analysis = analysis_of(match=match)
+    if analysis is not None and analysis["status"] == "done":
+        roles = analysis["roles"]
+        data["analysis"] = {
+            "rounds": analysis["rounds"],
+            "thresholds": {t["mark"]: t["points"] for t in analysis["thresholds"]},
+            "stateScores": [[round(p["scores"][role] * 100, 2) for role in roles] for p in analysis["positions"]],
+            "bestMoves": [p["best"] for p in analysis["positions"]],
+            "moveLosses": [round(m["loss"] * 100, 2) for m in analysis["moves"]],
+            "moveMarks": [m["mark"] for m in analysis["moves"]],
+        }
+    return data
+
+
+def replay_analysis(*, match: Match) -> dict[str, Any] | None:
+    """``analysis_of`` for the replay page, once done with its graph's drawing data and, for
+    each marked move, the board after the better move (``better_view``, drawn beside the move
+    played), and each position's best move in words. None while the match is in play or nobody asked."""
+    analysis = analysis_of(match=match)
+    if analysis is None or analysis["status"] != "done":
+        return analysis
+    game = get_game(match.game)
+    state = game.initial_state()
+    for move in analysis["moves"]:
+        if move["better"]:
+            move["better_view"] = game.view(game.play(state, move["role"], move["better"]))
+        state = game.play(state, move["role"], move["action"])
+    for position in analysis["positions"]:
+        position["best_label"] = game.action_label(position["best"]) if position["best"] else None
+    analysis["chart"] = evaluation_chart(analysis["roles"], analysis["positions"], analysis["moves"])
+    return analysis

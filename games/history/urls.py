@@ -11,4 +11,6 @@ urlpatterns = [
     path("leaderboards/", views.leaderboard, name="leaderboard"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="replay"),
     path("matches/<int:match_id>/export.json", views.match_export, name="export"),
+    path("matches/<int:match_id>/analysis/", views.analysis_ask, name="analysis"),
+    path("matches/<int:match_id>/analysis.json", views.analysis_json, name="analysis_json"),
 ]

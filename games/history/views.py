@@ -4,6 +4,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 
 from games.match import clocks, ratings
 from games.history import selectors, services
@@ -11,7 +13,8 @@ from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
-from games.services import ServiceError, can_answer_challenges
+from games.selectors.analysis import analysis_of, analysis_thresholds
+from games.services import ServiceError, analysis_request, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
 IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
@@ -76,10 +79,56 @@ def match_replay(request, match_id: int):
         ply = min(max(int(request.GET.get("ply", last)), 0), last)
     except ValueError:
         ply = last
+    analysis = selectors.replay_analysis(match=match)
+    for move, judged in zip(replay["moves"], (analysis or {}).get("moves", [])):
+        move["mark"] = judged["mark"]
+    names = {seat["role"]: seat["name"] for seat in replay["seats"]}
+    for row in (analysis or {}).get("summary", []):
+        row["name"] = names.get(row["role"]) or "nobody"
     return render(request, "history/replay.html", {
         "match": match, "replay": replay, "ply": ply, "last": last, "invite": invite,
-        "replay_data": {"views": replay["views"], "moves": replay["moves"], "ply": ply},
+        "analysis": analysis, "thresholds": analysis_thresholds(),
+        "replay_data": {"views": replay["views"], "moves": replay["moves"], "ply": ply,
+                        "analysis": _analysis_data(request, match, invite, analysis)},
     })
+
+
+def _analysis_data(request, match: Match, invite: str | None, analysis: dict | None) -> dict | None:
+    """What replay.js needs of the analysis: its status, where to follow its progress, per move
+    its mark, loss and better move (with the board after it), per position the expected scores
+    and the best move."""
+    if analysis is None:
+        return None
+    url = reverse("history:analysis_json", args=[match.pk]) + (f"?invite={invite}" if invite else "")
+    labels = {row["role"]: row["role_label"] for row in analysis.get("summary", [])}
+    return {"status": analysis["status"], "url": url,
+            "moves": [{key: m.get(key) for key in ("ply", "mark", "loss", "better", "better_label", "better_view")}
+                      for m in analysis.get("moves", [])],
+            "positions": [{"scores": [{"label": labels[role], "points": round(score * 100)}
+                                      for role, score in p["scores"].items()], "best_label": p["best_label"]}
+                          for p in analysis.get("positions", [])]}
+
+
+@require_POST
+def analysis_ask(request, match_id: int):
+    """The replay's "Analyse this match" button: queue it (or reuse it), back to the replay."""
+    match, invite = _visible_match(request, match_id)
+    back = reverse("history:replay", args=[match.pk]) + (f"?invite={invite}" if invite else "")
+    try:
+        analysis_request(match_id=match.pk, user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect(back)
+
+
+@require_GET
+def analysis_json(request, match_id: int):
+    """The analysis as JSON (the page follows its progress here): 409 while the match is in play."""
+    match, _ = _visible_match(request, match_id)
+    if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
+        return JsonResponse({"code": "analysis_in_play", "message": "This match is still being played: for fair "
+                             "play, its analysis opens to everyone once it has ended."}, status=409)
+    return JsonResponse(analysis_of(match=match) or {"status": "none"})
 
 
 def match_export(request, match_id: int):

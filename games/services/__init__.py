@@ -6,13 +6,21 @@ rematch), ``conduct`` (abort, draw offers, takebacks), ``clocks`` (flag fall, th
 finishes), ``pairing`` (the quick-game pool), ``challenges``, ``playing`` (one real-time
 match at a time: what every start checks and withdraws); ``common`` holds the steps they
 share. What a commit sets going lives here too: ``broadcast`` (the messages, after commit) and
-``flagfall`` (the timers of running clocks). Callers import from the package:
+``flagfall`` (the timers of running clocks). ``analysis`` queues post-game analyses and
+stores what the worker finds. Callers import from the package:
 ``services.move_submit(...)``.
 """
 
 from games.services import flagfall
-from games.computer import bots
+from games.computer import analysis_runs, bots
 from games.match.errors import ServiceError
+from games.services.analysis import (
+                                     analysis_claim,
+                                     analysis_fail,
+                                     analysis_progress,
+                                     analysis_request,
+                                     analysis_takeover_seconds,
+)
 from games.services.challenges import (
                                        can_answer_challenges,
                                        challenge_accept,
@@ -63,11 +71,15 @@ from games.ggp import manager as ggp_manager
 bots.use_submit(move_submit)
 # Likewise the flag-fall timers receive the clock services they call.
 flagfall.use(flag=clock_flag, sweep=clock_sweep)
+# And the analyses' runner the queue's steps.
+analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
+                  takeover_seconds=analysis_takeover_seconds)
 # And the GGP manager the services that play or replace a GGP seat's move, or call a match off.
 ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off)
 
 __all__ = [
-    "ServiceError", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
+    "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
+    "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
     "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",

@@ -1,9 +1,12 @@
 // The replay page: switches among the positions the server rebuilt with the rules
-// (`replay-data`: {views: [view at ply 0..n], moves: [{ply, role, action, label}], ply}).
+// (`replay-data`: {views: [view at ply 0..n], moves: [{ply, role, action, label}], ply, analysis}).
+// With an analysis: the graph jumps to a position on click and follows the current one, and the
+// note under the board says what the analysis found of the move that led here (static/js/analysis.js).
 // Nothing is computed here; every position is drawn read-only by boards.js. As on lichess, the
 // arrow keys step through the moves wherever the focus is (the slider and form fields keep
 // theirs): the board, where nothing can be played, is no tab stop and does not take them.
 import { renderBoard } from "/static/js/boards.js";
+import { describeMove, followAnalysis } from "/static/js/analysis.js";
 
 const AUTOPLAY_MS = 900;
 
@@ -14,6 +17,10 @@ const slider = document.getElementById("replay-slider");
 const plyOutput = document.getElementById("replay-ply");
 const moveList = document.getElementById("replay-moves");
 const playButton = document.querySelector('[data-step="play"]');
+const analysis = data.analysis;
+const graph = document.getElementById("analysis-graph");
+const cursor = document.getElementById("analysis-cursor");
+const moveNote = document.getElementById("analysis-move");
 let ply = Math.min(Math.max(data.ply, 0), last);
 let timer = null;
 
@@ -34,10 +41,23 @@ function show(next) {
       button.removeAttribute("aria-current");
     }
   }
+  showAnalysis();
   const url = new URL(window.location.href);
   url.searchParams.set("ply", String(ply));
   window.history.replaceState(null, "", url);
   if (ply === last) stop();
+}
+
+function showAnalysis() {
+  if (graph) {
+    const column = graph.querySelector(`rect[data-ply="${ply}"]`);
+    if (column) {
+      const x = Number(column.getAttribute("x")) + Number(column.getAttribute("width")) / 2;
+      cursor.setAttribute("x1", String(x));
+      cursor.setAttribute("x2", String(x));
+    }
+  }
+  if (moveNote && analysis) describeMove(moveNote, analysis.positions[ply], ply > 0 ? analysis.moves[ply - 1] : null);
 }
 
 function stop() {
@@ -100,5 +120,22 @@ document.addEventListener("keydown", (event) => {
   stop();
   steps[step]();
 });
+
+if (graph) {
+  graph.addEventListener("click", (event) => {
+    const column = event.target.closest("rect[data-ply]");
+    if (!column) return;
+    stop();
+    show(Number(column.dataset.ply));
+  });
+}
+
+if (analysis && (analysis.status === "queued" || analysis.status === "running")) {
+  followAnalysis(analysis.url, {
+    progress: document.getElementById("analysis-progress"),
+    count: document.getElementById("analysis-count"),
+    state: document.getElementById("analysis-state"),
+  });
+}
 
 show(ply);

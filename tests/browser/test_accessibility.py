@@ -9,7 +9,9 @@ from playwright.sync_api import expect
 
 from games import services
 from games.match.clocks import TimeControl
+from games.computer.analysis import evaluate_position, match_positions
 from games.match.settings import MatchSettings
+from games.models import Analysis, Match
 
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
@@ -46,7 +48,17 @@ def matches():
     services.match_resign(match_id=play_first_moves(start_match("quarto-misere", rated, rated=True), rated).pk,
                           user=rated[1])
     made["rated finished"] = rated[0].pk  # a player page with a rating and its chart (not a match)
+    analysed(made["tictactoe-3player finished"])  # its replay shows a graph, marks and a summary
     return people[0], made
+
+
+def analysed(match_id: int) -> Analysis:
+    """A done analysis of the match, written as the worker would (few rounds: only the page is scanned)."""
+    match = Match.objects.get(pk=match_id)
+    positions = match_positions(match.game, list(match.moves.values_list("role", "action")))
+    return Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=30, positions=len(positions),
+                                   evaluations=[evaluate_position(match.game, state, ply, 30)
+                                                for ply, state in enumerate(positions)])
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -58,6 +70,7 @@ def test_every_page_passes_axe(browser, live_server, axe_script, width, scheme):
     pages = {"lobby (visitor)": "/", "history": "/history/", "player": f"/players/{player.pk}/",
              "player with ratings": f"/players/{member_id}/", "leaderboard": "/leaderboards/?game=quarto-misere",
              "replay": f"/matches/{finished}/replay/?ply=3", "rules": "/rules/",
+             "replay with its analysis": f"/matches/{made['tictactoe-3player finished']}/replay/?ply=5",
              "not found": "/nowhere/", "form address": "/guest/", "log in": "/login/", "sign up": "/signup/",
              **{f"rules of {slug}": f"/rules/{slug}/" for slug in RULES},
              **{f"{name} (visitor)": f"/matches/{pk}/" for name, pk in made.items()}}

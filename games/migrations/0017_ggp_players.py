@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_import_unique_key'),
+        ('games', '0016_analysis'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,34 @@
+"""Boardhall's own GDL rule sheets, one per rule set, in ``sheets/<slug>.kif``.
+
+Each sheet says in GDL what RULES.md says in words; ``tests/ggp/test_gdl_equality.py`` and
+``benchmarks/gdl_equality.py`` play random games through a sheet and through ``games.rules``
+side by side to show they are the same game. They are served at ``/rules/<slug>.kif``.
+
+Example::
+
+    >>> sheet_text("quarto-misere").startswith(";")
+    True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from games.rules import GAMES
+
+SHEETS = Path(__file__).resolve().parent / "sheets"
+SLUGS: tuple[str, ...] = tuple(info.slug for info in GAMES)
+
+
+def sheet_path(slug: str) -> Path:
+    """The file of ``slug``'s sheet; ``KeyError`` naming the known slugs for another slug."""
+    if slug not in SLUGS:
+        raise KeyError(f"no GDL sheet for {slug!r}; known rule sets: {', '.join(SLUGS)}")
+    return SHEETS / f"{slug}.kif"
+
+
+@lru_cache(maxsize=None)
+def sheet_text(slug: str) -> str:
+    """The text of ``slug``'s sheet (UTF-8 on disk, ASCII in fact)."""
+    return sheet_path(slug).read_text(encoding="utf-8")

@@ -1,0 +1,85 @@
+"""Post-game analysis in real Chromium: asked for on the replay, its progress followed live, then
+the graph, the marks (a blunder in a match built to contain one), the better move on a board,
+and the summary. The server analyses with 200 search rounds a position (tests/browser/conftest.py)."""
+
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.computer.analysis import evaluate_position, match_positions
+from games.models import Analysis
+from tests.browser.helpers import outside_the_event_loop
+from tests.support.analysis import blunder_line, play_line
+from tests.support.players import make_players, start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAME = "nine-board-tictactoe"
+
+
+@pytest.fixture
+def blunder_match():
+    """A finished nine-board match whose mover at ``blunder`` could have won at once and did not."""
+    moves, blunder = blunder_line(GAME)
+
+    def play():
+        people = make_players(2, "Analysed")
+        return play_line(start_match(GAME, people), people, moves)
+
+    return outside_the_event_loop(play), moves, blunder
+
+
+def graph_and_blunder_shown(page, moves, blunder):
+    expect(page.get_by_test_id("analysis-graph")).to_be_visible()
+    expect(page.locator("#analysis-graph polyline")).to_have_count(2)
+    expect(page.get_by_test_id(f"mark-{blunder}")).to_have_text("blunder")
+    blunderer = moves[blunder - 1][0]
+    expect(page.get_by_test_id(f"blunders-{blunderer}")).not_to_have_text("0")
+    expect(page.get_by_test_id("analysis-thresholds")).to_contain_text("blunder from 30")
+    # A click on the graph at the blunder shows that position, the mark and the better move's board.
+    page.locator(f'#analysis-graph rect[data-ply="{blunder}"]').click()
+    expect(page.locator("#replay-board")).to_have_attribute("data-ply", str(blunder))
+    note = page.get_by_test_id("analysis-move")
+    expect(note).to_contain_text(re.compile(r"Blunder \(move \d+, lost \d+ points\)\. Better was "))
+    expect(note.get_by_test_id("analysis-better").locator(".cell--last")).to_have_count(1)
+    # Every position says each seat's expected score and the search's move there.
+    expect(note.get_by_test_id("analysis-position")).to_contain_text(re.compile(r"Expected scores here: X \d+ · O \d+; the search's move: "))
+    page.keyboard.press("End")
+    expect(note.get_by_test_id("analysis-position")).to_have_text(re.compile(r"Expected scores here: .*\(the end\)\."))
+
+
+def test_asking_for_an_analysis_shows_the_graph_and_marks_the_blunder(player_page, blunder_match):
+    match, moves, blunder = blunder_match
+    page = player_page("Annie")
+    page.goto(f"/matches/{match.pk}/replay/")
+    page.get_by_test_id("analysis-ask").click()
+    # The server's analyser runs it; the page follows the progress and redraws once done.
+    graph_and_blunder_shown(page, moves, blunder)
+
+
+def test_the_progress_shows_live_while_the_analyser_works(player_page, blunder_match):
+    """The test holds the job as a worker would, and stores the evaluations itself, step by step."""
+    match, moves, blunder = blunder_match
+    positions = match_positions(GAME, moves)
+    evaluations = [evaluate_position(GAME, state, ply, 200) for ply, state in enumerate(positions)]
+
+    def hold():
+        return Analysis.objects.create(match=match, status=Analysis.Status.RUNNING, rounds=200, claim="test",
+                                       heartbeat=timezone.now(), positions=len(positions), evaluations=evaluations[:3])
+
+    analysis = outside_the_event_loop(hold)
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/")
+    total = len(positions)
+    expect(page.get_by_test_id("analysis-count")).to_have_text(f"3 of {total}")
+    expect(page.get_by_test_id("analysis-state")).to_have_text("Analysing:")
+    for done in (8, total):
+        assert outside_the_event_loop(lambda done=done: services.analysis_progress(
+            analysis_id=analysis.pk, claim="test", evaluations=evaluations[:done]))
+        if done < total:
+            expect(page.get_by_test_id("analysis-count")).to_have_text(f"{done} of {total}")
+            expect(page.locator("#analysis-progress")).to_have_attribute("value", str(done))
+    graph_and_blunder_shown(page, moves, blunder)

@@ -1,0 +1,263 @@
+"""Post-game analysis against the database: the queue, reuse, limits, fair play, restarts."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games import services
+from games.computer import analysis_runs
+from games.models import Analysis, Match
+from games.rules import get_game
+from games.selectors.analysis import analysis_of
+from games.services import ServiceError
+from tests.support.analysis import blunder_line, play_line
+from tests.support.players import make_accounts, make_players, play_first_moves, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def analysis_settings(settings):
+    settings.ANALYSIS_WORKERS = "off"  # queued only; the tests run the queue with run_here
+    settings.ANALYSIS_ROUNDS = 100
+    settings.ANALYSIS_QUEUE_MAX = 20
+    settings.ANALYSIS_GUEST_PER_DAY = 5
+    return settings
+
+
+def refused(code, **kwargs):
+    with pytest.raises(ServiceError) as info:
+        services.analysis_request(**kwargs)
+    assert info.value.code == code, info.value.message
+    return info.value.message
+
+
+def finished(players=None, game="nine-board-tictactoe"):
+    """A finished match with a blunder at ``.blunder_ply`` (played through the services)."""
+    players = players or make_players(2)
+    moves, blunder = blunder_line(game)
+    match = play_line(start_match(game, players), players, moves)
+    assert match.status == Match.Status.FINISHED
+    match.blunder_ply, match.moves_played = blunder, moves
+    return match
+
+
+def quick_finished(count: int) -> list[Match]:
+    """Finished match rows with no moves: enough for the queue's limits."""
+    game = get_game("nine-board-tictactoe")
+    return [Match.objects.create(game=game.slug, status=Match.Status.FINISHED, state=game.state_to_json(game.initial_state()))
+            for _ in range(count)]
+
+
+def test_a_request_queues_the_match_and_the_worker_stores_each_position_then_the_marks():
+    match = finished()
+    alice = match.seats.get(order=0).player
+    analysis = services.analysis_request(match_id=match.pk, user=alice)
+    assert analysis.status == Analysis.Status.QUEUED and analysis.positions == match.plies + 1
+    assert analysis_of(match=match)["status"] == "queued"
+    assert analysis_runs.run_here() == 1
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.DONE and len(analysis.evaluations) == match.plies + 1
+    view = analysis_of(match=match)
+    assert view["done"] == view["total"] == match.plies + 1
+    blunder = view["moves"][match.blunder_ply - 1]
+    winning = match.moves_played[match.blunder_ply]  # what the opponent then won with shows what was missed
+    assert blunder["mark"] == "blunder" and blunder["loss"] >= 0.3 and blunder["better"] is not None
+    assert blunder["better"] != blunder["action"]
+    assert winning[0] != blunder["role"]
+    row = next(r for r in view["summary"] if r["role"] == blunder["role"])
+    assert row["blunder"] >= 1 and row["average_loss"] > 0
+    # The last position is the end: its scores are the result's.
+    assert view["positions"][-1]["scores"][winning[0]] == 1.0 and view["positions"][-1]["best"] is None
+
+
+def test_the_same_match_analysed_twice_gives_the_same_numbers():
+    match = finished()
+    user = match.seats.get(order=0).player
+    services.analysis_request(match_id=match.pk, user=user)
+    analysis_runs.run_here()
+    first = Analysis.objects.get(match=match).evaluations
+    Analysis.objects.all().delete()
+    services.analysis_request(match_id=match.pk, user=user)
+    analysis_runs.run_here()
+    assert Analysis.objects.get(match=match).evaluations == first
+
+
+def test_a_second_request_reuses_the_stored_or_queued_analysis():
+    match = finished()
+    alice, bob = (s.player for s in match.seats.all())
+    first = services.analysis_request(match_id=match.pk, user=alice)
+    carol, = make_players(1, prefix="carol")
+    assert services.analysis_request(match_id=match.pk, user=carol).pk == first.pk  # while queued
+    analysis_runs.run_here()
+    again = services.analysis_request(match_id=match.pk, user=bob)
+    assert again.pk == first.pk and again.status == Analysis.Status.DONE
+    assert Analysis.objects.count() == 1 and analysis_runs.run_here() == 0
+
+
+def test_in_play_nothing_is_queued_and_nothing_is_shown():
+    players = make_players(2)
+    match = play_first_moves(start_match("nine-board-tictactoe", players), players)
+    message = refused("analysis_in_play", match_id=match.pk, user=players[0])
+    assert "still being played" in message and "fair play" in message
+    # Even a row written another way stays hidden while the match is in play.
+    Analysis.objects.create(match=match, rounds=10, positions=match.plies + 1, status=Analysis.Status.DONE)
+    assert analysis_of(match=match) is None
+
+
+def test_an_aborted_match_a_missing_one_and_a_visitor_without_a_name_are_refused():
+    players = make_players(2)
+    match = start_match("nine-board-tictactoe", players)
+    services.match_abort(match_id=match.pk, user=players[0])
+    assert "called off" in refused("analysis_not_finished", match_id=match.pk, user=players[0])
+    refused("not_found", match_id=999_999, user=players[0])
+    refused("not_signed_in", match_id=match.pk, user=AnonymousUser())
+    assert Analysis.objects.count() == 0
+
+
+def test_one_analysis_at_a_time_per_player():
+    alice, = make_players(1)
+    first, second = quick_finished(2)
+    services.analysis_request(match_id=first.pk, user=alice)
+    message = refused("analysis_busy", match_id=second.pk, user=alice)
+    assert f"#{first.pk}" in message and "one at a time" in message
+    analysis_runs.run_here()
+    assert services.analysis_request(match_id=second.pk, user=alice).status == Analysis.Status.QUEUED
+
+
+def test_a_guest_has_a_daily_cap_and_a_member_has_none(analysis_settings):
+    analysis_settings.ANALYSIS_GUEST_PER_DAY = 2
+    guest, = make_players(1)
+    member, = make_accounts(1)
+    matches = quick_finished(6)
+    for match in matches[:2]:
+        services.analysis_request(match_id=match.pk, user=guest)
+        analysis_runs.run_here()
+    message = refused("analysis_daily_cap", match_id=matches[2].pk, user=guest)
+    assert "2 analyses in 24 hours" in message
+    Analysis.objects.filter(requested_by=guest).update(created_at=timezone.now() - timedelta(days=1, minutes=1))
+    services.analysis_request(match_id=matches[2].pk, user=guest)  # a day later
+    for match in matches[3:]:
+        services.analysis_request(match_id=match.pk, user=member)
+        analysis_runs.run_here()
+
+
+def test_a_full_queue_refuses_with_a_clear_message(analysis_settings):
+    analysis_settings.ANALYSIS_QUEUE_MAX = 2
+    matches = quick_finished(3)
+    people = make_players(3)
+    for match, person in zip(matches[:2], people):
+        services.analysis_request(match_id=match.pk, user=person)
+    message = refused("analysis_queue_full", match_id=matches[2].pk, user=people[2])
+    assert "2 analyses are waiting" in message and "try again" in message
+    assert Analysis.objects.count() == 2
+
+
+def test_after_a_restart_a_queued_job_is_picked_up_and_a_silent_running_one_resumes(analysis_settings):
+    """The queue is rows: a new process runs what an old one queued, and takes over a job whose
+    worker died mid-way, from the position it had reached."""
+    queued_match, running_match = finished(), finished(make_players(2, prefix="other"))
+    services.analysis_request(match_id=queued_match.pk, user=queued_match.seats.get(order=0).player)
+    services.analysis_request(match_id=running_match.pk, user=running_match.seats.get(order=0).player)
+    Analysis.objects.filter(match=queued_match).update(created_at=timezone.now() + timedelta(seconds=1))
+    job = services.analysis_claim()  # the old process took the oldest, evaluated 3 positions, died
+    assert job.analysis_id == Analysis.objects.get(match=running_match).pk
+    from games.computer.analysis import evaluate_position
+    partial = [evaluate_position(job.ruleset, job.positions[ply], ply, job.rounds) for ply in range(3)]
+    assert services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim, evaluations=partial)
+    # While its worker is fresh, nobody else takes it; the queued one is next.
+    assert analysis_of(match=running_match)["done"] == 3
+    assert services.analysis_takeover_seconds() > 0
+    evaluated = []
+
+    def counting(ruleset, state, ply, rounds):
+        evaluated.append(ply)
+        return evaluate_position(ruleset, state, ply, rounds)
+
+    assert analysis_runs.run_here(counting) == 1
+    assert Analysis.objects.get(match=queued_match).status == Analysis.Status.DONE
+    Analysis.objects.filter(match=running_match).update(
+        heartbeat=timezone.now() - timedelta(seconds=analysis_settings.ANALYSIS_STALE_SECONDS + 1))
+    evaluated.clear()
+    assert analysis_runs.run_here(counting) == 1
+    taken = Analysis.objects.get(match=running_match)
+    assert taken.status == Analysis.Status.DONE and evaluated[0] == 3 and taken.evaluations[:3] == partial
+    # The old worker's late write is refused: the job is no longer its own.
+    assert not services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim, evaluations=partial)
+
+
+def test_a_failed_analysis_is_queued_anew_when_asked_again():
+    match = finished()
+    user = match.seats.get(order=0).player
+    services.analysis_request(match_id=match.pk, user=user)
+
+    def broken(*args):
+        raise ValueError("out of memory")
+
+    analysis_runs.run_here(broken)
+    failed = analysis_of(match=match)
+    assert failed["status"] == "failed" and "out of memory" in failed["error"]
+    assert services.analysis_request(match_id=match.pk, user=user).status == Analysis.Status.QUEUED
+
+
+async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(analysis_settings, monkeypatch):
+    """Jobs queued before a restart are run without waiting for a new request."""
+    analysis_settings.ANALYSIS_WORKERS = "pool"
+    runs = []
+
+    async def run_queue(executor):
+        runs.append(executor)
+
+    monkeypatch.setattr(analysis_runs, "run_queue", run_queue)
+    monkeypatch.setattr(analysis_runs, "_process_pool", lambda: "the pool")
+    served = []
+
+    async def app(scope, receive, send):
+        served.append(scope["type"])
+
+    server = analysis_runs.RunQueueWhenServing(app)
+    await server({"type": "lifespan"}, None, None)
+    assert runs == []
+    for kind in ("http", "websocket", "http"):
+        await server({"type": kind}, None, None)
+    await asyncio.sleep(0)  # one turn of the loop: the task it started runs
+    assert runs == ["the pool"] and served == ["lifespan", "http", "websocket", "http"]
+
+
+def test_inline_the_request_runs_the_analysis_after_its_commit(analysis_settings, django_capture_on_commit_callbacks):
+    analysis_settings.ANALYSIS_WORKERS = "inline"
+    match = finished()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+    assert analysis_of(match=match)["status"] == "done"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_worker_process_runs_the_queue_when_asked_on_its_channel():
+    """The scaled set-up: ``manage.py runworker computer`` takes ``analysis.run`` and runs every
+    queued job, evaluating in a thread of its own and storing through the database threads."""
+    from asgiref.sync import sync_to_async
+
+    from games.computer.workers import ComputerWorker
+
+    def queue():
+        match = finished()
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+        return match
+
+    match = await sync_to_async(queue)()
+    await ComputerWorker().analysis_run({"type": "analysis.run"})
+    analysis = await Analysis.objects.aget(match=match)
+    assert analysis.status == Analysis.Status.DONE and len(analysis.evaluations) == analysis.positions
+
+
+def test_outside_a_server_the_pool_is_not_started_and_the_job_waits_in_the_queue(analysis_settings,
+                                                                                 django_capture_on_commit_callbacks):
+    analysis_settings.ANALYSIS_WORKERS = "pool"
+    match = finished()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+    assert analysis_of(match=match)["status"] == "queued"

@@ -1,0 +1,155 @@
+"""The analysis on the replay page, its JSON, through the test client; the graph's drawing data (pure)."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.computer import analysis_runs
+from games.history.charts import GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
+from games.models import Analysis, Match
+from tests.support.analysis import blunder_line, play_line
+from tests.support.players import make_players, play_first_moves, play_out, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def analysis_settings(settings):
+    settings.ANALYSIS_WORKERS = "off"
+    settings.ANALYSIS_ROUNDS = 100
+
+
+def client_for(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def blunder_match():
+    players = make_players(2)
+    moves, blunder = blunder_line()
+    return play_line(start_match("nine-board-tictactoe", players), players, moves), players, blunder
+
+
+def test_the_replay_offers_the_analysis_and_shows_its_thresholds():
+    match, _, _ = blunder_match()
+    page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
+    assert 'data-testid="analysis-ask"' in page and "analysis-graph" not in page
+    assert "inaccuracy from 10, mistake from 20, blunder from 30 points" in page
+
+
+def test_a_visitor_without_a_name_is_told_to_choose_one_and_nothing_is_queued():
+    match, _, _ = blunder_match()
+    page = client_for().post(reverse("history:analysis", args=[match.pk]), follow=True).content.decode()
+    assert "Choose a name" in page and Analysis.objects.count() == 0
+
+
+def test_asked_then_progress_then_graph_marks_and_summary():
+    match, (alice, bob), blunder = blunder_match()
+    client = client_for(bob)
+    response = client.post(reverse("history:analysis", args=[match.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("history:replay", args=[match.pk])
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="analysis-progress"' in page and f"0 of {match.plies + 1}" in page
+    progress = client.get(reverse("history:analysis_json", args=[match.pk])).json()
+    assert progress["status"] == "queued" and progress["done"] == 0 and progress["total"] == match.plies + 1
+
+    analysis_runs.run_here()
+    data = client.get(reverse("history:analysis_json", args=[match.pk])).json()
+    assert data["status"] == "done" and len(data["positions"]) == match.plies + 1
+    assert data["moves"][blunder - 1]["mark"] == "blunder"
+    page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
+    assert 'data-testid="analysis-graph"' in page and "analysis-ask" not in page
+    assert len(re.findall(r"<polyline class=\"analysis-graph__line", page)) == 2
+    assert f'data-testid="mark-{blunder}">blunder<' in page
+    blunderer = data["moves"][blunder - 1]["role"]
+    summary = re.search(rf'data-testid="blunders-{blunderer}">(\d+)<', page)
+    assert summary and int(summary[1]) >= 1
+    # The board after the better move travels with the page's data, for the note under the board.
+    replay_data = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]
+    marked = replay_data["analysis"]["moves"][blunder - 1]
+    assert marked["better"] and marked["better_view"]["ply"] == blunder
+
+
+def test_the_three_player_game_has_a_line_per_seat():
+    players = make_players(3)
+    match = play_out(start_match("tictactoe-3player", players), players, seed=3)
+    client_for(players[2]).post(reverse("history:analysis", args=[match.pk]))
+    analysis_runs.run_here()
+    page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
+    assert len(re.findall(r"<polyline class=\"analysis-graph__line", page)) == 3
+    assert page.count("<tr data-role=") == 3
+
+
+def test_during_play_the_page_and_the_json_show_nothing_of_an_analysis():
+    players = make_players(2)
+    match = play_first_moves(start_match("nine-board-tictactoe", players), players)
+    Analysis.objects.create(match=match, rounds=10, positions=match.plies + 1, status=Analysis.Status.DONE,
+                            evaluations=[{"scores": {"xPlayer": 0.5, "oPlayer": 0.5}, "best": None}] * (match.plies + 1))
+    for user in (players[0], None):
+        client = client_for(user)
+        page = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+        assert 'data-testid="analysis-closed"' in page and "analysis-graph" not in page and "analysis-ask" not in page
+        refused = client.get(reverse("history:analysis_json", args=[match.pk]))
+        assert refused.status_code == 409 and refused.json()["code"] == "analysis_in_play"
+        assert "fair play" in refused.json()["message"]
+    page = client_for(players[0]).post(reverse("history:analysis", args=[match.pk]), follow=True).content.decode()
+    assert "still being played" in page
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_a_private_matchs_analysis_is_hidden_from_others():
+    players = make_players(2)
+    match = play_out(start_match("nine-board-tictactoe", players, is_private=True), players, seed=1)
+    outsider, = make_players(1, prefix="outsider")
+    assert client_for(outsider).get(reverse("history:analysis_json", args=[match.pk])).status_code == 404
+    assert client_for(outsider).post(reverse("history:analysis", args=[match.pk])).status_code == 404
+    assert client_for(players[0]).get(reverse("history:analysis_json", args=[match.pk])).json() == {"status": "none"}
+
+
+def test_the_graph_puts_each_roles_score_on_its_line_and_the_marks_on_the_movers():
+    positions = [{"ply": 0, "scores": {"x": 0.5, "o": 0.5}}, {"ply": 1, "scores": {"x": 1.0, "o": 0.0}},
+                 {"ply": 2, "scores": {"x": 0.0, "o": 1.0}}]
+    moves = [{"ply": 1, "role": "x", "mark": "blunder"}, {"ply": 2, "role": "o", "mark": None}]
+    chart = evaluation_chart(["x", "o"], positions, moves)
+    top, bottom, middle = GRAPH_PAD, GRAPH_HEIGHT - GRAPH_PAD, GRAPH_HEIGHT / 2
+    xs = [GRAPH_PAD, chart["width"] / 2, chart["width"] - GRAPH_PAD]
+    assert chart["lines"][0]["points"] == f"{xs[0]:.1f},{middle:.1f} {xs[1]:.1f},{top:.1f} {xs[2]:.1f},{bottom:.1f}"
+    assert chart["lines"][1]["points"].split()[1] == f"{xs[1]:.1f},{bottom:.1f}"
+    assert chart["dots"] == [{"ply": 1, "mark": "blunder", "x": xs[1], "y": top}]
+    assert [c["ply"] for c in chart["columns"]] == [0, 1, 2] and chart["middle"] == middle
+
+
+def test_the_export_carries_the_analysis_once_done_and_the_import_ignores_it():
+    match, (alice, _), blunder = blunder_match()
+    export = reverse("history:export", args=[match.pk])
+    assert "analysis" not in client_for().get(export).json()
+    client_for(alice).post(reverse("history:analysis", args=[match.pk]))
+    assert "analysis" not in client_for().get(export).json()  # queued: nothing yet
+    analysis_runs.run_here()
+    data = client_for().get(export).json()
+    extra = data["analysis"]
+    assert extra["rounds"] == 100 and extra["thresholds"] == {"inaccuracy": 10, "mistake": 20, "blunder": 30}
+    assert len(extra["stateScores"]) == len(data["states"]) and len(extra["bestMoves"]) == len(data["states"])
+    assert len(extra["moveMarks"]) == len(data["moves"]) == len(extra["moveLosses"])
+    assert extra["moveMarks"][blunder - 1] == "blunder" and extra["moveLosses"][blunder - 1] >= 30
+    winner = data["goalValues"].index(100)
+    assert extra["stateScores"][-1][winner] == 100 and extra["bestMoves"][-1] is None
+    from games.history.ggp import ggp_load
+
+    record, _ = ggp_load(data=data)
+    assert record.steps == tuple((m.role, m.action) for m in match.moves.all())
+
+
+@pytest.mark.parametrize("match_id", ["0", "999999", "99999999999999999999"])
+def test_a_missing_or_impossible_match_is_404_on_both_addresses(match_id):
+    guest, = make_players(1)
+    client = client_for(guest)
+    assert client.get(f"/matches/{match_id}/analysis.json").status_code == 404
+    assert client.post(f"/matches/{match_id}/analysis/").status_code == 404
+    assert client.get(f"/matches/{match_id}/analysis/").status_code == 405
+    assert Analysis.objects.count() == 0
