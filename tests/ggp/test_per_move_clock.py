@@ -81,3 +81,20 @@ def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, mo
     fake_time.advance(1.1)
     services.clock_flag(match_id=match.pk)
     assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "late")]
+
+
+@pytest.mark.django_db
+def test_the_replay_marks_a_replaced_move_with_its_reason(fake_time):
+    from django.test import Client
+
+    x, o = make_players(2)
+    match = start_match("tictactoe-x9", [x, o], time_control=PER_MOVE)
+    fake_time.advance(41)
+    services.clock_flag(match_id=match.pk)  # x's first turn played at random
+    match.refresh_from_db()
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=o, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    services.match_resign(match_id=match.pk, user=x)
+    page = Client().get(f"/matches/{match.pk}/replay/").content.decode()
+    assert page.count("(at random: too late)") == 1
