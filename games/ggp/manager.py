@@ -163,13 +163,17 @@ def _start(view: _View, mid: str) -> bool:
     answers = _send_each(view, lambda role: protocol.start(mid, role, gdl, start, play),
                          start + settings.GGP_GRACE_SECONDS)
     for role, answer in answers.items():
+        player = view.seats[role]
+        if not answer.ok:
+            GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.AWAY, note=f"START: {answer.failure}"[:200])
         if answer.ok:
             try:
                 said = protocol.read_word(answer.text, "ready", "busy")
             except protocol.AnswerError:
                 continue  # a start answered oddly: play goes on, its moves are judged one by one
+            if said == "ready":
+                GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.ONLINE, note="")
             if said == "busy":
-                player = view.seats[role]
                 GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.BUSY, note="answered START busy")
                 _services["call_off"](match_id=view.match.pk, reason=f"{player.account} is busy in another match")
                 _progress.pop(view.match.pk, None)

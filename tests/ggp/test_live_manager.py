@@ -165,6 +165,19 @@ def test_a_match_called_off_sends_abort():
         services.match_abort(match_id=match.pk, user=person)
         assert player.done.wait(10)
     assert player.messages == ["INFO", "START", "PLAY", "ABORT"]
+    registered.refresh_from_db()
+    assert registered.status == GGPPlayer.Status.ONLINE, "it answered START ready"
+
+
+def test_a_player_gone_at_start_is_shown_away():
+    [person] = make_accounts(1)
+    with GGPTestPlayer(grace=GRACE) as player:
+        registered = register(player, person, "Vanishing")
+    # its server stopped: START finds nobody listening
+    services.match_create(user=person, settings=MatchSettings("quarto-misere", time_control=PER_MOVE),
+                          role="white", ggp_players={"black": registered.pk})
+    registered.refresh_from_db()
+    assert registered.status == GGPPlayer.Status.AWAY and registered.note.startswith("START: unreachable")
 
 
 def test_a_ggp_seat_needs_the_per_move_clock_and_two_ggp_players_share_a_three_player_match():

@@ -172,3 +172,13 @@ async def test_scaled_the_worker_takes_the_check_from_the_ggp_channel(settings, 
             assert asyncio.get_running_loop().time() < deadline, "the worker did not check within the ceiling"
             await asyncio.sleep(0.01)  # a polling interval
     assert server.bodies() == ["(INFO)"]
+
+
+def test_a_ggp_player_is_played_from_its_page_not_challenged():
+    from games.match.settings import MatchSettings
+
+    [owner] = make_accounts(1)
+    player = services.ggp_player_register(owner=owner, name="Unasked", url="http://localhost:9/")
+    with pytest.raises(services.ServiceError) as refused:
+        services.challenge_create(user=owner, to_id=player.account_id, settings=MatchSettings("quarto-misere"))
+    assert refused.value.code == "ggp_player" and "/ggp/" in refused.value.message
