@@ -14,11 +14,13 @@ arguments) to the place ``COMPUTER_WORKERS`` names, as for the computer's turns:
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -47,7 +49,7 @@ def run(name: str, *args) -> None:
     elif mode == "channel":
         eventloop.run_coroutine(_to_worker, name, list(args))
     else:
-        _threads().submit(run_here, name, *args)
+        _threads().submit(_run_for_loop, eventloop.server_loop(), name, *args)
 
 
 _here = threading.local()
@@ -74,6 +76,18 @@ async def _to_worker(name: str, args: list) -> None:
         await get_channel_layer().send(GGP_CHANNEL, {"type": "ggp.task", "name": name, "args": args})
     except outages.SERVICE_DOWN as err:
         outages.report(f"asking a worker to call a GGP player ({name})", err)
+
+
+def _run_for_loop(loop, name: str, *args) -> None:
+    """``run_here`` on a pool thread, which hands what its commits set going (broadcasts, the
+    computer's turn, flag timers) to the server's event loop ``loop`` as a database thread of
+    that loop would (``eventloop.server_loop`` reads asgiref's thread-local; None: no server)."""
+    local = SyncToAsync.threadlocal
+    local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+    try:
+        run_here(name, *args)
+    finally:
+        local.main_event_loop = local.main_event_loop_pid = None
 
 
 def run_here(name: str, *args) -> None:

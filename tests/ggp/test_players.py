@@ -182,3 +182,26 @@ def test_a_ggp_player_is_played_from_its_page_not_challenged():
     with pytest.raises(services.ServiceError) as refused:
         services.challenge_create(user=owner, to_id=player.account_id, settings=MatchSettings("quarto-misere"))
     assert refused.value.code == "ggp_player" and "/ggp/" in refused.value.message
+
+
+@pytest.mark.asyncio
+async def test_embedded_a_task_hands_its_commits_effects_to_the_servers_loop(settings):
+    """A task on the pool's thread finds the server's event loop, as a database thread of the
+    server does: a move it plays is broadcast from that loop, not lost on a loop of its own."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from games.ggp import offpath
+    from games.runtime import eventloop
+    from tests.support.waits import until
+
+    settings.COMPUTER_WORKERS = "pool"
+    seen = []
+    offpath.TASKS["probe"] = lambda: seen.append(eventloop.server_loop())
+    try:
+        await sync_to_async(offpath.run, thread_sensitive=False)("probe")
+        await until(lambda: seen, "the task ran")
+    finally:
+        offpath.TASKS.pop("probe")
+    assert seen == [asyncio.get_running_loop()]
