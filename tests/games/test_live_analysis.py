@@ -1,6 +1,7 @@
 """The scaled set-up's post-game analysis across real processes (PostgreSQL, Redis): asked for
-on one Daphne, run by a ``manage.py runworker computer`` process, read on another Daphne; and a
-job queued while no worker runs, picked up when one starts."""
+on one Daphne, run by a ``manage.py runworker computer`` process, read on another Daphne; a job
+queued while no worker runs, picked up when one starts; a job whose worker was killed, finished
+by the next."""
 
 from __future__ import annotations
 
@@ -80,3 +81,31 @@ def test_a_job_queued_while_no_worker_runs_is_run_when_a_worker_starts():
         with computer_worker(SCALED) as worker:
             data = until_done(reader, match.pk, worker)
     assert data["done"] == data["total"] == match.plies + 1
+
+
+def test_a_job_whose_worker_was_killed_is_finished_by_the_next_worker():
+    """A worker SIGKILLed in the middle of a job leaves it running, stored up to where it got; the
+    next worker, once the job has been silent for ``ANALYSIS_STALE_SECONDS``, takes it over and
+    finishes it."""
+    needs_the_scaled_path()
+    match, players = finished_match()
+    slow = {**SCALED, "ANALYSIS_ROUNDS": "1500", "ANALYSIS_STALE_SECONDS": "2"}  # long enough to be caught midway
+    with live_server(env=slow) as server:
+        with computer_worker(slow) as worker:
+            ask(server, players[0], match.pk)
+            deadline = time.monotonic() + ANALYSIS_SECONDS
+            while not (row := Analysis.objects.filter(match=match).values("status", "evaluations", "claim").first()) \
+                    or not row["evaluations"]:
+                assert worker.poll() is None, f"the worker exited; see {worker.log_name}"
+                assert time.monotonic() < deadline, f"the worker stored no position within {ANALYSIS_SECONDS} s"
+                time.sleep(0.02)  # polling interval
+            worker.kill()
+            worker.wait()
+        left = Analysis.objects.get(match=match)
+        assert left.status == Analysis.Status.RUNNING and 0 < len(left.evaluations) < left.positions, \
+            "the job ended before the worker was killed: nothing to take over"
+        with computer_worker(slow) as worker:
+            data = until_done(Visitor(server), match.pk, worker)
+    finished = Analysis.objects.get(match=match)
+    assert data["done"] == data["total"] == match.plies + 1
+    assert finished.evaluations[:len(left.evaluations)] == left.evaluations
