@@ -71,10 +71,11 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "channels",
     "lobby",
     "games",
     "botapi",
+    # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
+    "channels",
 ]
 
 MIDDLEWARE = [
