@@ -112,10 +112,9 @@ async def play_turn(match_id: int, version: int, executor: Executor) -> None:
 
 def _think_args(turn: selectors.ComputerTurn):
     """The search for ``turn`` as a picklable call (plain values only)."""
-    _, rounds = computer.LEVELS[(turn.user.computer_level or computer.STRONGEST) - 1]
     return partial(computer.choose_action_from_json, turn.game.slug, turn.game.state_to_json(turn.state),
-                   seed=turn.seed, iterations=min(rounds, settings.COMPUTER_ITERATIONS),
-                   seconds=settings.COMPUTER_SECONDS)
+                   seed=turn.seed, level=turn.user.computer_level or computer.STRONGEST,
+                   seconds=settings.COMPUTER_SECONDS, most_rounds=settings.COMPUTER_ITERATIONS)
 
 
 def _think(turn: selectors.ComputerTurn) -> str:
