@@ -14,9 +14,11 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              a win in one is played at once;
 ``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
              an exact depth-first search with a transposition table proves the root's children
-             first, within a share of the time;
-``reuse``    the tree of the previous move is kept (per process, a few positions) and searching
-             resumes from the node of the position that came up.
+             first, within a share of the time.
+
+Keeping the tree from move to move was tried and measured: the subtree of the position that
+came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
+4-4 in nine-board and in Quarto, so it was left out (it also held memory between moves).
 
 Example::
 
@@ -34,7 +36,6 @@ import math
 import os
 import random
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,6 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
-KEPT_TREES = 8  # positions whose trees a process keeps for its next move (``reuse``)
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,11 @@ class Level:
     name: str
     description: str  # shown on the create form
     rounds: int  # the most search rounds a move (the time budget may stop it sooner)
+    share: float = 1.0  # the share of the time budget it thinks at most
     blunder: float = 0.0  # the chance of playing a random legal move instead of searching
     tactics: bool = False
     solver: bool = False
     endgame: bool = False
-    reuse: bool = False
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -72,11 +72,11 @@ LEVELS = (
                   "misses wins", 30, blunder=0.25),
     Level("medium", "Plays sensibly but shallowly: 300 rounds of plain Monte Carlo search; "
                     "falls into traps a few moves deep", 300),
-    Level("strong", "Never misses a win in one: 3,000 rounds of search whose playouts take wins and block "
-                    "losses, and which proves won and lost positions", 3000, tactics=True, solver=True),
-    Level("expert", "Uses its whole thinking time: the strong search, keeping its tree from move to move, "
-                    "and solving endgames exactly", 10_000_000, tactics=True, solver=True, endgame=True,
-          reuse=True),
+    Level("strong", "Never misses a win in one: a quarter of the thinking time (3,000 rounds at most) of a "
+                    "search whose playouts take wins and block losses, and which proves won and lost positions",
+          3000, share=0.25, tactics=True, solver=True),
+    Level("expert", "Uses its whole thinking time on the strong search, and solves endgames exactly",
+          10_000_000, tactics=True, solver=True, endgame=True),
 )
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
@@ -204,6 +204,8 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
     ``ValueError`` in a terminal state.
     """
     started = time.monotonic()
+    if seconds is not None:
+        seconds *= level.share
     deadline = None if seconds is None else started + seconds
     mover = game.to_move(state)
     if mover is None:
@@ -218,7 +220,7 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             after = game.play(state, mover, action)
             if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
                 return action
-    root = (_kept_tree(game, level, state) if level.reuse else None) or new_root(game, state, level=level)
+    root = new_root(game, state, level=level)
     if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE)
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
@@ -227,41 +229,7 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
         for action, child in root.children:
             if child.me < 0 and game.goals(child.state)[mover] >= TOP_GOAL:
                 return action
-    action, child = final_choice(root)
-    if level.reuse:
-        _keep_tree(game, level, child)
-    return action
-
-
-# -- the tree kept from move to move (``reuse``) --------------------------------------------------
-
-_kept: OrderedDict[tuple[str, Level, Any], _Node] = OrderedDict()
-
-
-def _keep_tree(game: Game, level: Level, node: _Node) -> None:
-    """Keep the subtree of the position after the computer's move, for its next turn (per rule
-    set and level: another search's tree holds other statistics)."""
-    key = (game.slug, level, node.state)
-    _kept[key] = node
-    _kept.move_to_end(key)
-    while len(_kept) > KEPT_TREES:
-        _kept.popitem(last=False)
-
-
-def _kept_tree(game: Game, level: Level, state: Any) -> _Node | None:
-    """The kept node of ``state``: a kept position itself, or one the other roles' moves since
-    (fewer than the number of roles) led to from a kept position."""
-    for (slug, kept_level, _), node in reversed(_kept.items()):
-        if slug != game.slug or kept_level != level:
-            continue
-        frontier = [node]
-        for _ in range(len(game.roles)):
-            for candidate in frontier:
-                if candidate.state == state:
-                    # A node the exact search proved has no children to choose among: start afresh.
-                    return candidate if candidate.proven is None or candidate.children else None
-            frontier = [child for parent in frontier for _, child in parent.children]
-    return None
+    return final_choice(root)[0]
 
 
 # -- exact endgame search (``endgame``) -----------------------------------------------------------

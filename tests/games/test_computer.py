@@ -230,17 +230,16 @@ def test_the_strong_levels_never_miss_a_win_in_one(level):
     assert seen >= 5
 
 
-def test_the_expert_keeps_its_tree_for_the_next_move():
-    game = get_game("quarto-misere")
-    expert = LEVELS[-1]
-    state = game.play(game.initial_state(), "white", "(select p0101)")
-    action = choose_action(game, state, rng=random.Random(0), iterations=400, level=expert)
-    state = game.play(state, "white", action)
-    kept = search._kept_tree(game, expert, state)
-    assert kept is not None and kept.visits > 0  # the position after its own move
-    state = game.play(state, "black", game.legal_actions(state)[0])  # and after black's answer
-    assert search._kept_tree(game, expert, state).visits > 0
-    assert search._kept_tree(game, LEVELS[2], state) is None  # another level's search starts afresh
+def test_the_strong_level_thinks_a_quarter_of_the_time(monkeypatch):
+    """The deadline each level's search is given, the clock standing still at 100."""
+    game = get_game("nine-board-tictactoe")
+    searched = []
+    monkeypatch.setattr(search, "search", lambda *args, **kwargs: searched.append(kwargs["deadline"]))
+    monkeypatch.setattr(search, "final_choice", lambda root: ("(play 1 1 1 1 x)", None))
+    monkeypatch.setattr(search.time, "monotonic", lambda: 100.0)
+    for level, budget in ((3, 2.0), (4, 8.0)):
+        search.play_level(game, game.initial_state(), level=level, rng=random.Random(0), seconds=8.0)
+        assert searched.pop() == 100.0 + budget
 
 
 def test_evaluate_repeats_itself_for_a_seed():
