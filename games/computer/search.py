@@ -73,9 +73,10 @@ LEVELS = (
     Level("medium", "Plays sensibly but shallowly: 300 rounds of plain Monte Carlo search; "
                     "falls into traps a few moves deep", 300),
     Level("strong", "Never misses a win in one: a quarter of the thinking time (3,000 rounds at most) of a "
-                    "search whose playouts take wins and block losses, and which proves won and lost positions",
+                    "search whose playouts take wins in one and dodge some losses, and which proves won and "
+                    "lost positions",
           3000, share=0.25, tactics=True, solver=True),
-    Level("expert", "Uses its whole thinking time on the strong search, and solves endgames exactly",
+    Level("expert", "Uses its whole thinking time on the strong search, and solves the last moves exactly",
           10_000_000, tactics=True, solver=True, endgame=True),
 )
 STRONGEST = len(LEVELS)
