@@ -49,6 +49,7 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
+LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
 
 @dataclass(frozen=True)
@@ -328,9 +329,14 @@ def play_level(game: Game, state: Any, *, level: int, rng: random.Random, second
 
 
 def choose_action_from_json(game_slug: str, state_json: Any, *, seed: str, level: int, seconds: float,
-                            most_rounds: int | None = None) -> Action:
+                            most_rounds: int | None = None, answer_by: float | None = None) -> Action:
     """``play_level`` from plain values, for a worker process: the position as
-    ``Game.state_to_json`` gives it and the seed of its random choices."""
+    ``Game.state_to_json`` gives it and the seed of its random choices. ``answer_by`` (a
+    ``time.time()`` value: the turn was asked for at ``answer_by - seconds``) shortens the
+    thinking by the time the turn waited for a free worker, down to ``LEAST_SECONDS``: under
+    load the computer thinks less, never longer."""
+    if answer_by is not None:
+        seconds = min(seconds, max(LEAST_SECONDS, answer_by - time.time()))
     game = get_game(game_slug)
     return play_level(game, game.state_from_json(state_json), level=level, rng=random.Random(seed),
                       seconds=seconds, most_rounds=most_rounds)

@@ -242,6 +242,17 @@ def test_the_strong_level_thinks_a_quarter_of_the_time(monkeypatch):
         assert searched.pop() == 100.0 + budget
 
 
+def test_a_turn_that_waited_for_a_worker_thinks_only_for_what_is_left(monkeypatch):
+    budgets = []
+    monkeypatch.setattr(search, "play_level", lambda *args, **kwargs: budgets.append(kwargs["seconds"]))
+    monkeypatch.setattr(search.time, "time", lambda: 1000.0)
+    state_json = get_game("quarto-misere").state_to_json(get_game("quarto-misere").initial_state())
+    for answer_by in (None, 2000.0, 1000.5, 999.0):
+        search.choose_action_from_json("quarto-misere", state_json, seed="s", level=4, seconds=1.5,
+                                       answer_by=answer_by)
+    assert budgets == [1.5, 1.5, 0.5, search.LEAST_SECONDS]
+
+
 def test_evaluate_repeats_itself_for_a_seed():
     game = get_game("nine-board-tictactoe")
     state = game.replay(FORCED_WINS["nine-board-tictactoe"][1][:10])
