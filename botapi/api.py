@@ -13,7 +13,7 @@ from typing import Annotated
 
 from channels.db import database_sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import Field, StrictBool, StrictInt, StrictStr
@@ -32,6 +32,10 @@ from games.services import ServiceError
 
 MAX_VERSION = 2**31 - 1
 NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
+# The analysis service's refusals: the match's state (409), its limits (429, no Retry-After: the
+# message says when to ask again).
+ANALYSIS_REFUSALS = {"analysis_in_play": 409, "analysis_not_finished": 409, "analysis_busy": 429,
+                     "analysis_daily_cap": 429, "analysis_queue_full": 429}
 
 
 class Refused(Exception):
@@ -167,10 +171,14 @@ def bot_upgrade(request):
 @api.get("/matches/{match_id}", auth=read, response={200: dict, **REFUSALS}, tags=["matches"])
 def match_state(request, match_id: int):
     """The match as the stream's gameState gives it, once."""
+    return feeds.viewer_state(match=_viewable_match(request, match_id), user_id=request.user.pk)
+
+
+def _viewable_match(request, match_id: int) -> Match:
     match = match_by_id(match_id)
     if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
         raise ServiceError("not_found", "There is no such match, or it is private.")
-    return feeds.viewer_state(match=match, user_id=request.user.pk)
+    return match
 
 
 @api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
@@ -178,13 +186,32 @@ def match_analysis(request, match_id: int):
     """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
     nobody asked for one): per position each role's expected score (0 to 1) and the best move
     found, per move its loss and mark, per role a summary. Refused while the match is in play."""
-    match = match_by_id(match_id)
-    if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
-        raise ServiceError("not_found", "There is no such match, or it is private.")
+    match = _viewable_match(request, match_id)
     if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
         raise Refused(409, "analysis_in_play", "This match is still being played: for fair play, its analysis "
                                                "opens to everyone once it has ended.")
     return analysis_of(match=match) or {"status": "none"}
+
+
+@api.post("/matches/{match_id}/analysis", auth=read, response={200: dict, 202: dict, 409: Error, **REFUSALS},
+          tags=["matches"])
+def match_analysis_request(request, match_id: int):
+    """Ask for the post-game analysis of a finished match, as the replay page's button does:
+    202 with the analysis queued (or under way: anyone's earlier request is reused), 200 with it
+    when it is done already; then follow it with the GET. Refused while the match is in play
+    (409 ``analysis_in_play``), for a match called off before its end (409
+    ``analysis_not_finished``), and over the limits (429 ``analysis_busy``, one under way per
+    player; ``analysis_daily_cap``; ``analysis_queue_full``)."""
+    match = _viewable_match(request, match_id)
+    try:
+        game_services.analysis_request(match_id=match.pk, user=request.user)
+    except ServiceError as err:
+        status = ANALYSIS_REFUSALS.get(err.code)
+        if status is None:
+            raise
+        return _error(status, err.code, err.message, **err.extra)
+    analysis = analysis_of(match=match)
+    return Status(200 if analysis["status"] == "done" else 202, analysis)
 
 
 @api.post("/matches/{match_id}/move", auth=play, response={200: Moved, **REFUSALS}, tags=["matches"])

@@ -71,10 +71,11 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "channels",
     "lobby",
     "games",
     "botapi",
+    # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
+    "channels",
 ]
 
 MIDDLEWARE = [
@@ -275,9 +276,11 @@ CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUT
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 
-# The computer player: a cap on the search rounds per move of every level (games.computer.search.LEVELS;
-# the strong level uses 3000), and on its thinking time in seconds.
-COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "3000"))
+# The computer player: a cap on the search rounds per move of every level (games.computer.search.LEVELS:
+# 30, 300 and 3,000 rounds; the expert has no cap of its own and thinks until its time is up), and
+# the thinking time in seconds of a move. The time is wall-clock time: on a busy machine the
+# computer gets fewer rounds done, never more time. Tests lower both.
+COMPUTER_ITERATIONS = int(os.environ.get("COMPUTER_ITERATIONS", "1000000"))
 COMPUTER_SECONDS = float(os.environ.get("COMPUTER_SECONDS", "1.5"))
 # Where the computer thinks (games/computer/bots.py): "pool", processes of the web server (embedded);
 # "channel", worker processes (manage.py runworker computer; the default with REDIS_URL);

@@ -31,7 +31,8 @@ class MatchCreateForm(forms.Form):
         choices=[("people", "People: wait for them to join"), ("computer", "The computer: start at once")])
     computer_level = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=2, initial=2, label="Its strength",
-        choices=[(level, name) for level, (name, _) in enumerate(LEVELS, start=1)])
+        choices=[(number, f"{level.name.capitalize()}: {level.description}")
+                 for number, level in enumerate(LEVELS, start=1)])
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
     rated = forms.BooleanField(required=False, label="Rated (signed-up players only; the result changes ratings)")
     clock = forms.ChoiceField(required=False, initial="untimed", label="Time control",

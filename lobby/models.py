@@ -19,7 +19,7 @@ class User(AbstractUser):
     is_guest = models.BooleanField(default=False)
     is_computer = models.BooleanField(default=False, help_text="the computer player's account")
     computer_level = models.PositiveSmallIntegerField(null=True, blank=True,
-                                                      help_text="the computer's strength, 1 to 3 (games.computer.LEVELS)")
+                                                      help_text="the computer's strength, 1 to 4 (games.computer.search.LEVELS)")
     # A program playing through the bot API (botapi.services.bot_upgrade): for good, marked
     # "bot" wherever its name shows, never in the quick-game pool.
     is_bot = models.BooleanField(default=False, help_text="a program's account, playing through the bot API")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache, partial
@@ -111,11 +112,12 @@ async def play_turn(match_id: int, version: int, executor: Executor) -> None:
 
 
 def _think_args(turn: selectors.ComputerTurn):
-    """The search for ``turn`` as a picklable call (plain values only)."""
-    _, rounds = computer.LEVELS[(turn.user.computer_level or computer.STRONGEST) - 1]
+    """The search for ``turn`` as a picklable call (plain values only), to be answered within
+    ``COMPUTER_SECONDS`` from now: the time it waits for a free process comes off its thinking."""
     return partial(computer.choose_action_from_json, turn.game.slug, turn.game.state_to_json(turn.state),
-                   seed=turn.seed, iterations=min(rounds, settings.COMPUTER_ITERATIONS),
-                   seconds=settings.COMPUTER_SECONDS)
+                   seed=turn.seed, level=turn.user.computer_level or computer.STRONGEST,
+                   seconds=settings.COMPUTER_SECONDS, most_rounds=settings.COMPUTER_ITERATIONS,
+                   answer_by=time.time() + settings.COMPUTER_SECONDS)
 
 
 def _think(turn: selectors.ComputerTurn) -> str:

@@ -20,6 +20,8 @@ from typing import Any
 from games.computer import search
 from games.rules import Action, get_game
 
+ANALYSIS = search.LEVELS[2]  # the strong level's search, with the round count the caller gives
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -29,22 +31,25 @@ class Evaluation:
 
 def best_move(ruleset: str, state: Any, *, level: int = search.STRONGEST, seconds: float = 1.0,
               seed: str | int | None = None) -> Action:
-    """The move the computer at ``level`` (1 = weakest) plays in ``state`` of ``ruleset`` (a rule
-    set's slug), thinking at most ``seconds``. Raises ``ValueError`` in a terminal state."""
-    game = get_game(ruleset)
-    _, rounds = search.LEVELS[level - 1]
-    return search.choose_action(game, state, rng=random.Random(seed), iterations=rounds, seconds=seconds)
+    """The move the computer at ``level`` (1 = weakest, ``search.STRONGEST`` = 4 the strongest)
+    plays in ``state`` of ``ruleset`` (a rule set's slug), thinking at most ``seconds``. Raises
+    ``ValueError`` in a terminal state or for a level out of range."""
+    if level not in range(1, search.STRONGEST + 1):
+        raise ValueError(f"the computer's level runs from 1 to {search.STRONGEST}, not {level!r}")
+    return search.play_level(get_game(ruleset), state, level=level, rng=random.Random(seed), seconds=seconds)
 
 
 def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 0) -> Evaluation:
     """Each role's expected score in ``state`` and the mover's best move, after ``rounds`` rounds
-    of search seeded with ``seed`` (repeatable: no clock is read)."""
+    of search seeded with ``seed`` (repeatable: no clock is read). The search is the strong
+    level's (tactical playouts, proven positions); a proven move's scores are exact."""
     game = get_game(ruleset)
     if game.is_terminal(state):
         return Evaluation({role: value / 100.0 for role, value in game.goals(state).items()}, None)
-    root = search._Node(game, state)
-    rng = random.Random(seed)
-    for _ in range(rounds):
-        search._search_once(game, root, rng)
-    best_action, best = max(root.children, key=lambda item: item[1].visits)
-    return Evaluation({role: best.totals[role] / (100.0 * best.visits) for role in game.roles}, best_action)
+    root = search.new_root(game, state, level=ANALYSIS)
+    search.search(game, root, rng=random.Random(seed), level=ANALYSIS, rounds=rounds)
+    best_action, best = search.final_choice(root)
+    if best.proven is not None:
+        return Evaluation({role: value / 100.0 for role, value in zip(game.roles, best.proven)}, best_action)
+    return Evaluation({role: total / (100.0 * best.visits) for role, total in zip(game.roles, best.totals)},
+                      best_action)

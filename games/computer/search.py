@@ -1,9 +1,24 @@
 """The computer player: Monte Carlo tree search over any rule set, through the shared interface.
 
 Pure Python, standard library only, and it never branches on which game it plays: it needs
-``to_move``, ``legal_actions``, ``play``, ``is_terminal``, ``goals`` and ``random_playout``.
-Each node keeps the summed goals of every role, so the same search serves two players and three
-(each mover maximises its own score, as GGP goals mean).
+``to_move``, ``legal_actions``, ``play``, ``is_terminal``, ``goals``, ``random_playout`` and
+``tactical_playout``. Each node keeps the summed goals of every role, so the same search serves
+two players and three (each mover maximises its own score, as GGP goals mean).
+
+What a search may add to plain UCT, each switched by a ``Level``'s fields:
+
+``tactics``  playouts by ``Game.tactical_playout`` (a win in one is taken, a loss in one avoided);
+``solver``   MCTS-Solver: a node whose value is known exactly (a terminal position; a mover with a
+             child that gives it the top score; every child known) is *proven*, the search stops
+             sampling it and the final choice never takes a proven worse move; before searching,
+             a win in one is played at once;
+``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
+             an exact depth-first search with a transposition table proves the root's children
+             first, within a share of the time.
+
+Keeping the tree from move to move was tried and measured: the subtree of the position that
+came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
+4-4 in nine-board and in Quarto, so it was left out (it also held memory between moves).
 
 Example::
 
@@ -21,79 +36,279 @@ import math
 import os
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from games.rules import Action, Game, get_game
 
 EXPLORATION = 1.4  # UCB1's constant for goals scaled to 0..1
-# The computer's strengths, level 1 to 3: a name, and the search rounds it spends on a move.
-LEVELS = (("easy", 30), ("medium", 300), ("strong", 3000))
+TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover proves the parent
+# The exact endgame search is tried when the estimated tree below the position is smaller than
+# this many positions per second of its share of the time (measured: it proves an estimated
+# million-position Quarto endgame in about a second here), or than ENDGAME_TREE without a clock.
+ENDGAME_TREE_PER_SECOND = 1_000_000
+ENDGAME_TREE = 20_000
+ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
+LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
+
+
+@dataclass(frozen=True)
+class Level:
+    """One of the computer's strengths: what it does, in words for people and in switches."""
+
+    name: str
+    description: str  # shown on the create form
+    rounds: int  # the most search rounds a move (the time budget may stop it sooner)
+    share: float = 1.0  # the share of the time budget it thinks at most
+    blunder: float = 0.0  # the chance of playing a random legal move instead of searching
+    tactics: bool = False
+    solver: bool = False
+    endgame: bool = False
+
+
+# The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
+# measures each against the one below and the strongest against a plain UCT (docs/computer.md).
+LEVELS = (
+    Level("easy", "Blunders often: one move in four at random, the rest after a glance (30 search rounds); "
+                  "misses wins", 30, blunder=0.25),
+    Level("medium", "Plays sensibly but shallowly: 300 rounds of plain Monte Carlo search; "
+                    "falls into traps a few moves deep", 300),
+    Level("strong", "Never misses a win in one: a quarter of the thinking time (3,000 rounds at most) of a "
+                    "search whose playouts take wins in one and dodge some losses, and which proves won and "
+                    "lost positions",
+          3000, share=0.25, tactics=True, solver=True),
+    Level("expert", "Uses its whole thinking time on the strong search, and solves the last moves exactly",
+          10_000_000, tactics=True, solver=True, endgame=True),
+)
 STRONGEST = len(LEVELS)
+PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "mover", "untried", "children", "visits", "totals")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven")
 
-    def __init__(self, game: Game, state: Any) -> None:
+    def __init__(self, game: Game, state: Any, solver: bool) -> None:
         self.state = state
-        self.mover = game.to_move(state)
-        self.untried = game.legal_actions(state) if self.mover is not None else []
+        mover = game.to_move(state)
+        self.me = -1 if mover is None else game.roles.index(mover)  # the mover's role index
+        self.untried = game.legal_actions(state) if mover is not None else []
         self.children: list[tuple[Action, _Node]] = []
         self.visits = 0
-        self.totals = dict.fromkeys(game.roles, 0.0)
+        self.totals = [0.0] * len(game.roles)
+        # The exact goals of every role under best play (by each mover for itself), once known.
+        self.proven: tuple[int, ...] | None = None
+        if mover is None and solver:
+            self.proven = _goal_tuple(game, game.goals(state))
 
-    def best_child(self, log_visits: float) -> tuple[Action, "_Node"]:
-        mover = self.mover
+    def select(self) -> "_Node":
+        """The child UCB1 prefers; a proven child counts at its exact value, without exploration."""
+        me, log_visits = self.me, math.log(self.visits or 1)
+        best, best_score = None, -1.0
+        for _, child in self.children:
+            proven = child.proven
+            if proven is not None:
+                score = proven[me] / 100.0
+            elif not child.visits:  # added by the exact search, which could not prove it
+                return child
+            else:
+                visits = child.visits
+                score = child.totals[me] / (100.0 * visits) + EXPLORATION * math.sqrt(log_visits / visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
 
-        def ucb(item: tuple[Action, _Node]) -> float:
-            child = item[1]
-            return child.totals[mover] / (100.0 * child.visits) + EXPLORATION * math.sqrt(log_visits / child.visits)
+    def try_to_prove(self) -> bool:
+        """Mark this node proven if a child gives its mover the top score, or every child is proven."""
+        me, best, complete = self.me, None, not self.untried
+        for _, child in self.children:
+            proven = child.proven
+            if proven is None:
+                complete = False
+            elif proven[me] >= TOP_GOAL:
+                self.proven = proven
+                return True
+            elif best is None or proven[me] > best[me]:
+                best = proven
+        if complete and best is not None:
+            self.proven = best
+            return True
+        return False
 
-        return max(self.children, key=ucb)
+
+def _goal_tuple(game: Game, goals: dict[str, int]) -> tuple[int, ...]:
+    return tuple(goals[role] for role in game.roles)
+
+
+def new_root(game: Game, state: Any, *, level: Level) -> _Node:
+    """The root of a new search tree for ``state``, for ``search``."""
+    return _Node(game, state, level.solver)
+
+
+def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
+           deadline: float | None = None) -> None:
+    """Run up to ``rounds`` rounds of search from ``root`` (fewer when ``deadline``, a
+    ``time.monotonic()`` value, passes first, or the root is proven)."""
+    playout = game.tactical_playout if level.tactics else game.random_playout
+    roles, solver = game.roles, level.solver
+    for done in range(rounds):
+        if root.proven is not None:
+            return
+        if deadline is not None and done and done % 16 == 0 and time.monotonic() > deadline:
+            return
+        node, path = root, [root]
+        while True:
+            if node.proven is not None:
+                goals = node.proven
+                break
+            if node.untried:
+                action = node.untried.pop(int(rng.random() * len(node.untried)))
+                child = _Node(game, game.play(node.state, roles[node.me], action), solver)
+                node.children.append((action, child))
+                path.append(child)
+                if child.me < 0:
+                    goals = child.proven or _goal_tuple(game, game.goals(child.state))
+                else:
+                    goals = _goal_tuple(game, playout(child.state, rng))
+                break
+            if not node.children:  # terminal, outside the solver
+                goals = _goal_tuple(game, game.goals(node.state))
+                break
+            node = node.select()
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for index, value in enumerate(goals):
+                totals[index] += value
+        if solver and path[-1].proven is not None:
+            for parent in reversed(path[:-1]):
+                if parent.proven is not None or not parent.try_to_prove():
+                    break
+
+
+def final_choice(root: _Node) -> tuple[Action, _Node]:
+    """The move to play: a proven best one when the root is proven, else the most visited among
+    those not proven worse than the best proven value."""
+    me = root.me
+    if root.proven is not None:
+        best = root.proven[me]
+        return max((item for item in root.children if item[1].proven is not None and item[1].proven[me] == best),
+                   key=lambda item: item[1].visits)
+    floor = max((child.proven[me] for _, child in root.children if child.proven is not None), default=-1)
+    open_or_good = [item for item in root.children if item[1].proven is None or item[1].proven[me] >= floor]
+    return max(open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
 
 
 def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int = 2000,
-                  seconds: float | None = None) -> Action:
-    """The action the mover of ``state`` should play: the most visited after ``iterations`` rounds
-    of search (or fewer, when ``seconds`` runs out first). Raises ``ValueError`` in a terminal state.
+                  seconds: float | None = None, level: Level = PLAIN) -> Action:
+    """The action the mover of ``state`` should play after at most ``iterations`` rounds of the
+    search ``level`` describes, and at most ``seconds`` of thinking when given. Raises
+    ``ValueError`` in a terminal state.
     """
-    root = _Node(game, state)
-    if root.mover is None:
+    started = time.monotonic()
+    if seconds is not None:
+        seconds *= level.share
+    deadline = None if seconds is None else started + seconds
+    mover = game.to_move(state)
+    if mover is None:
         raise ValueError("the game is over: there is nothing to choose")
-    if len(root.untried) == 1:
-        return root.untried[0]
-    deadline = None if seconds is None else time.monotonic() + seconds
-    for done in range(iterations):
-        if deadline is not None and done % 16 == 0 and time.monotonic() > deadline:
-            break
-        _search_once(game, root, rng)
-    # A move that wins at once is taken without further thought; otherwise the most visited.
-    for action, child in root.children:
-        if child.mover is None and game.goals(child.state)[root.mover] == 100:
-            return action
-    return max(root.children, key=lambda item: item[1].visits)[0]
+    legal = game.legal_actions(state)
+    if len(legal) == 1:
+        return legal[0]
+    if level.blunder and rng.random() < level.blunder:
+        return legal[int(rng.random() * len(legal))]
+    if level.solver:
+        for action in legal:
+            after = game.play(state, mover, action)
+            if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
+                return action
+    root = new_root(game, state, level=level)
+    if level.endgame and root.proven is None:
+        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE)
+    search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
+    if not level.solver:
+        # A move that wins at once is taken without further thought; otherwise the most visited.
+        for action, child in root.children:
+            if child.me < 0 and game.goals(child.state)[mover] >= TOP_GOAL:
+                return action
+    return final_choice(root)[0]
 
 
-def _search_once(game: Game, root: _Node, rng: random.Random) -> None:
-    node, path = root, [root]
-    # Selection: descend through fully expanded nodes.
-    while not node.untried and node.children:
-        _, node = node.best_child(math.log(node.visits))
-        path.append(node)
-    # Expansion: one new child.
-    if node.untried:
-        action = node.untried.pop(int(rng.random() * len(node.untried)))
-        child = _Node(game, game.play(node.state, node.mover, action))
-        node.children.append((action, child))
-        node = child
-        path.append(node)
-    # Simulation, then backpropagation of every role's goal.
-    goals = game.goals(node.state) if node.mover is None else game.random_playout(node.state, rng)
-    for visited in path:
-        visited.visits += 1
-        totals = visited.totals
-        for role, value in goals.items():
-            totals[role] += value
+# -- exact endgame search (``endgame``) -----------------------------------------------------------
+
+class _OutOfTime(Exception):
+    pass
+
+
+def estimated_tree_size(game: Game, state: Any, rng: random.Random, samples: int = 8) -> float:
+    """Knuth's estimate of the number of positions in the game tree below ``state``: the mean,
+    over random descents, of the sums of the products of the branching factors met."""
+    total = 0.0
+    for _ in range(samples):
+        size, width, position = 1.0, 1.0, state
+        while (mover := game.to_move(position)) is not None:
+            actions = game.legal_actions(position)
+            width *= len(actions)
+            size += width
+            position = game.play(position, mover, actions[int(rng.random() * len(actions))])
+        total += size
+    return total / samples
+
+
+def solve(game: Game, state: Any, *, deadline: float | None = None,
+          table: dict[Any, tuple[int, ...]] | None = None) -> tuple[int, ...] | None:
+    """The exact goals of every role in ``state`` when each mover maximises its own goal (the
+    first such move in the rules' order), by depth-first search; a move that gives its mover the
+    top score ends the search of its siblings. ``None`` when ``deadline`` passes first."""
+    table = {} if table is None else table
+    try:
+        return _exact(game, state, table, deadline, [0])
+    except _OutOfTime:
+        return None
+
+
+def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: list[int]) -> tuple[int, ...]:
+    known = table.get(state)
+    if known is not None:
+        return known
+    count[0] += 1
+    if deadline is not None and count[0] % 256 == 0 and time.monotonic() > deadline:
+        raise _OutOfTime
+    mover = game.to_move(state)
+    if mover is None:
+        value = _goal_tuple(game, game.goals(state))
+    else:
+        me, value = game.roles.index(mover), None
+        for action in game.legal_actions(state):
+            result = _exact(game, game.play(state, mover, action), table, deadline, count)
+            if value is None or result[me] > value[me]:
+                value = result
+                if value[me] >= TOP_GOAL:
+                    break
+    table[state] = value
+    return value
+
+
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None) -> None:
+    """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
+    limit = ENDGAME_TREE if deadline is None else ENDGAME_TREE_PER_SECOND * (deadline - time.monotonic())
+    if estimated_tree_size(game, root.state, rng) > limit:
+        return
+    table: dict[Any, tuple[int, ...]] = {}
+    mover = game.roles[root.me]
+    known = {action: child for action, child in root.children}
+    for action in list(root.untried) + list(known):
+        child = known.get(action)
+        if child is None:
+            child = _Node(game, game.play(root.state, mover, action), True)
+            root.untried.remove(action)
+            root.children.append((action, child))
+        if child.proven is None:
+            child.proven = solve(game, child.state, deadline=deadline, table=table)
+            if child.proven is None:
+                return
+        if root.try_to_prove():
+            return
 
 
 def give_way(niceness: int) -> None:
@@ -104,9 +319,24 @@ def give_way(niceness: int) -> None:
         os.nice(niceness)
 
 
-def choose_action_from_json(game_slug: str, state_json: Any, *, seed: str, iterations: int, seconds: float) -> Action:
-    """``choose_action`` from plain values, for a worker process: the position as
-    ``Game.state_to_json`` gives it and the seed of its random choices."""
+def play_level(game: Game, state: Any, *, level: int, rng: random.Random, seconds: float | None,
+               most_rounds: int | None = None) -> Action:
+    """The move of the computer at ``level`` (1 to ``STRONGEST``) thinking at most ``seconds``
+    and at most ``most_rounds`` rounds (besides the level's own limit)."""
+    chosen = LEVELS[level - 1]
+    rounds = chosen.rounds if most_rounds is None else min(chosen.rounds, most_rounds)
+    return choose_action(game, state, rng=rng, iterations=rounds, seconds=seconds, level=chosen)
+
+
+def choose_action_from_json(game_slug: str, state_json: Any, *, seed: str, level: int, seconds: float,
+                            most_rounds: int | None = None, answer_by: float | None = None) -> Action:
+    """``play_level`` from plain values, for a worker process: the position as
+    ``Game.state_to_json`` gives it and the seed of its random choices. ``answer_by`` (a
+    ``time.time()`` value: the turn was asked for at ``answer_by - seconds``) shortens the
+    thinking by the time the turn waited for a free worker, down to ``LEAST_SECONDS``: under
+    load the computer thinks less, never longer."""
+    if answer_by is not None:
+        seconds = min(seconds, max(LEAST_SECONDS, answer_by - time.time()))
     game = get_game(game_slug)
-    return choose_action(game, game.state_from_json(state_json), rng=random.Random(seed),
-                         iterations=iterations, seconds=seconds)
+    return play_level(game, game.state_from_json(state_json), level=level, rng=random.Random(seed),
+                      seconds=seconds, most_rounds=most_rounds)

@@ -218,6 +218,13 @@ class Game(ABC):
         This is the computer player's hot loop: implementations use compact internal forms.
         """
 
+    def tactical_playout(self, state: Any, rng: random.Random) -> dict[Role, int]:
+        """Like ``random_playout``, but each mover takes a win in one when it has one and
+        otherwise avoids handing the next mover one where it can (the game says how); random
+        among the rest. The strong levels' playouts. By default plain ``random_playout``.
+        """
+        return self.random_playout(state, rng)
+
     # -- the GGP surface, shared ------------------------------------------------------------
     def legal_moves(self, state: Any, role: Role) -> list[Action]:
         """GGP legal moves of ``role``: ``["noop"]`` while waiting, ``[]`` when terminal."""

@@ -44,6 +44,9 @@ HAS_LINE = tuple(any(pattern & line == line for line in _SMALL_LINES) for patter
 # The empty squares of each 9-bit occupancy pattern, for move generation and random playouts.
 EMPTY_SQUARES = tuple(tuple(s for s in range(9) if not pattern >> s & 1) for pattern in range(512))
 EMPTY_COUNT = tuple(len(squares) for squares in EMPTY_SQUARES)
+# The squares that would complete a line for a mark holding ``pattern`` (empty or not: mask them).
+THREATS = tuple(sum(1 << s for s in range(9) if not pattern >> s & 1 and HAS_LINE[pattern | 1 << s])
+                for pattern in range(512))
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,9 +265,7 @@ class NineBoard(Game):
         if self.is_terminal(state):
             return self.goals(state)
         rand = rng.random
-        pats = [[state.marks[m] >> (9 * b) & SUB_FULL for b in range(9)] for m in (0, 1)]
-        both = [pats[0][b] | pats[1][b] for b in range(9)]
-        filled = sum(9 - EMPTY_COUNT[p] for p in both)
+        pats, both, filled = _patterns(state)
         sub, ply, swapped = state.sub, state.ply, state.swapped
         if self.can_swap(state):
             if rand() * (len(self._allowed_cells(state)) + 1) < 1:
@@ -273,14 +274,7 @@ class NineBoard(Game):
         while True:
             mark = (ply & 1) ^ swapped
             if sub == NO_SUB or both[sub] == SUB_FULL:
-                # Free move: pick uniformly among every empty cell of the board.
-                n = int(rand() * (81 - filled))
-                for b in range(9):
-                    count = EMPTY_COUNT[both[b]]
-                    if n < count:
-                        sub, square = b, EMPTY_SQUARES[both[b]][n]
-                        break
-                    n -= count
+                sub, square = _random_empty_cell(both, filled, rand)
             else:
                 squares = EMPTY_SQUARES[both[sub]]
                 square = squares[int(rand() * len(squares))]
@@ -296,6 +290,67 @@ class NineBoard(Game):
                 return {role: 50 for role in self.roles}
             sub = square
             ply += 1
+
+    def tactical_playout(self, state: NineBoardState, rng: random.Random) -> dict[Role, int]:
+        """``random_playout`` where the mover completes a line when it can, and otherwise plays a
+        square that does not send the opponent to a sub-board where it completes one (nor to a
+        full one, which frees it), when such a square exists."""
+        if self.is_terminal(state):
+            return self.goals(state)
+        rand = rng.random
+        pats, both, filled = _patterns(state)
+        sub, ply, swapped = state.sub, state.ply, state.swapped
+        if self.can_swap(state) and rand() * (len(self._allowed_cells(state)) + 1) < 1:
+            swapped = True
+            ply += 1
+        threats = THREATS
+        while True:
+            mark = (ply & 1) ^ swapped
+            own, opp = pats[mark], pats[mark ^ 1]
+            if sub == NO_SUB or both[sub] == SUB_FULL:
+                if any(threats[own[b]] & ~both[b] for b in range(9)):
+                    break
+                sub, square = _random_empty_cell(both, filled, rand)
+            else:
+                here = both[sub]
+                if threats[own[sub]] & ~here:
+                    break
+                squares = EMPTY_SQUARES[here]
+                safe = []
+                for s in squares:
+                    target = both[s] | 1 << s if s == sub else both[s]
+                    if target != SUB_FULL and not threats[opp[s]] & ~target:
+                        safe.append(s)
+                choices = safe or squares
+                square = choices[int(rand() * len(choices))]
+            bit = 1 << square
+            own[sub] |= bit
+            both[sub] |= bit
+            filled += 1
+            if filled == 81:
+                return {role: 50 for role in self.roles}
+            sub = square
+            ply += 1
+        winner = self.roles[mark ^ swapped]
+        return {role: 100 if role == winner else 0 for role in self.roles}
+
+
+def _patterns(state: NineBoardState) -> tuple[list[list[int]], list[int], int]:
+    """A playout's working copy: each mark's nine 9-bit patterns, their union, the filled count."""
+    pats = [[state.marks[m] >> (9 * b) & SUB_FULL for b in range(9)] for m in (0, 1)]
+    both = [pats[0][b] | pats[1][b] for b in range(9)]
+    return pats, both, sum(9 - EMPTY_COUNT[p] for p in both)
+
+
+def _random_empty_cell(both: list[int], filled: int, rand) -> tuple[int, int]:
+    """A free move: ``(sub-board, square)`` drawn uniformly among every empty cell of the board."""
+    n = int(rand() * (81 - filled))
+    for b in range(9):
+        count = EMPTY_COUNT[both[b]]
+        if n < count:
+            return b, EMPTY_SQUARES[both[b]][n]
+        n -= count
+    raise ValueError("the board is full")
 
 
 NINE_BOARD = NineBoard(

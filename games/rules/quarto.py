@@ -286,14 +286,8 @@ class MisereQuarto(Game):
         if self.is_terminal(state):
             return self.goals(state)
         rand = rng.random
-        board = [state.piece_at(c) for c in range(CELLS)]
-        filled = state.filled
-        pool = [p for p in range(16) if state.pool >> p & 1]
-        pool_left = len(pool)
-        empty = [c for c in range(CELLS) if not filled >> c & 1]
-        empty_left = len(empty)
-        ply = state.ply
-        selected = state.selected
+        board, pool, empty = _working_copy(state)
+        filled, pool_left, empty_left, ply, selected = state.filled, len(pool), len(empty), state.ply, state.selected
         lines_through = _LINES_THROUGH
         while True:
             if not ply & 1:
@@ -317,6 +311,75 @@ class MisereQuarto(Game):
             if not empty_left:
                 return {role: 50 for role in self.roles}
             ply += 1
+
+    def tactical_playout(self, state: QuartoState, rng: random.Random) -> dict[Role, int]:
+        """``random_playout`` where a placement avoids completing a line (it would lose) when it
+        can; a selection for oneself picks a piece that has such a place, and a selection for the
+        opponent picks one that has none (a win in one) when there is one."""
+        if self.is_terminal(state):
+            return self.goals(state)
+        rand = rng.random
+        board, pool, empty = _working_copy(state)
+        filled, pool_left, empty_left, ply, selected = state.filled, len(pool), len(empty), state.ply, state.selected
+        own_piece = self.order == "self"
+        while True:
+            risks = _risks(board, filled)
+            if not ply & 1:
+                candidates = []
+                for i in range(pool_left):
+                    unsafe = _unsafe_cells(risks, pool[i])
+                    if own_piece and len(unsafe) < empty_left:
+                        candidates.append(i)
+                    elif not own_piece and len(unsafe) == empty_left:
+                        candidates = [i]
+                        break
+                pick = candidates[int(rand() * len(candidates))] if candidates else int(rand() * pool_left)
+                pool_left -= 1
+                selected = pool[pick]
+                pool[pick] = pool[pool_left]
+                ply += 1
+            unsafe = _unsafe_cells(risks, selected)
+            safe = [i for i in range(empty_left) if empty[i] not in unsafe]
+            pick = safe[int(rand() * len(safe))] if safe else int(rand() * empty_left)
+            empty_left -= 1
+            cell = empty[pick]
+            empty[pick] = empty[empty_left]
+            board[cell] = selected
+            filled |= _BIT[cell]
+            if cell in unsafe:
+                placer = self._mover_index(ply)
+                return {self.roles[placer]: 0, self.roles[1 - placer]: 100}
+            if not empty_left:
+                return {role: 50 for role in self.roles}
+            ply += 1
+
+
+def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
+    """A playout's lists: the piece on each cell, the pieces in the pool, the empty cells."""
+    return ([state.piece_at(c) for c in range(CELLS)], [p for p in range(16) if state.pool >> p & 1],
+            [c for c in range(CELLS) if not state.filled >> c & 1])
+
+
+def _risks(board: list[int], filled: int) -> list[tuple[int, int, int]]:
+    """``(cell, ones, zeros)`` for each line with one empty cell whose three pieces share a
+    trait: a piece with a one among ``ones`` or a zero among ``zeros`` completes it at ``cell``."""
+    risks = []
+    for mask, (_, cells) in zip(_LINE_MASKS, LINES):
+        missing = mask & ~filled
+        if missing and not missing & (missing - 1):
+            ones, zeros = 15, 15
+            for c in cells:
+                if filled >> c & 1:
+                    ones &= board[c]
+                    zeros &= ~board[c]
+            if ones or zeros:
+                risks.append((missing.bit_length() - 1, ones, zeros))
+    return risks
+
+
+def _unsafe_cells(risks: list[tuple[int, int, int]], piece: int) -> set[int]:
+    """The empty cells where ``piece`` would complete a line."""
+    return {cell for cell, ones, zeros in risks if piece & ones or ~piece & zeros}
 
 
 def _select_text(piece: int) -> Action:

@@ -246,12 +246,10 @@ class ThreePlayerTicTacToe(Game):
         Draws from a list of empty cells (swap-remove) and tests only the fours through the cell
         just marked, since a four can appear nowhere else.
         """
-        masks = list(state.masks)
-        four_owner = self._four_owner(masks)
-        if four_owner is not None:
-            return self._scores(masks, four_owner)
-        occupied = state.occupied
-        empty = [c for c in range(CELLS) if not occupied >> c & 1]
+        masks, over = list(state.masks), self._four_owner(state.masks)
+        if over is not None:
+            return self._scores(masks, over)
+        occupied, empty = state.occupied, list(_cells_of(FULL & ~state.occupied))
         left = len(empty)
         mover = state.ply % 3
         rand = rng.random
@@ -268,6 +266,49 @@ class ThreePlayerTicTacToe(Game):
                     return self._scores(masks, mover)
             mover = _NEXT_MOVER[mover]
         return self._scores(masks, None)
+
+    def tactical_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
+        """``random_playout`` where the mover completes a four when it can. (Also blocking the
+        next mover's four was measured in the search and lost: 5 first places of 21 against
+        plain UCTs, against 10 of 21 without tactical playouts; docs/computer.md.)"""
+        masks, over = list(state.masks), self._four_owner(state.masks)
+        if over is not None:
+            return self._scores(masks, over)
+        occupied = state.occupied
+        empty = list(_cells_of(FULL & ~occupied))
+        left = len(empty)
+        threats = [0, 0, 0]  # per role: the cells that would complete one of its fours
+        for role in range(3):
+            for window in self.fours:
+                own = masks[role] & window
+                rest = window & ~own
+                if own.bit_count() == 3 and not rest & occupied:
+                    threats[role] |= rest
+        mover = state.ply % 3
+        rand = rng.random
+        fours_through = self._fours_through
+        while left:
+            if threats[mover] & ~occupied:
+                return self._win(masks, mover, threats[mover] & ~occupied)
+            pick = int(rand() * left)
+            left -= 1
+            cell = empty[pick]
+            empty[pick] = empty[left]
+            bit = _BIT[cell]
+            occupied |= bit
+            mask = masks[mover] | bit
+            masks[mover] = mask
+            for window in fours_through[cell]:
+                own = mask & window
+                rest = window & ~own
+                if own.bit_count() == 3 and not rest & occupied:
+                    threats[mover] |= rest
+            mover = _NEXT_MOVER[mover]
+        return self._scores(masks, None)
+
+    def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
+        masks[mover] |= cells & -cells
+        return self._scores(masks, mover)
 
 
 def _action_text(cell: int) -> Action:

@@ -51,7 +51,7 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
 
     It waits for players, unless every other seat is taken at once: by ``opponents`` (quick
     pairing, an accepted challenge; they take the other seats in random order) or, if
-    ``against_computer``, by the computer at ``computer_level`` (1 to 3,
+    ``against_computer``, by the computer at ``computer_level`` (1 to 4,
     ``games.computer.search.LEVELS``); then it starts. A rated match is for signed-up accounts only.
     ``ggp_players`` seats registered GGP players (role -> ``GGPPlayer`` id) at once, as the
     computer is seated; such a match needs the per-move time control (the GGP way), and
@@ -140,7 +140,7 @@ def computer_user(number: int = 1, level: int = computer.STRONGEST):
     One account per seat and level, since a player holds one seat of a match and the level
     belongs to the player (as on other sites: "level 3"); none of them can log in.
     """
-    name = computer.LEVELS[level - 1][0]
+    name = computer.LEVELS[level - 1].name
     user, created = get_user_model().objects.get_or_create(
         username=f"computer-{name}-{number}",
         defaults={"display_name": f"Computer ({name})" if number == 1 else f"Computer {number} ({name})",

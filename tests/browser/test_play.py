@@ -94,7 +94,10 @@ def test_a_whole_game_against_the_computer(player_page):
     form.get_by_label("Your seat").select_option("oplayer")
     expect(form.get_by_label("Its strength")).to_be_disabled()
     form.get_by_label("The computer: start at once").check()
-    form.get_by_label("Its strength").select_option("easy")
+    strength = form.get_by_label("Its strength")
+    expect(strength.locator("option")).to_have_count(4)  # each level says what it does
+    expect(strength.locator('option[value="1"]')).to_contain_text("Easy: Blunders often")
+    strength.select_option("1")
     form.get_by_role("button", name="Create match").click()
     match_id = match_id_of(ada)
     names = {"xplayer": "Computer (easy)", "oplayer": "Ada", "zplayer": "Computer 2 (easy)"}

@@ -261,3 +261,14 @@ def test_outside_a_server_the_pool_is_not_started_and_the_job_waits_in_the_queue
     with django_capture_on_commit_callbacks(execute=True):
         services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
     assert analysis_of(match=match)["status"] == "queued"
+
+
+def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
+    """``games`` precedes ``channels`` in INSTALLED_APPS, so its runworker is the one run
+    (``tests/games/test_live_analysis.py`` runs it across processes, in stage 2)."""
+    from django.core.management import get_commands, load_command_class
+
+    from games.computer.workers import StartingWorker
+
+    assert get_commands()["runworker"] == "games"
+    assert load_command_class("games", "runworker").worker_class is StartingWorker

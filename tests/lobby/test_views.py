@@ -3,7 +3,9 @@
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
+from games.computer.search import LEVELS
 from games.models import Match
 from tests.support.players import make_players
 
@@ -75,6 +77,15 @@ def test_create_match_against_the_computer_starts_it_with_the_computer_in_the_ot
     assert all(p.is_computer and p.computer_level == 1 for p in seats.values())
     client.post("/matches/new/", {"game": "quarto-misere", "opponents": "computer"})  # no level: medium
     assert Match.objects.latest("pk").seats.exclude(player=user).get().player.display_name == "Computer (medium)"
+
+
+def test_the_create_form_says_what_each_level_of_the_computer_does(signed_in):
+    client, _ = signed_in
+    page = client.get("/").content.decode()
+    for number, level in enumerate(LEVELS, start=1):
+        assert f'<option value="{number}"' in page
+        assert escape(f"{level.name.capitalize()}: {level.description}") in page
+    assert "Never misses a win in one" in page
 
 
 def test_create_match_refuses_an_unknown_kind_of_opponent(signed_in):

@@ -84,6 +84,16 @@ def test_database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
+    """SIGTERM ``process`` and wait for it; SIGKILL it if it has not exited within ``seconds``."""
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class LiveServer:
     def __init__(self, port: int | None = None, env: dict[str, str] | None = None) -> None:
         self.listener = listening_socket(port or 0)
@@ -126,12 +136,7 @@ class LiveServer:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            stop_process(self.process)
         self.process = None
         if getattr(self, "log", None):
             self.log.close()  # its reader stays open: the test may read the log after the stop
@@ -182,3 +187,25 @@ def live_server(**kwargs) -> Iterator[LiveServer]:
         yield server.start()
     finally:
         server.close()
+
+
+@contextmanager
+def computer_worker(env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
+    """``manage.py runworker computer`` against the test database and channel layer, as
+    ``bin/start`` runs it beside the servers; its log in a file of its own (``.log_name``);
+    stopped on the way out. It has no port to answer on: wait for what it does."""
+    connection.close()
+    extra = env or {}
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "DJANGO_SETTINGS_MODULE": "config.settings", **extra}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    if settings.REDIS_URL and "REDIS_URL" not in extra:
+        env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+    log = tempfile.NamedTemporaryFile("w", prefix="boardhall-worker-", suffix=".log", delete=False)
+    process = subprocess.Popen([sys.executable, "manage.py", "runworker", "computer"], cwd=ROOT, env=env,
+                               stdout=log, stderr=subprocess.STDOUT)
+    process.log_name = log.name
+    try:
+        yield process
+    finally:
+        stop_process(process)
+        log.close()

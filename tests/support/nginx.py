@@ -18,7 +18,7 @@ from typing import Iterator
 from django.conf import settings
 
 from config.errorpages import too_large_page
-from tests.support.live import ROOT, listening_socket, wait_until_serving
+from tests.support.live import ROOT, listening_socket, stop_process, wait_until_serving
 
 sys.path.insert(0, str(ROOT / "deploy"))
 import nginx as config  # noqa: E402  (deploy/nginx.py: not a package)
@@ -52,11 +52,6 @@ def nginx_in_front(servers) -> Iterator[Front]:
         wait_until_serving(port, process, f"{log} and {directory / 'error.log'}", what="nginx")
         yield Front(port)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         listener.close()
         shutil.rmtree(directory, ignore_errors=True)

@@ -12,3 +12,13 @@ def possible_goals(game, state) -> list[dict]:
             if goals not in found:
                 found.append(goals)
     return found
+
+
+def tree_fits(game, state, budget: list[int]) -> bool:
+    """Whether the game tree below ``state`` has at most ``budget[0]`` positions (counting down
+    ``budget[0]``, and stopping as soon as it runs out)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    mover = game.to_move(state)
+    return mover is None or all(tree_fits(game, game.play(state, mover, a), budget) for a in game.legal_actions(state))

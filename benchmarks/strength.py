@@ -1,0 +1,167 @@
+"""How well the computer plays: its levels against a plain UCT, against each other, and its
+search's parts measured side by side.
+
+Three modes, each a series of whole games where every side gets the same ``--seconds`` a move
+(wall clock; on a loaded machine both sides get less done alike). Seats rotate from game to
+game (both seats of a two-player game alternately, each of the three seats in turn):
+
+``uct``       each of ``--levels`` (through ``games.computer.engine.best_move``) against the plain
+              UCT of ``benchmarks/uct.py``, one per other seat;
+``ladder``    each of ``--levels`` against the level below it;
+``ablation``  the strongest level against itself with one part switched off (``--parts``), or the
+              old strongest level (plain search, 3,000 rounds, no clock), to see what each pays.
+
+It prints, per rule set and pairing, wins, draws (a shared first place) and losses of the first
+side, its win rate with a Wilson 95% interval, and then each side's think time per move
+(median, p95) and moves per second. Standard library only, no database:
+
+    python3 benchmarks/strength.py --mode uct --games 20 --seconds 0.25 --slugs nine-board-tictactoe
+
+The figures go to docs/computer.md. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.uct import uct_move  # noqa: E402
+from games.computer import engine, search  # noqa: E402
+from games.rules import Game, get_game  # noqa: E402
+
+Player = Callable[[Game, object, random.Random], str]
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def level_player(level: int, seconds: float) -> Player:
+    return lambda game, state, rng: engine.best_move(game.slug, state, level=level, seconds=seconds,
+                                                     seed=rng.random())
+
+
+def uct_player(seconds: float) -> Player:
+    return lambda game, state, rng: uct_move(game, state, seconds=seconds, rng=rng)
+
+
+def search_player(level: search.Level, seconds: float | None) -> Player:
+    return lambda game, state, rng: search.choose_action(game, state, rng=rng, iterations=level.rounds,
+                                                         seconds=seconds, level=level)
+
+
+def play_game(game: Game, players: dict[str, tuple[str, Player]], rng: random.Random,
+              think: dict[str, list[float]]) -> dict[str, int]:
+    state = game.initial_state()
+    while (role := game.to_move(state)) is not None:
+        name, player = players[role]
+        started = time.perf_counter()
+        action = player(game, state, rng)
+        think[name].append(time.perf_counter() - started)
+        state = game.play(state, role, action)
+    return game.goals(state)
+
+
+def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], games: int,
+           think: dict[str, list[float]]) -> None:
+    """``games`` games of ``first`` in each seat in turn against ``other`` in all the rest."""
+    game = get_game(slug)
+    won = drawn = lost = 0
+    for n in range(games):
+        seat = game.roles[n % len(game.roles)]
+        players = {role: first if role == seat else other for role in game.roles}
+        goals = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
+        top = max(goals.values())
+        if goals[seat] < top:
+            lost += 1
+        elif list(goals.values()).count(top) > 1:
+            drawn += 1
+        else:
+            won += 1
+    low, high = wilson(won, games)
+    print(f"| {slug} | {first[0]} | {other[0]} | {games} | {won} | {drawn} | {lost} "
+          f"| {won / games:.0%} | {low:.0%} to {high:.0%} |", flush=True)
+
+
+def ablations(seconds: float, parts: list[str]) -> list[tuple[tuple[str, Player], tuple[str, Player]]]:
+    expert = search.LEVELS[-1]
+    pairs = []
+    for part in parts:
+        if part == "old":
+            old = dataclasses.replace(search.PLAIN, name="old-strong", rounds=3000)
+            pairs.append((("expert", level_player(search.STRONGEST, seconds)), ("old strong (3000 rounds)",
+                                                                                   search_player(old, None))))
+        else:
+            without = dataclasses.replace(expert, name=f"expert-no-{part}", **{part: False})
+            pairs.append((("expert", search_player(expert, seconds)),
+                          (f"expert without {part}", search_player(without, seconds))))
+    return pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["uct", "ladder", "ablation"], default="uct")
+    parser.add_argument("--games", type=int, default=10, help="games per rule set and pairing")
+    parser.add_argument("--seconds", type=float, default=1.0, help="thinking time a move, for every side")
+    parser.add_argument("--slugs", default="nine-board-tictactoe,quarto-misere,tictactoe-3player")
+    parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
+    parser.add_argument("--parts", default="tactics,solver,endgame,old",
+                        help="ablation: the parts to switch off one at a time (old: the old strongest level)")
+    parser.add_argument("--without", choices=["tactics", "solver", "endgame"],
+                        help="uct mode: the strongest level with this part switched off, instead of --levels")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.levels.split(",")]
+    print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
+          f"load average at start {os.getloadavg()[0]:.2f}")
+    print()
+    print("| rule set | side | against | games | won | shared/drawn | lost | win rate | Wilson 95% |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    think: dict[str, list[float]] = {}
+    for slug in args.slugs.split(","):
+        if args.mode == "uct" and args.without:
+            without = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **{args.without: False})
+            pairs = [((f"expert without {args.without}", search_player(without, args.seconds)),
+                      ("plain UCT", uct_player(args.seconds)))]
+        elif args.mode == "uct":
+            pairs = [((f"level {n}", level_player(n, args.seconds)), ("plain UCT", uct_player(args.seconds)))
+                     for n in levels]
+        elif args.mode == "ladder":
+            pairs = [((f"level {n}", level_player(n, args.seconds)), (f"level {n - 1}", level_player(n - 1, args.seconds)))
+                     for n in levels if n > 1]
+        else:
+            pairs = ablations(args.seconds, args.parts.split(","))
+        for first, other in pairs:
+            for name in (first[0], other[0]):
+                think.setdefault(name, [])
+            series(slug, first, other, args.games, think)
+    print()
+    print("| side | moves | median ms | p95 ms | moves/s |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, times in think.items():
+        if len(times) >= 2:
+            p95 = statistics.quantiles(times, n=100, method="inclusive")[94]
+            print(f"| {name} | {len(times)} | {statistics.median(times) * 1000:.0f} | {p95 * 1000:.0f} "
+                  f"| {len(times) / sum(times):.1f} |")
+    print()
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

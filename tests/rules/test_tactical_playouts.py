@@ -1,0 +1,102 @@
+"""``Game.tactical_playout``: the strong levels' playouts follow the rules, take a win in one,
+and avoid a loss in one where they can; checked against the interface over random games."""
+
+import random
+
+import pytest
+
+from games.rules import GAMES, get_game
+from tests.support.rules import possible_goals, tree_fits
+
+SLUGS = [info.slug for info in GAMES]
+
+
+def random_states(game, seed: int, games: int = 12):
+    """Every position of ``games`` random games played through the interface."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            yield state
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        yield state
+
+
+def winning_actions(game, state):
+    mover = game.to_move(state)
+    wins = []
+    for action in game.legal_actions(state):
+        after = game.play(state, mover, action)
+        if game.is_terminal(after) and game.goals(after)[mover] == 100:
+            wins.append(action)
+    return wins
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_tactical_playouts_end_as_the_rules_allow(slug):
+    game = get_game(slug)
+    rng = random.Random(4)
+    checked = 0
+    for state in random_states(game, seed=1, games=6):
+        if game.is_terminal(state):
+            assert game.tactical_playout(state, rng) == game.goals(state)
+            continue
+        if checked < 12 and tree_fits(game, state, [300]):
+            checked += 1
+            endings = possible_goals(game, state)
+            assert all(game.tactical_playout(state, rng) in endings for _ in range(20))
+    assert checked
+
+
+@pytest.mark.parametrize("slug", [s for s in SLUGS if not s.startswith("quarto")])
+def test_a_mover_with_a_win_in_one_takes_it(slug):
+    game = get_game(slug)
+    rng = random.Random(5)
+    found = 0
+    for state in random_states(game, seed=2):
+        if not game.is_terminal(state) and winning_actions(game, state):
+            found += 1
+            mover = game.to_move(state)
+            assert all(game.tactical_playout(state, rng)[mover] == 100 for _ in range(10))
+    assert found >= 5
+
+
+@pytest.mark.parametrize("slug", ["quarto-misere", "quarto-misere-classic"])
+def test_a_placement_avoids_completing_a_line_when_it_can(slug):
+    """With two cells left and a piece that loses on one of them only, the playout plays the
+    other, so its result is that of the safe placement and the forced last move."""
+    game = get_game(slug)
+    rng = random.Random(6)
+    found = 0
+    for state in random_states(game, seed=3, games=100):
+        if game.is_terminal(state) or game.phase(state) != "place" or len(game.legal_actions(state)) != 2:
+            continue
+        mover = game.to_move(state)
+        after = [game.play(state, mover, action) for action in game.legal_actions(state)]
+        safe = [s for s in after if not (game.is_terminal(s) and game.goals(s)[mover] == 0)]
+        if len(safe) != 1:
+            continue
+        found += 1
+        expected = possible_goals(game, safe[0])
+        assert len(expected) == 1  # one piece and one cell are left: the rest is forced
+        assert all(game.tactical_playout(state, rng) == expected[0] for _ in range(10))
+    assert found >= 3
+
+
+def test_a_classic_selection_hands_over_a_piece_that_must_complete_a_line():
+    game = get_game("quarto-misere-classic")
+    rng = random.Random(7)
+    found = 0
+    for state in random_states(game, seed=4, games=60):
+        if game.is_terminal(state) or game.phase(state) != "select" or len(game.legal_actions(state)) > 6:
+            continue
+        selector = game.to_move(state)
+        for action in game.legal_actions(state):
+            handed = game.play(state, selector, action)
+            placer = game.to_move(handed)
+            outcomes = [game.play(handed, placer, place) for place in game.legal_actions(handed)]
+            if all(game.is_terminal(s) and game.goals(s)[placer] == 0 for s in outcomes):
+                found += 1
+                assert all(game.tactical_playout(state, rng)[selector] == 100 for _ in range(10))
+                break
+    assert found >= 3
