@@ -205,3 +205,10 @@ async def test_embedded_a_task_hands_its_commits_effects_to_the_servers_loop(set
     finally:
         offpath.TASKS.pop("probe")
     assert seen == [asyncio.get_running_loop()]
+
+
+def test_the_ggp_account_names_are_reserved_at_sign_up():
+    from lobby.services import account_signup
+
+    with pytest.raises(services.ServiceError):
+        account_signup(username="ggp-0123456789ab", password="a long enough password", display_name="Pretender")
