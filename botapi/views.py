@@ -1,11 +1,15 @@
-"""The account page (API tokens, the bot upgrade) and the API's documentation page.
+"""The account page (API tokens, the bot upgrade), the GGP players' page and the API's documentation page.
 
 A new token's secret is rendered into the answer to the POST that made it, never put in the
 session's messages or a redirect's address: it is shown once and stored nowhere.
 """
 
+import random
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -13,7 +17,14 @@ from django.views.decorators.http import require_POST
 from botapi import services
 from botapi.api import api
 from botapi.models import ApiToken
+from games import services as match_services
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
+from games.rules import GAMES
 from games.services import ServiceError
+
+GAMES_BY_SLUG = {game.slug: game for game in GAMES}
 
 
 @never_cache
@@ -55,6 +66,81 @@ def bot_upgrade(request):
     else:
         messages.success(request, "Your account is a bot account now.")
     return redirect("botapi:account")
+
+
+@never_cache
+def ggp_players(request):
+    """Every registered GGP player with its status; a signed-up person registers one here."""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.path)
+        try:
+            player = match_services.ggp_player_register(owner=request.user, name=request.POST.get("name", ""),
+                                                        url=request.POST.get("url", ""))
+        except ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, f"{player.account} is registered; Boardhall is asking it for INFO.")
+            return redirect("botapi:ggp_players")
+    mine = match_services.ggp_players_of(request.user) if request.user.is_authenticated else []
+    per_move = [(code, label) for code, label in clocks.choices() if TimeControl.parse(code).play]
+    return render(request, "botapi/ggp.html", {
+        "players": match_services.ggp_players_listed(), "mine": mine,
+        "may_register": request.user.is_authenticated and not request.user.is_guest and not request.user.is_bot,
+        "hosts": settings.GGP_PLAYER_HOSTS, "form": request.POST if request.method == "POST" else {},
+        "games": GAMES, "per_move": per_move,
+    })
+
+
+@require_POST
+def ggp_player_play(request, player_id: int):
+    """A match against the GGP player ``player_id``, seated at once as the computer is: the
+    person takes a random seat, the player the next one, the other seat (three players) waits
+    for people or goes to the computer. The per-move clock is the GGP way."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.path)
+    game = GAMES_BY_SLUG.get(request.POST.get("game", ""))
+    try:
+        control = TimeControl.parse(request.POST.get("clock", ""))
+    except ValueError as err:
+        messages.error(request, str(err))
+        return redirect("botapi:ggp_players")
+    if game is None:
+        messages.error(request, "Choose a rule set.")
+        return redirect("botapi:ggp_players")
+    roles = list(game.roles)
+    role = random.choice(roles)
+    ggp_role = roles[(roles.index(role) + 1) % len(roles)]
+    try:
+        match = match_services.match_create(
+            user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
+            role=role, ggp_players={ggp_role: player_id}, against_computer=request.POST.get("rest") == "computer")
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("botapi:ggp_players")
+    return redirect("games:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def ggp_player_recheck(request, player_id: int):
+    try:
+        match_services.ggp_player_recheck(owner=request.user, player_id=player_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("botapi:ggp_players")
+
+
+@require_POST
+@login_required
+def ggp_player_remove(request, player_id: int):
+    try:
+        match_services.ggp_player_remove(owner=request.user, player_id=player_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, "The GGP player is removed.")
+    return redirect("botapi:ggp_players")
 
 
 def api_docs(request):

@@ -25,6 +25,7 @@ from config.tcpwrite import write_at_once  # noqa: E402
 from games.services.flagfall import SweepWhenServing  # noqa: E402
 from games.computer.analysis_runs import RunQueueWhenServing  # noqa: E402
 from games.computer.workers import ComputerWorker  # noqa: E402
+from games.ggp.workers import GGPWorker  # noqa: E402
 
 lazy_pformat()
 write_at_once()
@@ -63,8 +64,9 @@ application = RunQueueWhenServing(SweepWhenServing(ProtocolTypeRouter(
         # A SIGTERM closes each socket between two messages (config/drain.py's TrackHandling).
         "websocket": SameOriginValidator(TrackHandling(SocketUserMiddleware(URLRouter(websocket_urlpatterns))),
                                          settings.ALLOWED_ORIGINS),
-        # Worker processes (manage.py runworker computer): the computer's turns when scaled.
-        "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi()}),
+        # Worker processes (manage.py runworker computer / ggp): the computer's turns and the calls
+        # to GGP players when scaled.
+        "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi(), "ggp": GGPWorker.as_asgi()}),
     }
 )))
 

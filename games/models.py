@@ -36,10 +36,13 @@ class Match(models.Model):
     # The number of stored moves. ``version`` counts every change pages must see and only
     # grows; a takeback lowers ``plies`` and still raises ``version``.
     plies = models.PositiveIntegerField(default=0)
-    # The time control (games.match.clocks.TimeControl): none, base + increment seconds, or days a move.
+    # The time control (games.match.clocks.TimeControl): none, base + increment seconds, days a move, or per move.
     clock_base = models.PositiveIntegerField(null=True, blank=True)
     clock_increment = models.PositiveIntegerField(default=0)
     clock_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Per move, the GGP way: a start clock before the first move and a play clock for every move (seconds).
+    clock_start = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_play = models.PositiveSmallIntegerField(null=True, blank=True)
     # The clock of a timed match once it started (games.match.clocks), and when the mover's time runs out.
     clock = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -250,3 +253,46 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id} ({self.status}, {len(self.evaluations)}/{self.positions})"
+
+
+class GGPPlayer(models.Model):
+    """A GGP player someone registered: a program behind an HTTP address (games.ggp), seated in
+    matches through its own program account (``account``, marked as a bot wherever it shows)."""
+
+    class Status(models.TextChoices):
+        CHECKING = "checking", "not checked yet"
+        ONLINE = "online", "online"
+        BUSY = "busy", "busy (in another match)"
+        AWAY = "away", "away (no answer)"
+
+    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ggp_player")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ggp_players")
+    url = models.CharField(max_length=200, help_text="where it listens (games.ggp.client.check_url)")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CHECKING)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True, default="", help_text="what the last check found")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["owner"])]
+
+    def __str__(self) -> str:
+        return f"GGP player {self.account} at {self.url} ({self.status})"
+
+
+class ReplacedMove(models.Model):
+    """A turn a GGP seat did not answer in time or legally: the random legal move played in its
+    place is ``Move`` ``ply``; pages and the replay show it as such."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="ggp_replaced")
+    ply = models.PositiveIntegerField()
+    role = models.CharField(max_length=20)
+    reason = models.CharField(max_length=10, choices=[("late", "late"), ("illegal", "illegal"),
+                                                      ("silent", "no answer")])
+    answer = models.CharField(max_length=200, blank=True, default="", help_text="what it answered, if anything")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="ggp_replaced_once")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} ply {self.ply}: {self.role}'s move replaced ({self.reason})"

@@ -54,8 +54,9 @@ def guest_create(*, display_name: str) -> User:
     return user
 
 
-# The site's own accounts: the computer's (games.services.computer_user) and guests' (guest_create).
-RESERVED_USERNAMES = ("computer", "guest-")
+# The site's own accounts: the computer's (games.services.computer_user), guests' (guest_create) and
+# registered GGP players' (games.ggp.players, "ggp-...").
+RESERVED_USERNAMES = ("computer", "guest-", "ggp-")
 
 
 def _username_taken(username: str, user: User) -> bool:

@@ -22,8 +22,9 @@ from games.match.clocks import TimeControl
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
-from games.models import Match, Outcome, Rating, Seat
+from games.models import Match, Outcome, Rating, ReplacedMove, Seat
 from games.selectors.analysis import analysis_of
+from games.selectors.snapshots import REPLACED
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.match.text import TextRefused, text_clean
@@ -190,7 +191,8 @@ def match_replay(*, match: Match) -> dict[str, Any]:
 
     ``views[n]`` is ``game.view`` after ``n`` moves (0..plies); ``moves[n-1]`` is the move
     that led to it, with its label and whether the rules played it at random for a seat that
-    had left play (``at_random``). Two queries. A stored move the rules refuse (a row from
+    had left play (``at_random``) or in place of a GGP seat's late, illegal or missing answer or a
+    per-move turn run out (``replaced``, the reason in words). Three queries. A stored move the rules refuse (a row from
     before they were strict) ends the replay there, with ``damaged`` true.
     """
     game = get_game(match.game)
@@ -198,6 +200,7 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     stored_seats = list(match.seats.select_related("player"))
     out_after = {s.role: s.out_ply for s in stored_seats if s.out_ply is not None}
     views, moves, damaged = [game.view(state)], [], False
+    replaced = dict(ReplacedMove.objects.filter(match=match).values_list("ply", "reason"))
     for ply, role, action in match.moves.values_list("ply", "role", "action"):
         try:
             state = game.play(state, role, action)
@@ -206,7 +209,8 @@ def match_replay(*, match: Match) -> dict[str, Any]:
             break
         views.append(game.view(state))
         moves.append({"ply": ply, "role": role, "role_label": role_label(role), "action": action,
-                      "label": game.action_label(action), "at_random": ply > out_after.get(role, ply)})
+                      "label": game.action_label(action), "at_random": ply > out_after.get(role, ply),
+                      "replaced": REPLACED.get(replaced.get(ply, ""), "")})
     imported = (match.result or {}).get("imported_names", {})
     seats = [{"role": s.role, "label": role_label(s.role), "name": _seat_name(s, imported)}
              for s in stored_seats]

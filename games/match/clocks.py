@@ -5,7 +5,10 @@ milliseconds as of the moment the current turn began (``since``); the seat to mo
 whose time is running, and ``Match.deadline`` is when it runs out. A turn ends when the seat
 to move changes (in Quarto's self-selection order, placing and then choosing a piece is one
 turn of one clock): the mover is charged the time since ``since`` and, in real time, gets the
-increment. Correspondence gives each turn the same number of days, whatever was left before.
+increment. Correspondence gives each turn the same number of days, whatever was left before;
+per move (the GGP way: a start clock and a play clock, in seconds) gives each turn the play
+clock, and the first turn the start clock too. When a per-move turn runs out, a random legal
+move is played for the mover and marked as such (``games.services.clocks``): the match goes on.
 In real time (as on lichess) a seat's clock starts at its own first move: until then the
 clock lists the seat in ``first``, and its turn has ``first_ms`` (``FIRST_MOVE_SECONDS``) to
 make that move, or the match is aborted; that first turn is not charged to its time.
@@ -29,6 +32,8 @@ MIN_BASE_MINUTES, MAX_BASE_MINUTES = 1, 180
 MAX_INCREMENT_SECONDS = 60
 CORRESPONDENCE_DAYS = (1, 2, 3, 7)
 REAL_TIME_PRESETS = ((1, 1), (3, 2), (5, 3), (10, 5))  # minutes + seconds per move
+PER_MOVE_PRESETS = ((30, 10), (60, 20), (120, 60))  # start clock + play clock, seconds
+MIN_PLAY_SECONDS, MAX_PLAY_SECONDS, MAX_START_SECONDS = 2, 600, 3600
 
 _source: Callable[[], datetime] = timezone.now
 
@@ -50,15 +55,19 @@ class OutOfTime(Exception):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Untimed (no fields), real time (``base`` seconds plus ``increment`` seconds a move) or
-    correspondence (``days`` per move)."""
+    """Untimed (no fields), real time (``base`` seconds plus ``increment`` seconds a move),
+    correspondence (``days`` per move) or per move (``start`` and ``play`` clocks in seconds)."""
 
     base: int | None = None
     increment: int = 0
     days: int | None = None
+    start: int | None = None
+    play: int | None = None
 
     @property
     def kind(self) -> str:
+        if self.play:
+            return "per_move"
         return "correspondence" if self.days else "real_time" if self.base else "untimed"
 
     @property
@@ -68,6 +77,8 @@ class TimeControl:
     @property
     def label(self) -> str:
         """Short, as lobbies show it: "5+3", "2 days", "untimed"."""
+        if self.play:
+            return f"{self.play} s/move"
         if self.days:
             return f"{self.days} day{'s' if self.days > 1 else ''}"
         if self.base:
@@ -78,6 +89,8 @@ class TimeControl:
     @property
     def description(self) -> str:
         """In words, for the match page and history."""
+        if self.play:
+            return f"Per move: {self.start} s to start, {self.play} s a move"
         if self.days:
             return f"Correspondence: {self.label} per move"
         if self.base:
@@ -86,7 +99,9 @@ class TimeControl:
 
     @property
     def code(self) -> str:
-        """One string for forms and URLs: "untimed", "5+3", "d2" (``parse`` reads it back)."""
+        """One string for forms and URLs: "untimed", "5+3", "d2", "m30/10" (``parse`` reads it back)."""
+        if self.play:
+            return f"m{self.start}/{self.play}"
         return f"d{self.days}" if self.days else f"{self.base // 60}+{self.increment}" if self.base else "untimed"
 
     @classmethod
@@ -98,6 +113,9 @@ class TimeControl:
         """
         if code == "untimed":
             return cls()
+        per_move = re.fullmatch(r"m(\d{1,4})/(\d{1,3})", code, re.ASCII)
+        if per_move and int(per_move[1]) <= MAX_START_SECONDS and MIN_PLAY_SECONDS <= int(per_move[2]) <= MAX_PLAY_SECONDS:
+            return cls(start=int(per_move[1]), play=int(per_move[2]))
         days = re.fullmatch(r"d(\d)", code, re.ASCII)
         if days and int(days[1]) in CORRESPONDENCE_DAYS:
             return cls(days=int(days[1]))
@@ -106,18 +124,22 @@ class TimeControl:
             return cls(base=int(real[1]) * 60, increment=int(real[2]))
         raise ValueError(f"{code!r} is not a time control: choose untimed, minutes+seconds "
                          f"({MIN_BASE_MINUTES} to {MAX_BASE_MINUTES} minutes, 0 to {MAX_INCREMENT_SECONDS} "
-                         f"seconds) or days per move ({', '.join(map(str, CORRESPONDENCE_DAYS))}).")
+                         f"seconds), days per move ({', '.join(map(str, CORRESPONDENCE_DAYS))}) or per move "
+                         f"(m<start seconds>/<play seconds>, {MIN_PLAY_SECONDS} to {MAX_PLAY_SECONDS} seconds a move).")
 
     @classmethod
     def of(cls, match) -> TimeControl:
-        return cls(match.clock_base, match.clock_increment, match.clock_days)
+        return cls(match.clock_base, match.clock_increment, match.clock_days, match.clock_start, match.clock_play)
 
     def fields(self) -> dict[str, Any]:
         """The match fields that store this time control."""
-        return {"clock_base": self.base, "clock_increment": self.increment, "clock_days": self.days}
+        return {"clock_base": self.base, "clock_increment": self.increment, "clock_days": self.days,
+                "clock_start": self.start, "clock_play": self.play}
 
     def turn_ms(self) -> int:
-        """What a seat has for its turn at the start of the match (correspondence: every turn)."""
+        """What a seat has for its turn at the start of the match (correspondence, per move: every turn)."""
+        if self.play:
+            return self.play * 1000
         return (self.days * 86_400 if self.days else self.base or 0) * 1000
 
 
@@ -125,7 +147,8 @@ def choices() -> list[tuple[str, str]]:
     """The time controls a match can be created with, as (code, label), untimed first."""
     real = [TimeControl(m * 60, s) for m, s in REAL_TIME_PRESETS]
     days = [TimeControl(days=d) for d in CORRESPONDENCE_DAYS]
-    return [(tc.code, tc.description) for tc in [TimeControl(), *real, *days]]
+    per_move = [TimeControl(start=start, play=play) for start, play in PER_MOVE_PRESETS]
+    return [(tc.code, tc.description) for tc in [TimeControl(), *real, *days, *per_move]]
 
 
 def _ms(moment: datetime) -> int:
@@ -143,6 +166,8 @@ def start(control: TimeControl, roles, first: str, at: datetime, *,
     if not control.timed:
         return None, None
     clock = {"remaining": {role: control.turn_ms() for role in roles}, "since": _ms(at), "running": first}
+    if control.play:
+        clock["remaining"][first] += (control.start or 0) * 1000
     if control.base and first_move_ms:
         clock.update(first=list(roles), first_ms=first_move_ms)
     return clock, deadline(clock)
@@ -169,7 +194,7 @@ def advance(control: TimeControl, clock: dict | None, *, after: str | None,
         remaining[before] = _left(clock, at)
         if after is not None and control.base:
             remaining[before] += control.increment * 1000
-    if after is not None and control.days:
+    if after is not None and (control.days or control.play):
         remaining[after] = control.turn_ms()
     clock = {**clock, "remaining": remaining, "since": _ms(at), "running": after}
     if "first" in clock:
@@ -209,6 +234,7 @@ def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, 
     the seats still to make their first move (``first``) and the time each has for it."""
     return {"kind": control.kind, "label": control.label, "description": control.description,
             "base": control.base, "increment": control.increment, "days": control.days,
+            "start": control.start, "play": control.play,
             "remaining": clock["remaining"] if clock else None,
             "since": clock["since"] if clock else None,
             "running": clock["running"] if clock else None, "now": _ms(at),

@@ -18,7 +18,9 @@ import orjson
 
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
-from games.models import Match, Move
+from django.db.models import OuterRef, Subquery
+
+from games.models import Match, Move, ReplacedMove
 
 REMEMBERED_MATCHES = 5000
 
@@ -48,8 +50,16 @@ def seat_rating_json(seat) -> dict[str, Any]:
             "unrated_against": seat.unrated_against.split()}
 
 
-def move_json(game, ply: int, role: str, action: str) -> dict[str, Any]:
-    return {"ply": ply, "role": role, "action": action, "label": game.action_label(action)}
+REPLACED = {"late": "too late", "illegal": "not a legal move", "silent": "no answer"}
+
+
+def move_json(game, ply: int, role: str, action: str, replaced: str | None = None) -> dict[str, Any]:
+    """A move as pages show it; ``replaced``: why a random legal move was played in the seat's
+    place (``games.services.replaced``), in words."""
+    move = {"ply": ply, "role": role, "action": action, "label": game.action_label(action)}
+    if replaced:
+        move["replaced"] = REPLACED.get(replaced, replaced)
+    return move
 
 
 class _MoveLists:
@@ -87,7 +97,9 @@ def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[st
     """The match's ``plies`` moves at ``version`` (remembered, or one query)."""
     moves = move_lists.get(match_id, version)
     if moves is None:
-        rows = Move.objects.filter(match_id=match_id, ply__lte=plies).values_list("ply", "role", "action")
+        replaced = ReplacedMove.objects.filter(match_id=OuterRef("match_id"), ply=OuterRef("ply")).values("reason")[:1]
+        rows = (Move.objects.filter(match_id=match_id, ply__lte=plies).annotate(replaced=Subquery(replaced))
+                .values_list("ply", "role", "action", "replaced"))
         moves = tuple(move_json(game, *row) for row in rows)
         move_lists.put(match_id, version, moves)
     return moves

@@ -31,6 +31,13 @@ from games.services.challenges import (
                                        challenge_expire_later,
 )
 from games.services.chat import chat_post
+from games.ggp.players import (
+    ggp_player_recheck,
+    ggp_player_register,
+    ggp_player_remove,
+    ggp_players_listed,
+    ggp_players_of,
+)
 from games.services.clocks import clock_flag, clock_sweep
 from games.services.conduct import (
     draw_accept,
@@ -56,6 +63,8 @@ from games.services.moves import computer_turn_resume, move_memory_prime, move_s
 from games.services.pairing import pool_enter, pool_leave, pool_pair
 from games.services.presence import online_enter, online_leave, presence_enter, presence_leave, presence_touch
 from games.services.ratings import ratings_recompute
+from games.services.replaced import ggp_match_call_off, move_replace
+from games.ggp import manager as ggp_manager
 
 # The computer's turns end like anyone's, through move_submit: bots receives it here, so it
 # never imports the services that schedule it.
@@ -65,13 +74,16 @@ flagfall.use(flag=clock_flag, sweep=clock_sweep)
 # And the analyses' runner the queue's steps.
 analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
                   takeover_seconds=analysis_takeover_seconds)
+# And the GGP manager the services that play or replace a GGP seat's move, or call a match off.
+ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off)
 
 __all__ = [
     "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
     "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
-    "draw_accept", "draw_decline", "draw_offer", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
-    "move_memory_prime", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
+    "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
+    "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
+    "move_memory_prime", "move_replace", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
     "seat_join",
     "takeback_accept", "takeback_decline", "takeback_offer", "waiting_matches_expire",

@@ -63,7 +63,8 @@ def match_moved_on_commit(*, match, game, state, seats, previous_version: int, m
     Call inside the transaction that recorded ``moves``."""
     prior = snapshots.move_list(match_id=match.pk, version=previous_version, plies=match.plies - len(moves),
                                 game=game)
-    moves_now = prior + tuple(snapshots.move_json(game, m.ply, m.role, m.action) for m in moves)
+    moves_now = prior + tuple(snapshots.move_json(game, m.ply, m.role, m.action, getattr(m, "replaced", None))
+                                 for m in moves)
     snapshot = snapshots.build(match=match, game=game, state=state, seats=seats, moves=moves_now)
     event = snapshots.state_event(snapshot, moves_now[-1] if moves else None)
     match_id, version = match.pk, match.version

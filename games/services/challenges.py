@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.ggp import manager as ggp_manager
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
@@ -41,6 +42,9 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
         raise ServiceError("no_such_player", "There is no such player to challenge: they may have left the site.")
     if target.pk == user.pk:
         raise ServiceError("no_such_player", "You cannot challenge yourself.")
+    if ggp_manager.is_ggp(target):  # a program that answers at once: played from its page, not asked
+        raise ServiceError("ggp_player", f"{target} is a GGP player: play it from the GGP players page "
+                                         "(/ggp/), where it takes its seat at once.")
     if settings.rated and not (is_ratable(user) and is_ratable(target)):
         raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: "
                                                    "challenge a guest to a casual match.")

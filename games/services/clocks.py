@@ -7,15 +7,20 @@ late move can race for the same flag and it falls once.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+
+from django.conf import settings
 
 from django.db import transaction
 
+from games.ggp import manager as ggp_manager
 from games.match import clocks
+from games.match.clocks import TimeControl
 from games.models import Match, Out
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import every_seat_moved, resign_seat
+from games.services.replaced import move_replace
 
 
 def clock_flag(*, match_id: int) -> datetime | None:
@@ -23,7 +28,9 @@ def clock_flag(*, match_id: int) -> datetime | None:
     players still playing the other wins; with three, the seat counts as resigned and play
     goes on. Before every seat has moved (in real time: a seat's first-move time ran out) the
     match is aborted instead (``resign_seat``; as lichess does: nobody loses, or is rated, for
-    a game that never began). Returns the deadline still ahead, if the match has one."""
+    a game that never began). Per move (the GGP way), a random legal move is played for the
+    mover instead and marked as such, and the match goes on (``move_replace``). Returns the
+    deadline still ahead, if the match has one."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
@@ -34,6 +41,13 @@ def clock_flag(*, match_id: int) -> datetime | None:
         seats = match_seats(match.pk)
         game = get_game(match.game)
         mover = game.to_move(game.state_from_json(match.state))
+        if TimeControl.of(match).play:
+            seat = next(s for s in seats if s.role == mover)
+            grace = timedelta(seconds=2 * settings.GGP_GRACE_SECONDS)
+            if ggp_manager.is_ggp(seat.player) and at < match.deadline + grace:
+                return match.deadline + grace  # the manager judges its answer; the flag only if it cannot
+            move_replace(match_id=match.pk, version=match.version, role=mover, reason="late")
+            return Match.objects.values_list("deadline", flat=True).get(pk=match.pk)
         if every_seat_moved(match):
             match.clock = clocks.flag(match.clock)
         seat = next(s for s in seats if s.role == mover)

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.services import broadcast, flagfall
 from games.computer import bots
+from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
@@ -204,6 +205,7 @@ def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], p
         broadcast.lobby_changed_on_commit()
     else:
         computer_turn_after_commit(match, game, state, seats)
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear the move, or the end
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:
@@ -234,6 +236,7 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     match.version += 1
     match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
+    ggp_manager.after_commit(match.pk)  # GGP seats hear ABORT
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.lobby_changed_on_commit()
@@ -265,6 +268,7 @@ def finish(match: Match, outcome: dict[str, Any], seats: list[Seat], *, save_sea
         seat.outcome = (Outcome.DRAWN if outcome["draw"] else
                         Outcome.WON if seat.role in outcome["winners"] else Outcome.LOST)
     ratings_update(match=match, seats=seats)
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear STOP
     if save_seats:
         statements.update_seats(seats, SEAT_RESULT_FIELDS)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -14,12 +14,13 @@ from django.utils import timezone
 from games.services import broadcast, flagfall
 from games.runtime import presence
 from games.computer import search as computer
+from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import role_label
 from games.match.settings import MatchSettings
-from games.models import Match, Out, Seat
+from games.models import GGPPlayer, Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import (
@@ -43,7 +44,8 @@ logger = logging.getLogger(__name__)
 
 def match_create(*, user, settings: MatchSettings, is_private: bool = False, role: str | None = None,
                  opponents: Sequence = (), against_computer: bool = False,
-                 computer_level: int = computer.STRONGEST, rng: random.Random | None = None) -> Match:
+                 computer_level: int = computer.STRONGEST, rng: random.Random | None = None,
+                 ggp_players: Mapping[str, int] | None = None) -> Match:
     """Create a match with ``settings`` (rule set, rated or casual, time control) and seat its
     creator (``role=None`` picks a random seat).
 
@@ -51,6 +53,9 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     pairing, an accepted challenge; they take the other seats in random order) or, if
     ``against_computer``, by the computer at ``computer_level`` (1 to 4,
     ``games.computer.search.LEVELS``); then it starts. A rated match is for signed-up accounts only.
+    ``ggp_players`` seats registered GGP players (role -> ``GGPPlayer`` id) at once, as the
+    computer is seated; such a match needs the per-move time control (the GGP way), and
+    people and the computer may take the other seats.
     """
     require_player(user)
     if against_computer and computer_level not in range(1, computer.STRONGEST + 1):
@@ -64,12 +69,14 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         role = rng.choice(game.roles)
     elif role not in game.roles:
         raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
-    others = [r for r in game.roles if r != role]
+    ggp = _ggp_accounts(ggp_players or {}, game, role, settings.time_control)
+    others = [r for r in game.roles if r != role and r not in ggp]
     if against_computer:
         seated = {r: computer_user(n, computer_level) for n, r in enumerate(others, start=1)}
     else:
         shuffled = rng.sample(others, len(others))
         seated = dict(zip(shuffled, opponents))
+    seated.update(ggp)
     seated[role] = user
     control = settings.time_control
     starts = len(seated) == len(game.roles)
@@ -98,6 +105,23 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         broadcast.lobby_changed_on_commit()
         broadcast.mine_changed_on_commit(seated.values())
     return match
+
+
+def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeControl) -> dict:
+    """The accounts of the GGP players ``chosen`` for their roles (ServiceError if a role or
+    player is wrong, or the time control is not per move)."""
+    if not chosen:
+        return {}
+    if not control.play:
+        raise ServiceError("ggp_needs_per_move", "A match with a GGP player uses the per-move time control "
+                                                 "(a start clock and a play clock): choose one.")
+    if role in chosen or not set(chosen) <= set(game.roles) or len(set(chosen.values())) != len(chosen):
+        raise ServiceError("ggp_seats", "Each GGP player takes one seat other than yours.")
+    players = {p.pk: p for p in GGPPlayer.objects.select_related("account")
+               .filter(pk__in=list(chosen.values()), account__is_active=True)}
+    if set(players) != set(chosen.values()):
+        raise ServiceError("ggp_unknown", "There is no such GGP player.")
+    return {r: players[pk].account for r, pk in chosen.items()}
 
 
 def _require_room_to_wait(user) -> None:
@@ -332,3 +356,4 @@ def _start(match: Match, game, seats: list[Seat], at) -> None:
     match.save(update_fields=["status", "started_at", "clock", "deadline"])
     flagfall.arm_on_commit(match.pk, match.deadline)
     computer_turn_after_commit(match, game, state, seats)
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear START

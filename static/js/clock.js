@@ -52,7 +52,7 @@ export class Clocks {
       const ms = this.left(role);
       node.textContent = formatTime(ms, this.clock.kind);
       node.classList.toggle("clock--running", role === this.clock.running);
-      node.classList.toggle("clock--low", this.clock.kind === "real_time" && ms < 10_000);
+      node.classList.toggle("clock--low", (this.clock.kind === "real_time" || this.clock.kind === "per_move") && ms < 10_000);
       node.setAttribute("aria-label", `${spokenTime(ms)} left`);
     }
     if (this.onTick) this.onTick();

@@ -57,7 +57,13 @@ export function renderMoves(moves, seats) {
     // "x A3 c1" names its mark already
     if (!move.label.startsWith(`${role.textContent.toLowerCase()} `)) step.append(role, " ");
     step.append(move.label);
-    if (outAfter.has(move.role) && move.ply > outAfter.get(move.role)) {
+    if (move.replaced) { // a GGP seat late, illegal or silent, or a per-move clock run out
+      const random = document.createElement("span");
+      random.className = "moves__random";
+      random.dataset.testid = "replaced";
+      random.textContent = `(at random: ${move.replaced})`;
+      step.append(" ", random);
+    } else if (outAfter.has(move.role) && move.ply > outAfter.get(move.role)) {
       const random = document.createElement("span");
       random.className = "moves__random";
       random.textContent = "(at random)";

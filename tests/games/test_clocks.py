@@ -34,9 +34,9 @@ def test_out_of_bounds_codes_are_refused(code):
         TimeControl.parse(code)
 
 
-def test_choices_offer_untimed_presets_and_days():
+def test_choices_offer_untimed_presets_days_and_per_move():
     codes = [code for code, _ in clocks.choices()]
-    assert codes == ["untimed", "1+1", "3+2", "5+3", "10+5", "d1", "d2", "d3", "d7"]
+    assert codes == ["untimed", "1+1", "3+2", "5+3", "10+5", "d1", "d2", "d3", "d7", "m30/10", "m60/20", "m120/60"]
     assert all(TimeControl.parse(code).code == code for code in codes)
 
 

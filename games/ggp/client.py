@@ -1,0 +1,204 @@
+"""One HTTP call to a GGP player: only to hosts the operator allows, with a deadline and a
+cap on the answer. Never called on a web request's path (``manager`` runs it off it).
+
+The allow-list (``settings.GGP_PLAYER_HOSTS``, default ``localhost``: the local machine
+alone) holds host names, IP addresses and networks (``10.1.0.0/16``). An address is checked
+twice: at registration (``check_url``: the scheme, the host by name or address) and at every
+call (``call``): the host is resolved then, every address it resolves to must be allowed,
+and the connection goes to that checked address, so a name that resolves elsewhere later
+(DNS rebinding) reaches nothing it should not. ``localhost`` allows the loopback addresses;
+an allowed host name may resolve to public addresses or to an address the list allows.
+Redirects are never followed: a 3xx answer is a failed call.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from games.ggp import protocol
+
+MAX_URL_CHARS = 200
+LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+getaddrinfo = socket.getaddrinfo  # the resolver of every call (tests replace it here, not process-wide)
+
+
+class Refused(ValueError):
+    """An address Boardhall will not call (scheme, host or resolved address not allowed)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}{self.path}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a call gave: the answer's text, or the failure (``timeout``, ``refused``,
+    ``unreachable``, ``too_large``, ``bad_status``) in words; and how long it took."""
+
+    text: str | None
+    failure: str | None
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def _allowed():
+    """(names, networks) of the allow-list; ``localhost`` stands for the loopback networks."""
+    names, networks = set(), list()
+    for entry in settings.GGP_PLAYER_HOSTS:
+        entry = entry.strip().lower().strip("[]")
+        if not entry:
+            continue
+        if entry == "localhost":
+            names.add(entry)
+            networks.extend(LOOPBACK)
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            names.add(entry.rstrip("."))
+    return names, networks
+
+
+def _address(host: str):
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None
+
+
+def check_url(url: str) -> Target:
+    """The target of ``url`` if Boardhall may call it, else ``Refused`` saying why.
+
+    >>> check_url("http://localhost:9147/").port
+    9147
+    """
+    url = (url or "").strip()
+    if len(url) > MAX_URL_CHARS:
+        raise Refused(f"The address is longer than {MAX_URL_CHARS} characters.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise Refused("That is not an address (http://host:port/).") from None
+    if parts.scheme not in {"http", "https"}:
+        raise Refused("Only http:// and https:// addresses can be called.")
+    if parts.username is not None or parts.password is not None or not parts.hostname:
+        raise Refused("The address needs a host, and no user name or password in it.")
+    if parts.query or parts.fragment:
+        raise Refused("The address may not have a query or a fragment.")
+    host = parts.hostname.lower().rstrip(".")
+    names, networks = _allowed()
+    literal = _address(host)
+    if (literal is None and host not in names) or (literal is not None and not any(literal in n for n in networks)):
+        raise Refused(f"This server calls only the hosts its operator allows ({', '.join(settings.GGP_PLAYER_HOSTS)}); "
+                      f"{host} is not one of them.")
+    return Target(parts.scheme, host, port or (443 if parts.scheme == "https" else 80), parts.path or "/")
+
+
+def resolve(target: Target) -> str:
+    """The address to connect to for ``target``, resolved now: every address the host
+    resolves to must be allowed (a loopback or private address only where the list allows
+    it by address or network), else ``Refused``."""
+    names, networks = _allowed()
+    try:
+        infos = getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise Refused(f"{target.host} does not resolve.") from None
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    by_name = target.host in names and target.host != "localhost"
+    for address in addresses:
+        if not any(address in n for n in networks) and not (by_name and address.is_global):
+            raise Refused(f"{target.host} resolves to {address}, which this server may not call.")
+    if not addresses:
+        raise Refused(f"{target.host} does not resolve.")
+    return str(addresses[0])
+
+
+class _Connection(http.client.HTTPConnection):
+    """A connection to an address already checked, sending the player's own host name."""
+
+    def __init__(self, target: Target, address: str, timeout: float) -> None:
+        super().__init__(address, target.port, timeout=timeout)
+        self._target = target
+
+    def connect(self) -> None:
+        super().connect()
+        if self._target.scheme == "https":
+            context = ssl.create_default_context()
+            self.sock = context.wrap_socket(self.sock, server_hostname=self._target.host)
+
+
+def call(url: str, message: str, *, seconds: float, max_bytes: int | None = None) -> Answer:
+    """POST ``message`` to the player at ``url`` and read its answer within ``seconds`` in all
+    (connecting, sending, reading), at most ``max_bytes`` (``GGP_ANSWER_BYTES``)."""
+    started = time.monotonic()
+    cap = max_bytes or settings.GGP_ANSWER_BYTES
+
+    def failed(why: str) -> Answer:
+        return Answer(None, why, time.monotonic() - started)
+
+    try:
+        target = check_url(url)
+        address = resolve(target)
+    except Refused as err:
+        return failed(f"refused: {err}")
+    connection = _Connection(target, address, timeout=max(seconds, 0.05))
+    body = message.encode()
+    try:
+        connection.putrequest("POST", target.path, skip_host=True, skip_accept_encoding=True)
+        default_port = 443 if target.scheme == "https" else 80
+        host = f"[{target.host}]" if ":" in target.host else target.host
+        connection.putheader("Host", host if target.port == default_port else f"{host}:{target.port}")
+        connection.putheader("Content-Type", protocol.CONTENT_TYPE)
+        connection.putheader("Accept", "text/delim")
+        connection.putheader("Sender", "GAMESERVER")
+        connection.putheader("Receiver", f"{host}:{target.port}")
+        connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body)
+        sock = connection.sock  # the response keeps reading from it after the connection lets go
+        response = connection.getresponse()
+        if response.status != 200:
+            return failed(f"bad_status: HTTP {response.status}"
+                          + (" (redirects are not followed)" if 300 <= response.status < 400 else ""))
+        chunks, size = [], 0
+        while True:
+            left = seconds - (time.monotonic() - started)
+            if left <= 0:
+                return failed("timeout")
+            sock.settimeout(left)
+            chunk = response.read1(8192)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > cap:
+                return failed(f"too_large: more than {cap} bytes")
+            chunks.append(chunk)
+    except (TimeoutError, socket.timeout):
+        return failed("timeout")
+    except (OSError, http.client.HTTPException) as err:
+        return failed(f"unreachable: {type(err).__name__}")
+    finally:
+        connection.close()
+    if time.monotonic() - started > seconds:
+        return failed("timeout")
+    return Answer(b"".join(chunks).decode("utf-8", "replace"), None, time.monotonic() - started)

@@ -1,0 +1,265 @@
+"""Boardhall as the GGP game manager of a match with GGP seats: START, PLAY, STOP, ABORT.
+
+Every committed change of such a match (it started, a move, it finished or was called off)
+asks for ``ggp_match_changed`` off the request path (``offpath``); one match is served by
+one task at a time in this process (a lock per match), so each player hears the steps in
+order. What the task does, from the match as it is now:
+
+- a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
+  GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
+  is in another match: the match is called off (it never began) and the player shown busy.
+- each step: ``(PLAY <id> <previous joint move>)`` to every GGP seat (``nil`` first, ``noop``
+  for a role that had no choice), with the play clock. The answer of the seat to move is its
+  move: played through ``move_submit`` like anyone's; an answer later than the play clock,
+  not legal, or none by the play clock plus ``GGP_GRACE_SECONDS`` is replaced by a random
+  legal move, recorded with the reason (``move_replace``).
+- the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
+
+No database connection or lock is held while a player thinks. Steps already sent are kept in
+this process (``_progress``): one manager process (or one ``runworker ggp``) serves a match.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from games.ggp import client, offpath, protocol
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
+from games.models import GGPPlayer, Match, Move, Seat
+from games.rules import get_game
+
+NOOP = "noop"
+MAX_SUBMITS = 5  # a move refused as stale (an offer moved the version meanwhile) is sent again
+
+_services: dict[str, Callable[..., object]] = {}
+_locks: dict[int, threading.Lock] = {}
+_locks_lock = threading.Lock()
+
+
+@dataclass
+class Progress:
+    started: bool = False
+    sent: int = -1  # the plies of the last step sent with PLAY
+    answer: tuple[int, str | None, str, str] | None = None  # plies, action or None, reason, text
+    ended: bool = False
+
+
+_progress: dict[int, Progress] = {}
+
+
+def use(**services: Callable[..., object]) -> None:
+    """Give this module the services it calls: ``submit`` (``move_submit``), ``replace``
+    (``move_replace``) and ``call_off`` (``ggp_match_call_off``)."""
+    _services.update(services)
+
+
+ACCOUNT_PREFIX = "ggp-"  # the user names of GGP players' accounts (players.ggp_player_register)
+
+
+def is_ggp(user) -> bool:
+    """Whether ``user`` is a registered GGP player's account (no query: its user name says so)."""
+    return user is not None and user.is_bot and user.username.startswith(ACCOUNT_PREFIX)
+
+
+def after_commit(match_id: int, seats=None) -> None:
+    """After this transaction commits, let the manager see ``match_id`` if a GGP player holds
+    one of its seats (``seats`` with their players; None: look them up)."""
+    if seats is None:
+        has = Seat.objects.filter(match_id=match_id, player__username__startswith=ACCOUNT_PREFIX,
+                                  player__is_bot=True).exists()
+    else:
+        has = any(is_ggp(s.player) for s in seats)
+    if has:
+        offpath.run_on_commit("ggp_match_changed", match_id)
+
+
+def forget() -> None:
+    """Forget every match's progress (tests: the database is emptied and ids come back)."""
+    _progress.clear()
+
+
+@offpath.task
+def ggp_match_changed(match_id: int) -> None:
+    with _lock(match_id):
+        _serve(match_id)
+
+
+def _lock(match_id: int) -> threading.Lock:
+    with _locks_lock:
+        return _locks.setdefault(match_id, threading.Lock())
+
+
+@dataclass
+class _View:
+    match: Match
+    game: object
+    control: TimeControl
+    states: list  # the state before each ply, and the current one last
+    actions: list[tuple[str, str]]  # (role, action) of each ply
+    seats: dict[str, GGPPlayer] = field(default_factory=dict)  # role -> GGP player
+
+
+def _read(match_id: int) -> _View | None:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    game = get_game(match.game)
+    actions = list(Move.objects.filter(match_id=match_id).order_by("ply").values_list("role", "action"))
+    states = [game.initial_state()]
+    for role, action in actions:
+        states.append(game.play(states[-1], role, action))
+    seats = {s.role: s.player.ggp_player for s in Seat.objects.filter(match_id=match_id)
+             .select_related("player__ggp_player") if is_ggp(s.player) and hasattr(s.player, "ggp_player")}
+    return _View(match, game, TimeControl.of(match), states, actions, seats)
+
+
+def _serve(match_id: int) -> None:
+    view = _read(match_id)
+    if view is None or not view.seats:
+        return
+    if match_id not in _progress and view.match.status != Match.Status.ACTIVE:
+        return  # never started here (or already ended): nobody to tell
+    progress = _progress.setdefault(match_id, Progress())
+    if progress.ended:
+        return
+    mid = protocol.match_id(match_id)
+    if not progress.started:
+        progress.started = True
+        if view.match.status == Match.Status.ACTIVE and not _start(view, mid):
+            return
+    plies, active = len(view.actions), view.match.status == Match.Status.ACTIVE
+    # every step in order, the ones missed included (the computer or a resigned seat's
+    # random turns can move on before a PLAY went out); the last one's answer counts
+    for step in range(progress.sent + 1, plies + (1 if active else 0)):
+        answers = _send_all(view, protocol.play(mid, _joint(view, step)), _clock(view) + settings.GGP_GRACE_SECONDS)
+        progress.sent = step
+        if step == plies:
+            progress.answer = _judge(view, answers)
+    if active:
+        _play_answer(match_id, progress)
+        return
+    progress.ended = True
+    if view.match.status == Match.Status.FINISHED:
+        _send_all(view, protocol.stop(mid, _joint(view, plies)), _clock(view))
+    else:
+        _send_all(view, protocol.abort(mid), _clock(view))
+    _progress.pop(match_id, None)
+
+
+def _clock(view: _View) -> float:
+    return float(view.control.play or settings.GGP_INFO_SECONDS)
+
+
+def _start(view: _View, mid: str) -> bool:
+    """START to every GGP seat; False when one is busy (the match is called off)."""
+    gdl = _gdl(view.game.slug)
+    start, play = view.control.start or 0, view.control.play or int(settings.GGP_INFO_SECONDS)
+    answers = _send_each(view, lambda role: protocol.start(mid, role, gdl, start, play),
+                         start + settings.GGP_GRACE_SECONDS)
+    for role, answer in answers.items():
+        player = view.seats[role]
+        if not answer.ok:
+            GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.AWAY, note=f"START: {answer.failure}"[:200])
+        if answer.ok:
+            try:
+                said = protocol.read_word(answer.text, "ready", "busy")
+            except protocol.AnswerError:
+                continue  # a start answered oddly: play goes on, its moves are judged one by one
+            if said == "ready":
+                GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.ONLINE, note="")
+            if said == "busy":
+                GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.BUSY, note="answered START busy")
+                _services["call_off"](match_id=view.match.pk, reason=f"{player.account} is busy in another match")
+                _progress.pop(view.match.pk, None)
+                return False
+    return True
+
+
+def _gdl(slug: str) -> str:
+    """The rule set's GDL sheet as sent in START: its sentences in canonical KIF, one line,
+    without the sheet's comments (a comment would swallow the message's closing parenthesis)."""
+    from games.ggp.gdl import kif
+    from games.ggp.gdl.sheets import sheet_text
+
+    return " ".join(kif.to_text(sentence) for sentence in kif.parse(sheet_text(slug)))
+
+
+def _joint(view: _View, step: int) -> list[str] | None:
+    """The joint move that led to ``step`` plies (None before the first), in the roles' order."""
+    if step == 0:
+        return None
+    from games.ggp.gdl.moves import to_gdl
+
+    mover, action = view.actions[step - 1]
+    before = view.states[step - 1]
+    return [to_gdl(view.game.slug, before, role, action if role == mover else None) for role in view.game.roles]
+
+
+def _send_each(view: _View, message: Callable[[str], str], seconds: float) -> dict[str, client.Answer]:
+    roles = list(view.seats)
+    with ThreadPoolExecutor(max_workers=len(roles)) as pool:
+        futures = {role: pool.submit(client.call, view.seats[role].url, message(role), seconds=seconds)
+                   for role in roles}
+    return {role: future.result() for role, future in futures.items()}
+
+
+def _send_all(view: _View, message: str, seconds: float) -> dict[str, client.Answer]:
+    return _send_each(view, lambda role: message, seconds)
+
+
+def _judge(view: _View, answers: dict[str, client.Answer]) -> tuple[int, str | None, str, str] | None:
+    """The GGP mover's answer to this step: (plies, action or None, reason, answer text)."""
+    state = view.states[-1]
+    if view.game.is_terminal(state):
+        return None
+    mover = view.game.to_move(state)
+    if mover not in view.seats:
+        return None
+    from games.ggp.gdl.moves import from_gdl
+
+    plies, answer = len(view.actions), answers[mover]
+    if not answer.ok:
+        return plies, None, "silent", answer.failure or ""
+    if answer.seconds > _clock(view):
+        return plies, None, "late", answer.text or ""
+    try:
+        move = protocol.read_move(answer.text)
+    except protocol.AnswerError:
+        return plies, None, "illegal", answer.text or ""
+    action = from_gdl(view.game.slug, state, mover, move)
+    return (plies, action, "", move) if action is not None else (plies, None, "illegal", move)
+
+
+def _play_answer(match_id: int, progress: Progress) -> None:
+    """Play the GGP mover's answer (or a random legal move for it) at the match's version now,
+    if the match still waits for that move; again if an offer moved the version meanwhile."""
+    if progress.answer is None:
+        return
+    plies, action, reason, text = progress.answer
+    for _ in range(MAX_SUBMITS):
+        match = Match.objects.filter(pk=match_id).only("status", "plies", "version", "game", "state").first()
+        if match is None or match.status != Match.Status.ACTIVE or match.plies != plies:
+            break
+        game = get_game(match.game)
+        mover = game.to_move(game.state_from_json(match.state))
+        seat = Seat.objects.select_related("player").filter(match_id=match_id, role=mover).first()
+        if seat is None or not is_ggp(seat.player):
+            break
+        if action is None:
+            _services["replace"](match_id=match_id, version=match.version, role=mover, reason=reason, answer=text)
+            break
+        try:
+            _services["submit"](match_id=match_id, user=seat.player, action=action, version=match.version)
+            break
+        except ServiceError as err:
+            if err.code == "illegal_action":
+                action, reason = None, "illegal"
+            elif err.code not in {"stale_version", "not_your_turn"}:
+                break
+    progress.answer = None

@@ -1,0 +1,120 @@
+"""Registered GGP players: registration, the INFO check and its status, removal.
+
+A GGP player is a program account (``lobby.User`` with ``is_bot``: marked as a program
+wherever its name shows, never in the quick-game pool, never signing in) and a ``GGPPlayer``
+row with its address and last known status: ``online`` (answered INFO ``available``),
+``busy`` (answered ``busy``, or START with ``busy``: in another match) or ``away`` (no
+answer, or not one the protocol knows). The check runs off the request path
+(``offpath``); registration stores the player as ``checking`` and asks for it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.ggp import client, offpath, protocol
+from games.ggp.manager import ACCOUNT_PREFIX
+from games.match import text
+from games.match.errors import ServiceError
+from games.models import GGPPlayer
+
+MAX_PER_OWNER = 10
+
+
+def ggp_player_register(*, owner, name: str, url: str) -> GGPPlayer:
+    """Register the GGP player ``name`` listening at ``url`` for ``owner`` (a signed-up
+    person); its INFO check follows after commit. ServiceError: the name or address refused."""
+    if not owner.is_authenticated or owner.is_guest or owner.is_bot or owner.is_computer:
+        raise ServiceError("not_allowed", "Sign up to register a GGP player.")
+    try:
+        name = text.display_name_clean(name)
+    except text.TextRefused as err:
+        raise ServiceError("invalid_name", str(err), {"reason": err.code}) from None
+    try:
+        target = client.check_url(url)
+    except client.Refused as err:
+        raise ServiceError("url_refused", str(err)) from None
+    key = text.name_key(name)
+    User = get_user_model()
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=owner.pk).first()
+        if GGPPlayer.objects.filter(owner=owner).count() >= MAX_PER_OWNER:
+            raise ServiceError("too_many", f"You have {MAX_PER_OWNER} GGP players already; remove one first.")
+        if User.objects.filter(name_key=key).exists():
+            raise ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
+        account = User(username=f"{ACCOUNT_PREFIX}{secrets.token_hex(6)}", display_name=name, name_key=key, is_bot=True)
+        account.set_unusable_password()
+        try:
+            with transaction.atomic():
+                account.save()
+        except IntegrityError:
+            raise ServiceError("name_taken", f"Another player is called {name!r}; choose another name.") from None
+        player = GGPPlayer.objects.create(account=account, owner=owner, url=target.url)
+        offpath.run_on_commit("ggp_player_check", player.pk)
+    return player
+
+
+def ggp_player_recheck(*, owner, player_id: int) -> GGPPlayer:
+    """Ask again whether ``owner``'s player answers (after commit, off the request path)."""
+    player = _owned(owner, player_id)
+    with transaction.atomic():
+        GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.CHECKING)
+        offpath.run_on_commit("ggp_player_check", player.pk)
+    player.status = GGPPlayer.Status.CHECKING
+    return player
+
+
+def ggp_player_remove(*, owner, player_id: int) -> None:
+    """Remove ``owner``'s player: its account stays (its matches keep their names), retired."""
+    player = _owned(owner, player_id)
+    with transaction.atomic():
+        account = player.account
+        player.delete()
+        account.is_active = False
+        account.save(update_fields=["is_active"])
+
+
+def _owned(owner, player_id: int) -> GGPPlayer:
+    player = GGPPlayer.objects.select_related("account").filter(pk=player_id, owner=owner).first()
+    if player is None:
+        raise ServiceError("not_found", "You have no such GGP player.")
+    return player
+
+
+@offpath.task
+def ggp_player_check(player_id: int) -> str | None:
+    """Send INFO to the player and store what its answer says (no lock held while waiting)."""
+    player = GGPPlayer.objects.filter(pk=player_id).first()
+    if player is None:
+        return None
+    answer = client.call(player.url, protocol.info(), seconds=settings.GGP_INFO_SECONDS)
+    status, note = GGPPlayer.Status.AWAY, answer.failure or ""
+    if answer.ok:
+        try:
+            said, _ = protocol.read_info(answer.text)
+            status = GGPPlayer.Status.BUSY if said == "busy" else GGPPlayer.Status.ONLINE
+            note = ""
+        except protocol.AnswerError as err:
+            note = f"INFO answered, not as the protocol says: {err}"
+    status_set(player_id, status, note[:200])
+    return status
+
+
+def status_set(player_id: int, status: str, note: str = "") -> None:
+    GGPPlayer.objects.filter(pk=player_id).update(status=status, note=note, checked_at=timezone.now())
+
+
+def ggp_players_of(owner) -> list[GGPPlayer]:
+    return list(GGPPlayer.objects.filter(owner=owner).select_related("account").order_by("created_at"))
+
+
+def ggp_players_listed() -> list[GGPPlayer]:
+    """Every registered player, the ones online first: whom one can seat or challenge."""
+    order = {GGPPlayer.Status.ONLINE: 0, GGPPlayer.Status.BUSY: 1, GGPPlayer.Status.CHECKING: 2, GGPPlayer.Status.AWAY: 3}
+    players = GGPPlayer.objects.filter(account__is_active=True).select_related("account", "owner")
+    return sorted(players, key=lambda p: (order.get(p.status, 9), str(p.account).casefold()))

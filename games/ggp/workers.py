@@ -1,0 +1,28 @@
+"""The Channels worker of the scaled set-up: ``manage.py runworker ggp`` (``bin/start`` runs
+``runworker computer ggp``) makes the calls to GGP players that the web processes ask for
+(``games.ggp.offpath``), so no web process waits on a player.
+
+A worker takes a channel's messages one after another; each task is started on a thread and
+not awaited, so one player's play clock never holds up another match. The tasks of one match
+take turns (``manager``'s lock per match) and each serves every step not yet sent, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from asgiref.sync import sync_to_async
+from channels.consumer import AsyncConsumer
+
+from games.ggp import manager, players, offpath  # noqa: F401 - they register their tasks
+
+_running: set[asyncio.Task] = set()
+
+
+class GGPWorker(AsyncConsumer):
+    async def ggp_task(self, message: dict) -> None:
+        if message.get("name") in offpath.TASKS:
+            run = sync_to_async(offpath.run_here, thread_sensitive=False)
+            task = asyncio.ensure_future(run(message["name"], *message.get("args", [])))
+            _running.add(task)
+            task.add_done_callback(_running.discard)

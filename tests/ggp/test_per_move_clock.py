@@ -1,0 +1,100 @@
+"""The per-move time control (the GGP way: a start clock, then a play clock for every move):
+the codes, the clock's arithmetic, and a turn that runs out in a match (a random legal move,
+recorded and marked, and the match goes on)."""
+
+from datetime import datetime
+from datetime import timezone as tz
+
+import pytest
+
+from games import selectors, services
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.models import Match, Move, ReplacedMove
+from games.rules import get_game
+from games.match.settings import MatchSettings
+from tests.support.players import make_accounts, make_players, start_match
+
+PER_MOVE = TimeControl(start=30, play=10)
+
+
+def test_the_code_round_trips_and_is_offered():
+    assert PER_MOVE.kind == "per_move" and PER_MOVE.timed
+    assert TimeControl.parse(PER_MOVE.code) == PER_MOVE == TimeControl.parse("m30/10")
+    assert PER_MOVE.description == "Per move: 30 s to start, 10 s a move"
+    assert "m30/10" in dict(clocks.choices())
+    for bad in ["m30/1", "m30/601", "m9999/10", "m/10", "m30-10"]:
+        with pytest.raises(ValueError):
+            TimeControl.parse(bad)
+
+
+def test_the_first_turn_has_the_start_clock_too_and_every_turn_the_play_clock():
+    at = datetime(2026, 1, 1, tzinfo=tz.utc)
+    clock, deadline = clocks.start(PER_MOVE, ["x", "o"], "x", at, first_move_ms=20_000)
+    assert clock["remaining"] == {"x": 40_000, "o": 10_000} and (deadline - at).total_seconds() == 40
+    later = datetime(2026, 1, 1, 0, 0, 35, tzinfo=tz.utc)
+    clock, deadline = clocks.advance(PER_MOVE, clock, after="o", at=later)
+    assert clock["remaining"]["o"] == 10_000 and (deadline - later).total_seconds() == 10
+    clock, deadline = clocks.advance(PER_MOVE, clock, after="x", at=later)
+    assert clock["remaining"]["x"] == 10_000, "each turn has the play clock, whatever was left before"
+
+
+@pytest.mark.django_db
+def test_a_turn_that_runs_out_is_played_at_random_and_marked(fake_time):
+    x, o = make_players(2)
+    match = start_match("tictactoe-3player", [x, o, *make_players(1, "third")], time_control=PER_MOVE)
+    assert match.deadline is not None
+    fake_time.advance(41)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.plies == 1
+    [replaced] = ReplacedMove.objects.filter(match=match)
+    move = Move.objects.get(match=match, ply=1)
+    assert (replaced.ply, replaced.role, replaced.reason) == (1, "xplayer", "late") and move.role == "xplayer"
+    game = get_game(match.game)
+    assert game.to_move(game.state_from_json(match.state)) == "oplayer"
+    assert (match.deadline - fake_time.now).total_seconds() == 10
+    # the next mover is on time: nothing is replaced before its deadline
+    fake_time.advance(9)
+    services.clock_flag(match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).plies == 1
+    snapshot = selectors.match_snapshot(match=Match.objects.get(pk=match.pk))
+    assert snapshot["clock"]["kind"] == "per_move" and snapshot["clock"]["play"] == 10
+    assert snapshot["moves"][0]["replaced"] == "too late"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, monkeypatch, settings):
+    """With no manager at work (the process that called the player went away), the flag plays
+    the GGP seat's turn at random once the play clock and twice the grace have passed."""
+    from games.ggp import offpath
+
+    monkeypatch.setattr(offpath, "run", lambda name, *args: None)
+    settings.GGP_GRACE_SECONDS = 1.0
+    [person] = make_accounts(1)
+    registered = services.ggp_player_register(owner=person, name="Gone", url="http://localhost:9/")
+    match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE),
+                                  role="oplayer", ggp_players={"xplayer": registered.pk})
+    fake_time.advance(PER_MOVE.start + PER_MOVE.play + 1)
+    services.clock_flag(match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).plies == 0
+    fake_time.advance(1.1)
+    services.clock_flag(match_id=match.pk)
+    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "late")]
+
+
+@pytest.mark.django_db
+def test_the_replay_marks_a_replaced_move_with_its_reason(fake_time):
+    from django.test import Client
+
+    x, o = make_players(2)
+    match = start_match("tictactoe-x9", [x, o], time_control=PER_MOVE)
+    fake_time.advance(41)
+    services.clock_flag(match_id=match.pk)  # x's first turn played at random
+    match.refresh_from_db()
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=o, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    services.match_resign(match_id=match.pk, user=x)
+    page = Client().get(f"/matches/{match.pk}/replay/").content.decode()
+    assert page.count("(at random: too late)") == 1

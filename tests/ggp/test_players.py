@@ -1,0 +1,214 @@
+"""Registering GGP players: the address allow-list, the INFO check and the status it sets,
+the page (tests of the service and page layers, with a small HTTP server as the player)."""
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.ggp import players
+from games.models import GGPPlayer, Match
+from tests.support.ggphttp import PlayerServer
+from tests.support.players import make_accounts, make_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def inline(settings):
+    settings.COMPUTER_WORKERS = "inline"  # the INFO check runs right after commit, in this thread
+    settings.GGP_PLAYER_HOSTS = ["localhost"]
+    settings.GGP_INFO_SECONDS = 5
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("((name egghead) (status available))", "online"), ("available", "online"), ("busy", "busy"),
+    ("((status busy))", "busy"), ("(what", "away"),
+])
+def test_registration_checks_info_and_keeps_the_status(answer, status):
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: answer) as server:
+        player = services.ggp_player_register(owner=owner, name="Egghead", url=server.url)
+    assert server.bodies() == ["(INFO)"]
+    player.refresh_from_db()
+    assert player.status == status and player.checked_at is not None
+    assert player.account.is_bot and not player.account.has_usable_password() and str(player.account) == "Egghead"
+
+
+def test_a_player_that_does_not_answer_is_away_and_can_be_checked_again():
+    [owner] = make_accounts(1)
+    answers = iter([(500, {}, "down"), "available"])
+    with PlayerServer(lambda body: next(answers)) as server:
+        player = services.ggp_player_register(owner=owner, name="Sleepy", url=server.url)
+        player.refresh_from_db()
+        assert player.status == "away" and "500" in player.note
+        services.ggp_player_recheck(owner=owner, player_id=player.pk)
+    player.refresh_from_db()
+    assert player.status == "online"
+
+
+@pytest.mark.parametrize("url", ["http://example.org:9147/", "http://10.0.0.1/", "ftp://localhost/",
+                                 "http://169.254.169.254/"])
+def test_an_address_off_the_allow_list_is_refused_and_nothing_is_stored(url):
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=owner, name="Outsider", url=url)
+    assert refused.value.code == "url_refused"
+    assert not GGPPlayer.objects.exists()
+
+
+def test_guests_may_not_register_and_names_stay_unique():
+    [guest] = make_players(1)
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=guest, name="Mine", url="http://localhost:1/")
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(services.ServiceError) as taken:
+        services.ggp_player_register(owner=owner, name=str(owner), url="http://localhost:1/")
+    assert taken.value.code == "name_taken"
+
+
+def test_removing_retires_the_account():
+    [owner, other] = make_accounts(2)
+    with PlayerServer(lambda body: "available") as server:
+        player = services.ggp_player_register(owner=owner, name="Retiree", url=server.url)
+    with pytest.raises(services.ServiceError):
+        services.ggp_player_remove(owner=other, player_id=player.pk)
+    services.ggp_player_remove(owner=owner, player_id=player.pk)
+    assert not GGPPlayer.objects.exists()
+    player.account.refresh_from_db()
+    assert not player.account.is_active
+    assert players.ggp_players_listed() == []
+
+
+def test_the_page_lists_players_with_their_status_and_registers_one():
+    [owner] = make_accounts(1)
+    client = Client()
+    assert "Sign up" in client.get("/ggp/").content.decode()
+    client.force_login(owner)
+    with PlayerServer(lambda body: "((name x) (status busy))") as server:
+        answer = client.post("/ggp/", {"name": "Paged", "url": server.url}, follow=True)
+    page = answer.content.decode()
+    assert answer.status_code == 200 and "Paged" in page and 'data-status="busy"' in page
+    refused = client.post("/ggp/", {"name": "Far", "url": "http://example.org/"})
+    assert refused.status_code == 200 and "example.org is not one of them" in refused.content.decode()
+    assert GGPPlayer.objects.count() == 1
+    assert Client().post("/ggp/", {"name": "Anon", "url": "http://localhost:1/"}).status_code == 302
+    assert GGPPlayer.objects.count() == 1
+
+
+def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: "available") as server:
+        player = services.ggp_player_register(owner=owner, name="Seated", url=server.url)
+        client = Client()
+        client.force_login(owner)
+        assert b"Play Seated" in client.get("/ggp/").content
+        refused = client.post(f"/ggp/{player.pk}/play/", {"game": "quarto-misere", "clock": "5+3"}, follow=True)
+        assert b"per-move time control" in refused.content
+        answer = client.post(f"/ggp/{player.pk}/play/", {"game": "quarto-misere", "clock": "m30/10"})
+    assert answer.status_code == 302
+    match = Match.objects.get()
+    seats = {s.player_id: s.role for s in match.seats.all()}
+    assert set(seats) == {owner.pk, player.account_id} and (match.clock_start, match.clock_play) == (30, 10)
+    for bad in [{"game": "chess", "clock": "m30/10"}, {"game": "quarto-misere", "clock": "m30"}]:
+        answer = client.post(f"/ggp/{player.pk}/play/", bad, follow=True)
+        assert answer.status_code == 200 and answer.redirect_chain[-1][0] == "/ggp/"
+        assert Match.objects.count() == 1
+
+
+def test_embedded_the_check_runs_in_a_thread_off_the_request(settings):
+    """``COMPUTER_WORKERS=pool`` (the embedded set-up): registering returns at once, while the
+    player has not answered yet; the INFO check finishes on a thread of ``offpath``."""
+    import threading
+    import time
+
+    settings.COMPUTER_WORKERS = "pool"
+    [owner] = make_accounts(1)
+    release = threading.Event()
+    with PlayerServer(lambda body: "available" if release.wait(30) else "") as server:
+        player = services.ggp_player_register(owner=owner, name="Threaded", url=server.url)
+        assert GGPPlayer.objects.get(pk=player.pk).status == "checking"
+        release.set()
+        deadline = time.monotonic() + 30
+        while GGPPlayer.objects.get(pk=player.pk).status == "checking":
+            assert time.monotonic() < deadline, "the check did not finish within 30 s"
+            time.sleep(0.01)  # a polling interval
+    assert GGPPlayer.objects.get(pk=player.pk).status == "online"
+
+
+@pytest.mark.asyncio
+async def test_scaled_the_worker_takes_the_check_from_the_ggp_channel(settings, monkeypatch):
+    """``COMPUTER_WORKERS=channel``: registering sends the task on the ``ggp`` channel; the
+    worker (``runworker ggp``'s consumer) takes it and the check is made there."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import ApplicationCommunicator
+
+    from games.ggp import offpath
+    from games.ggp.offpath import GGP_CHANNEL
+    from games.ggp.workers import GGPWorker
+    from tests.support.waits import EVENT_SECONDS
+
+    settings.COMPUTER_WORKERS = "channel"
+    sent = []
+
+    class Layer:  # what the web process hands to the channel layer (its transport is tested elsewhere)
+        async def send(self, channel, message):
+            sent.append((channel, message))
+
+    monkeypatch.setattr(offpath, "get_channel_layer", Layer)
+    [owner] = await sync_to_async(make_accounts)(1)
+    with PlayerServer(lambda body: "((status available))") as server:
+        player = await sync_to_async(services.ggp_player_register)(owner=owner, name="Remote", url=server.url)
+        [(channel, message)] = sent
+        assert channel == GGP_CHANNEL
+        assert message == {"type": "ggp.task", "name": "ggp_player_check", "args": [player.pk]}
+        worker = ApplicationCommunicator(GGPWorker.as_asgi(), {"type": "channel", "channel": GGP_CHANNEL})
+        await worker.send_input(message)
+        status = sync_to_async(lambda: GGPPlayer.objects.get(pk=player.pk).status)
+        deadline = asyncio.get_running_loop().time() + EVENT_SECONDS
+        while await status() != "online":
+            assert asyncio.get_running_loop().time() < deadline, "the worker did not check within the ceiling"
+            await asyncio.sleep(0.01)  # a polling interval
+    assert server.bodies() == ["(INFO)"]
+
+
+def test_a_ggp_player_is_played_from_its_page_not_challenged():
+    from games.match.settings import MatchSettings
+
+    [owner] = make_accounts(1)
+    player = services.ggp_player_register(owner=owner, name="Unasked", url="http://localhost:9/")
+    with pytest.raises(services.ServiceError) as refused:
+        services.challenge_create(user=owner, to_id=player.account_id, settings=MatchSettings("quarto-misere"))
+    assert refused.value.code == "ggp_player" and "/ggp/" in refused.value.message
+
+
+@pytest.mark.asyncio
+async def test_embedded_a_task_hands_its_commits_effects_to_the_servers_loop(settings):
+    """A task on the pool's thread finds the server's event loop, as a database thread of the
+    server does: a move it plays is broadcast from that loop, not lost on a loop of its own."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from games.ggp import offpath
+    from games.runtime import eventloop
+    from tests.support.waits import until
+
+    settings.COMPUTER_WORKERS = "pool"
+    seen = []
+    offpath.TASKS["probe"] = lambda: seen.append(eventloop.server_loop())
+    try:
+        await sync_to_async(offpath.run, thread_sensitive=False)("probe")
+        await until(lambda: seen, "the task ran")
+    finally:
+        offpath.TASKS.pop("probe")
+    assert seen == [asyncio.get_running_loop()]
+
+
+def test_the_ggp_account_names_are_reserved_at_sign_up():
+    from lobby.services import account_signup
+
+    with pytest.raises(services.ServiceError):
+        account_signup(username="ggp-0123456789ab", password="a long enough password", display_name="Pretender")
