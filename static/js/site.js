@@ -8,6 +8,8 @@
 
 import { ReconnectingSocket, showSignedOut, socketUrl } from "./socket.js";
 
+const FIRST_CONNECT_MS = 10000;
+
 class Site extends EventTarget {
   constructor() {
     super();
@@ -15,6 +17,8 @@ class Site extends EventTarget {
     this.userId = Number(document.body.dataset.userId) || null;
     this.socket = new ReconnectingSocket(socketUrl("/ws/site/"), { pingEvery: 20000 });
     this.socket.addEventListener("message", ({ detail }) => this.received(detail));
+    this.waiting = []; // sent before the first connection opened
+    this.socket.addEventListener("open", () => this.sendWaiting());
     this.tray = document.getElementById("challenge-tray");
     this.ticker = setInterval(() => this.render(), 1000);
   }
@@ -28,12 +32,29 @@ class Site extends EventTarget {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
+  // A message sent while the page's first connection is still opening (a click just after the
+  // page loaded) goes once the server has answered; one sent while the connection is lost, or
+  // still waiting after FIRST_CONNECT_MS, is refused with a message.
   send(message) {
-    if (!this.socket.send(message)) {
-      this.emit("error", { code: "offline", message: "Not connected right now; try again in a moment." });
-      return false;
+    if (this.socket.send(message)) return true;
+    if (this.socket.connecting) {
+      this.waiting.push(message);
+      clearTimeout(this.waitTimer);
+      this.waitTimer = setTimeout(() => this.sendWaiting(), FIRST_CONNECT_MS);
+      return true;
     }
-    return true;
+    this.offline();
+    return false;
+  }
+
+  sendWaiting() {
+    clearTimeout(this.waitTimer);
+    const waiting = this.waiting.splice(0);
+    if (waiting.length && !waiting.every((message) => this.socket.send(message))) this.offline();
+  }
+
+  offline() {
+    this.emit("error", { code: "offline", message: "Not connected right now; try again in a moment." });
   }
 
   poolEnter(settings) { return this.send({ type: "pool_enter", ...settings }); }

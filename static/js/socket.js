@@ -74,6 +74,11 @@ export class ReconnectingSocket extends EventTarget {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /** True while the page's first connection is being opened (not after a loss). */
+  get connecting() {
+    return this.ws !== null && this.ws.readyState === WebSocket.CONNECTING && !this.lost;
+  }
+
   /** Send a message now; false when the socket is not open (the caller tells the person). */
   send(message) {
     if (!this.connected) return false;

@@ -110,6 +110,6 @@ def test_the_sound_switch_is_remembered(player_page):
     play_first_cell(ada)
     wait_version(bob, 1)
     expect(bob).to_have_title(re.compile("^Your turn"))
-    bob.wait_for_function("window.shown.length > 0")
+    bob.wait_for_function("() => window.shown.length > 0")
     shown = bob.evaluate("window.shown")
     assert len(shown) == 1 and shown[0][0] == "Boardhall: your turn" and "Last move: Ada" in shown[0][1]

@@ -131,3 +131,46 @@ def test_the_match_page_says_when_the_pair_limit_kept_a_result_from_the_ratings(
         expect(item).to_contain_text("not rated: the pair's daily limit")
     page.goto(f"/history/?player={alice.pk}")
     expect(page.locator(f'tr[data-match="{match.pk}"]').get_by_test_id("unrated")).to_have_count(2)
+
+
+# The page's site socket stays CONNECTING until the test calls window.releaseSite(): a stand-in
+# that becomes the real WebSocket then (the listeners added meanwhile go to the real one).
+HOLD_SITE_SOCKET = """
+(() => {
+  const Real = window.WebSocket;
+  function Held(url, protocols) {
+    if (!String(url).endsWith("/ws/site/")) return new Real(url, protocols);
+    const listeners = [];
+    let real = null;
+    const held = {
+      get readyState() { return real ? real.readyState : Real.CONNECTING; },
+      addEventListener(...args) { listeners.push(args); if (real) real.addEventListener(...args); },
+      send(data) { if (!real) throw new DOMException("still connecting", "InvalidStateError"); real.send(data); },
+      close(...args) { if (real) real.close(...args); },
+    };
+    window.releaseSite = () => {
+      real = new Real(url, protocols);
+      listeners.forEach((args) => real.addEventListener(...args));
+    };
+    return held;
+  }
+  Object.assign(Held, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Held;
+})();
+"""
+
+
+def test_a_challenge_sent_while_the_pages_socket_is_still_opening_goes_once_it_opens(player_page):
+    """A click just after a page loaded, before its site socket is open, is not refused as
+    "not connected": the challenge goes as soon as the server has answered (a race seen in a
+    loop of the browser layer, in test_the_challenge_line_on_a_player_page_follows_the_answer)."""
+    ada, bob = player_page("Ada"), player_page("Bob")
+    ada.add_init_script(HOLD_SITE_SOCKET)
+    ada.locator("#online-players").get_by_role("link", name="Bob").click()
+    ada.wait_for_function("() => typeof window.releaseSite === 'function'")
+    line = ada.locator("#challenge-status")
+    ada.locator("#challenge-form").get_by_role("button", name="Challenge").click()
+    expect(line).to_have_text("Sending the challenge…")
+    ada.evaluate("window.releaseSite()")
+    expect(line).to_have_text("Challenge sent: waiting for the answer.")
+    expect(bob.locator("#challenge-tray")).to_contain_text("Ada challenges you")

@@ -142,7 +142,7 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
     ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
     expect(row.locator(".tag--turn")).to_have_text("your turn")
     expect(bob).to_have_title(re.compile(r"^\(1\) "))  # the turns waiting, as lichess counts them
-    bob.wait_for_function("window.shown.length > 0")
+    bob.wait_for_function("() => window.shown.length > 0")
     assert bob.evaluate("window.shown") == [["Boardhall: your turn", f"Nine-Board Tic-Tac-Toe #{match_id} against Ada"]]
     ada.get_by_role("button", name="Abort").click()  # Bob has not moved: abort is the way out
     expect(row).to_have_count(0)
