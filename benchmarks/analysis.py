@@ -29,7 +29,7 @@ from games.computer.analysis import evaluate_position, match_positions  # noqa: 
 from games.computer.search import LEVELS, choose_action  # noqa: E402
 from games.rules import GAMES, get_game  # noqa: E402
 
-EASY_ROUNDS = LEVELS[0][1]
+EASY_ROUNDS = LEVELS[0].rounds
 
 
 def a_match(slug: str, seed: int) -> list[tuple[str, str]]:
