@@ -6,6 +6,9 @@ from django.test import Client
 
 from games import services
 from games.ggp import players
+from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
+from games.match.settings import MatchSettings
 from games.models import GGPPlayer, Match
 from tests.support.ggphttp import PlayerServer
 from tests.support.players import make_accounts, make_players
@@ -212,3 +215,22 @@ def test_the_ggp_account_names_are_reserved_at_sign_up():
 
     with pytest.raises(services.ServiceError):
         account_signup(username="ggp-0123456789ab", password="a long enough password", display_name="Pretender")
+
+
+def test_one_registered_player_never_holds_two_seats_and_needs_the_per_move_clock():
+    """The protocol's PLAY does not name the role: one player in two seats could not tell them
+    apart. Refused with a reason, and no match is stored."""
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: "available") as server:
+        player = services.ggp_player_register(owner=owner, name="Twice", url=server.url)
+    per_move = TimeControl(start=30, play=10)
+    attempts = [
+        ("ggp_seats", MatchSettings("tictactoe-3player", time_control=per_move), {"oplayer": player.pk, "zplayer": player.pk}),
+        ("ggp_seats", MatchSettings("tictactoe-x9", time_control=per_move), {"xplayer": player.pk}),
+        ("ggp_needs_per_move", MatchSettings("tictactoe-x9"), {"oplayer": player.pk}),
+    ]
+    for code, settings, chosen in attempts:
+        with pytest.raises(ServiceError) as refused:
+            services.match_create(user=owner, settings=settings, role="xplayer", ggp_players=chosen)
+        assert refused.value.code == code
+    assert not Match.objects.exists()
