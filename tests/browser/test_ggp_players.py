@@ -76,7 +76,7 @@ def ggp_moves(match_id: int) -> int:
     """How many moves of the GGP seat are its own answers (not replaced at random)."""
     role = Seat.objects.get(match_id=match_id, player__is_bot=True).role
     return Move.objects.filter(match_id=match_id, role=role).count() - ReplacedMove.objects.filter(
-        match_id=match_id).count()
+        match_id=match_id, role=role).count()
 
 
 def test_a_member_registers_a_ggp_player_plays_it_and_it_answers(member_page):
@@ -93,7 +93,8 @@ def test_a_member_registers_a_ggp_player_plays_it_and_it_answers(member_page):
             expect(moves).to_have_count(before + 2)  # the click's move, then the GGP player's answer
             expect(page.locator(MY_TURN)).to_have_count(1)
             # the move listed is the one it answered (none replaced at random)
-            assert len(player.moves) == ggp_moves(match_id), player.messages
+            assert len(player.moves) == ggp_moves(match_id), (player.messages, player.moves, list(
+                ReplacedMove.objects.filter(match_id=match_id).values("ply", "role", "reason", "answer")))
         assert player.messages[:3] == ["INFO", "START", "PLAY"], player.messages
         expect(page.locator('#moves [data-testid="replaced"]')).to_have_count(0)
         assert f"/matches/{match_id}/" in page.url
@@ -112,7 +113,7 @@ def test_an_illegal_answer_is_shown_replaced_at_random(member_page):
             click_a_move(page, rng)
         expect(replaced).to_have_text("(at random: not a legal move)")
         expect(page.locator("#moves li", has=page.locator('[data-testid="replaced"]'))).to_have_count(1)
-        assert player.turns == 1
+        assert player.turns == 1, (player.messages, player.moves)
 
 
 def test_an_address_outside_the_allow_list_is_refused(member_page):
@@ -122,4 +123,4 @@ def test_an_address_outside_the_allow_list_is_refused(member_page):
         "This server calls only the hosts its operator allows (localhost); 10.0.0.1 is not one of them.")
     expect(page.get_by_test_id("ggp-players")).not_to_contain_text("Far Away")
     expect(page.get_by_label("Address where it listens")).to_have_value("http://10.0.0.1:9/")
-    assert not GGPPlayer.objects.exists()
+    assert not GGPPlayer.objects.exists(), list(GGPPlayer.objects.values("url", "status"))
