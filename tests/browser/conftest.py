@@ -4,6 +4,8 @@
 - ``browser``: Debian's Chromium driven by Playwright, one for the session.
 - ``player_page(name)``: a new browser context (its own cookies) on the lobby, signed in as a
   guest called ``name`` through the header form; ``player_page(None)`` stays anonymous.
+- ``page_of(user)``: a page in a new browser context signed in as the account ``user`` (its
+  session cookie); ``page_of(None)``: a visitor.
 
 Pages fail the test on any uncaught JavaScript error.
 
@@ -99,6 +101,30 @@ def player_page(browser, live_server):
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def page_of(browser, live_server):
+    """``page_of(user)``: a page in a browser of its own, signed in as ``user`` (None: a visitor)."""
+    from django.conf import settings
+
+    from tests.browser.helpers import outside_the_event_loop
+    from tests.support.players import session_cookie
+
+    contexts = []
+
+    def open_page(user):
+        context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        if user is not None:
+            cookie = outside_the_event_loop(lambda: session_cookie(user))
+            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
 
 
 def match_id_of(page: Page) -> int:

@@ -4,36 +4,15 @@ history (as lichess writes them), and a declined rematch told to who offered it.
 import re
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
 from games.match import ratings
 from games.models import Rating, Seat
-from tests.browser.conftest import VIEWPORT, WAIT_MS
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.players import make_accounts, play_first_moves, session_cookie, start_match
+from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def page_of(browser, live_server):
-    """``page_of(user)``: a page in a browser of its own, signed in as ``user`` (None: a visitor)."""
-    contexts = []
-
-    def open_page(user):
-        context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT)
-        context.set_default_timeout(WAIT_MS)
-        contexts.append(context)
-        if user is not None:
-            cookie = outside_the_event_loop(lambda: session_cookie(user))
-            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 def first_rated_match():
