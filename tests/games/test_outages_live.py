@@ -84,8 +84,13 @@ def test_a_redis_outage_keeps_pages_up_closes_sockets_with_a_code_and_recovers()
             opening = sx.receive("state")
             assert so.receive("state")["version"] == 0
             redis.stop()
-            # A move sent as Redis goes: stored and answered to its sender, or refused with a code.
-            sx.send({"type": "action", "action": opening["you"]["legal"]["xPlayer"][0], "version": 0})
+            # A move sent as Redis goes: stored and answered to its sender, or refused with a code;
+            # or never sent, when the server had already closed the socket with its code (seen in a
+            # clean-clone CI run: the send met the close).
+            try:
+                sx.send({"type": "action", "action": opening["you"]["legal"]["xPlayer"][0], "version": 0})
+            except ConnectionClosed:
+                pass
             x_heard, x_code = until_closed(sx)
             o_heard, o_code = until_closed(so)  # nobody sends anything here: the server tells it
             assert told_to_retry(x_heard, x_code) and told_to_retry(o_heard, o_code)
