@@ -95,6 +95,8 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
             drawn += 1
         else:
             won += 1
+        print(f"{slug} game {n + 1}/{games} ({first[0]} as {seat}): {won} won, {drawn} drawn, {lost} lost",
+              file=sys.stderr, flush=True)
     low, high = wilson(won, games)
     print(f"| {slug} | {first[0]} | {other[0]} | {games} | {won} | {drawn} | {lost} "
           f"| {won / games:.0%} | {low:.0%} to {high:.0%} |", flush=True)
