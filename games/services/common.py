@@ -223,11 +223,13 @@ def every_seat_moved(match: Match) -> bool:
     return set(match.moves.values_list("role", flat=True).distinct()) >= set(get_game(match.game).roles)
 
 
-def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None) -> None:
+def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None,
+             seats: list[Seat] | None = None) -> None:
     """End a match that never really began (``aborted``: no result, not rated): its clock
     stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
     with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
-    lobby and its pages hear after commit, at a new version. Call holding the row lock."""
+    lobby and its pages hear after commit, at a new version, and GGP seats hear ABORT (from
+    ``seats`` with their players if the caller has them, else read). Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.result = {"aborted": True, "reason": reason,
                     **({"declined": True, "by": declined_by} if declined_by else {})}
@@ -236,7 +238,7 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     match.version += 1
     match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
-    ggp_manager.after_commit(match.pk)  # GGP seats hear ABORT
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear ABORT
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.lobby_changed_on_commit()
@@ -302,7 +304,7 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     if not every_seat_moved(match):
         moved = match.moves.filter(role=seat.role).exists()
         call_off(match, reason=f"{seat.role} {EARLY_EXIT[out]} before "
-                               f"{'every player had moved' if moved else 'moving'}")
+                               f"{'every player had moved' if moved else 'moving'}", seats=seats)
         return
     seat.resigned, seat.out, seat.out_ply = True, out, match.plies
     seat.save(update_fields=["resigned", "out", "out_ply"])

@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from django.db import transaction
 
 from games import services
 from games.ggp import manager
@@ -15,6 +16,8 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match
 from games.rules import get_game
+from games.selectors import match_seats
+from games.services.common import lock_match, resign_seat
 from tests.support.ggphttp import PlayerServer
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS, POLL_SECONDS
@@ -99,3 +102,20 @@ def until(condition, what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"{what}: not within {EVENT_SECONDS} s"
         time.sleep(POLL_SECONDS)
+
+
+def test_calling_off_a_match_hands_the_manager_the_seats_in_hand(django_assert_num_queries):
+    """A seat resigned before every seat moved: the match is called off with the seats the
+    service read under the row lock, and the manager is asked for (ABORT) without reading
+    them again: which moves were made, whose, and the match's write; nothing more."""
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        with transaction.atomic():
+            match = lock_match(match.pk)
+            seats = match_seats(match.pk)
+            mine = next(s for s in seats if s.player_id == person.pk)
+            with django_assert_num_queries(3):
+                resign_seat(match, seats, mine)
+        assert server.bodies()[-1].startswith("(ABORT ")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
