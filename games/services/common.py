@@ -198,14 +198,15 @@ def _insert_moves(moves: list[Move], previous: int) -> None:
 
 def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], previous: int) -> None:
     """After commit: broadcast the new state, built from what the transaction already holds;
-    the lobby hears of a finished match, and the computer plays if its seat is to move."""
+    the lobby hears of a finished match (its GGP seats hear from ``finish``), the computer
+    plays if its seat is to move, GGP seats hear the move."""
     broadcast.match_moved_on_commit(match=match, game=game, state=state, seats=seats,
                                     previous_version=previous, moves=moves)
     if match.status == Match.Status.FINISHED:
         broadcast.lobby_changed_on_commit()
     else:
         computer_turn_after_commit(match, game, state, seats)
-    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear the move, or the end
+        ggp_manager.after_commit(match.pk, seats)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:

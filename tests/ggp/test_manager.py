@@ -11,7 +11,7 @@ import pytest
 from django.db import transaction
 
 from games import services
-from games.ggp import manager
+from games.ggp import manager, offpath
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match
@@ -119,3 +119,25 @@ def test_calling_off_a_match_hands_the_manager_the_seats_in_hand(django_assert_n
         assert server.bodies()[-1].startswith("(ABORT ")
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED
+
+
+def test_every_change_of_a_match_asks_the_manager_once(monkeypatch):
+    """The start and each move ask for the manager once; the last move too: the manager hears
+    of the end from ``finish``, not a second time from the move (a second task read the match,
+    its moves and seats again for nothing)."""
+    asked, run = [], offpath.run
+
+    def counted(name, *args):
+        asked.append(name)
+        run(name, *args)
+
+    monkeypatch.setattr(offpath, "run", counted)
+    game = get_game("tictactoe-x9")
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        while match.status == Match.Status.ACTIVE:
+            action = game.legal_actions(game.state_from_json(match.state))[0]
+            services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
+            match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert asked.count("ggp_match_changed") == 1 + match.plies
