@@ -124,22 +124,26 @@ def ggp_player_play(request, player_id: int):
 @require_POST
 @login_required
 def ggp_player_recheck(request, player_id: int):
-    try:
-        match_services.ggp_player_recheck(owner=request.user, player_id=player_id)
-    except ServiceError as err:
-        messages.error(request, err.message)
-    return redirect("botapi:ggp_players")
+    return _on_own_ggp_player(request, match_services.ggp_player_recheck, player_id)
 
 
 @require_POST
 @login_required
 def ggp_player_remove(request, player_id: int):
+    return _on_own_ggp_player(request, match_services.ggp_player_remove, player_id,
+                              done="The GGP player is removed.")
+
+
+def _on_own_ggp_player(request, service, player_id: int, *, done: str = ""):
+    """Call ``service`` on the requester's GGP player ``player_id`` (the service refuses
+    anyone else's) and go back to the GGP players' page, which shows the refusal or ``done``."""
     try:
-        match_services.ggp_player_remove(owner=request.user, player_id=player_id)
+        service(owner=request.user, player_id=player_id)
     except ServiceError as err:
         messages.error(request, err.message)
     else:
-        messages.success(request, "The GGP player is removed.")
+        if done:
+            messages.success(request, done)
     return redirect("botapi:ggp_players")
 
 

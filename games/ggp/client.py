@@ -9,11 +9,17 @@ and the connection goes to that checked address, so a name that resolves elsewhe
 (DNS rebinding) reaches nothing it should not. ``localhost`` allows the loopback addresses;
 an allowed host name may resolve to public addresses or to an address the list allows.
 Redirects are never followed: a 3xx answer is a failed call.
+
+The deadline is one for the whole call: connecting, sending, the answer's headers and body.
+Before every send and every receive the socket's timeout is set to the time left
+(``_DeadlineSocket``), so a player that trickles its answer a byte at a time (each byte in
+time, the whole late) is cut off at the deadline all the same.
 """
 
 from __future__ import annotations
 
 import http.client
+import io
 import ipaddress
 import socket
 import ssl
@@ -134,18 +140,88 @@ def resolve(target: Target) -> str:
     return str(addresses[0])
 
 
-class _Connection(http.client.HTTPConnection):
-    """A connection to an address already checked, sending the player's own host name."""
+def _time_left(deadline: float) -> float:
+    """Seconds until ``deadline`` (``time.monotonic``); ``TimeoutError`` once it has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the call's deadline has passed")
+    return left
 
-    def __init__(self, target: Target, address: str, timeout: float) -> None:
-        super().__init__(address, target.port, timeout=timeout)
-        self._target = target
+
+class _DeadlineSocket:
+    """A connected socket that every send and receive may use only until ``deadline``: the
+    timeout is set to the time left before each. What ``http.client`` uses of a socket:
+    ``sendall``, ``makefile("rb")`` (the answer is read through it) and ``close``; closed, it
+    lets go of the socket once the answer's reader is closed too, as a socket's makefile does."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock, self._deadline = sock, deadline
+        self._readers, self._closed = 0, False
+
+    def sendall(self, data) -> None:
+        view = memoryview(data).cast("B")
+        while view:
+            self._sock.settimeout(_time_left(self._deadline))
+            view = view[self._sock.send(view):]
+
+    def recv_into(self, buffer) -> int:
+        self._sock.settimeout(_time_left(self._deadline))
+        return self._sock.recv_into(buffer)
+
+    def makefile(self, mode: str = "rb", *args, **kwargs) -> io.BufferedReader:
+        if mode != "rb":
+            raise ValueError(f"a GGP call's socket is read as bytes, not {mode!r}")
+        self._readers += 1
+        return io.BufferedReader(_DeadlineReader(self))
+
+    def reader_closed(self) -> None:
+        self._readers -= 1
+        self._let_go()
+
+    def close(self) -> None:
+        self._closed = True
+        self._let_go()
+
+    def _let_go(self) -> None:
+        if self._closed and self._readers == 0:
+            self._sock.close()
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The answer's bytes as they come, each receive within the call's deadline."""
+
+    def __init__(self, sock: _DeadlineSocket) -> None:
+        super().__init__()
+        self._deadline_sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        return self._deadline_sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._deadline_sock.reader_closed()
+        super().close()
+
+
+class _Connection(http.client.HTTPConnection):
+    """A connection to an address already checked, sending the player's own host name, all
+    of it (the TLS handshake too) within ``deadline``."""
+
+    def __init__(self, target: Target, address: str, deadline: float) -> None:
+        super().__init__(address, target.port)
+        self._target, self._deadline = target, deadline
 
     def connect(self) -> None:
+        self.timeout = _time_left(self._deadline)
         super().connect()
         if self._target.scheme == "https":
+            self.sock.settimeout(_time_left(self._deadline))
             context = ssl.create_default_context()
             self.sock = context.wrap_socket(self.sock, server_hostname=self._target.host)
+        self.sock = _DeadlineSocket(self.sock, self._deadline)
 
 
 def call(url: str, message: str, *, seconds: float, max_bytes: int | None = None) -> Answer:
@@ -162,8 +238,9 @@ def call(url: str, message: str, *, seconds: float, max_bytes: int | None = None
         address = resolve(target)
     except Refused as err:
         return failed(f"refused: {err}")
-    connection = _Connection(target, address, timeout=max(seconds, 0.05))
+    connection = _Connection(target, address, deadline=started + seconds)
     body = message.encode()
+    response = None
     try:
         connection.putrequest("POST", target.path, skip_host=True, skip_accept_encoding=True)
         default_port = 443 if target.scheme == "https" else 80
@@ -175,20 +252,12 @@ def call(url: str, message: str, *, seconds: float, max_bytes: int | None = None
         connection.putheader("Receiver", f"{host}:{target.port}")
         connection.putheader("Content-Length", str(len(body)))
         connection.endheaders(body)
-        sock = connection.sock  # the response keeps reading from it after the connection lets go
         response = connection.getresponse()
         if response.status != 200:
             return failed(f"bad_status: HTTP {response.status}"
                           + (" (redirects are not followed)" if 300 <= response.status < 400 else ""))
         chunks, size = [], 0
-        while True:
-            left = seconds - (time.monotonic() - started)
-            if left <= 0:
-                return failed("timeout")
-            sock.settimeout(left)
-            chunk = response.read1(8192)
-            if not chunk:
-                break
+        while chunk := response.read1(8192):
             size += len(chunk)
             if size > cap:
                 return failed(f"too_large: more than {cap} bytes")
@@ -198,6 +267,8 @@ def call(url: str, message: str, *, seconds: float, max_bytes: int | None = None
     except (OSError, http.client.HTTPException) as err:
         return failed(f"unreachable: {type(err).__name__}")
     finally:
+        if response is not None:
+            response.close()  # the socket goes now, not when the answer is collected
         connection.close()
     if time.monotonic() - started > seconds:
         return failed("timeout")

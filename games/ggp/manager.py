@@ -2,8 +2,9 @@
 
 Every committed change of such a match (it started, a move, it finished or was called off)
 asks for ``ggp_match_changed`` off the request path (``offpath``); one match is served by
-one task at a time in this process (a lock per match), so each player hears the steps in
-order. What the task does, from the match as it is now:
+one task at a time in this process (a lock per match, kept only while a task holds it or
+waits for it), so each player hears the steps in order. What the task does, from the match
+as it is now:
 
 - a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
@@ -22,8 +23,9 @@ this process (``_progress``): one manager process (or one ``runworker ggp``) ser
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -38,7 +40,15 @@ NOOP = "noop"
 MAX_SUBMITS = 5  # a move refused as stale (an offer moved the version meanwhile) is sent again
 
 _services: dict[str, Callable[..., object]] = {}
-_locks: dict[int, threading.Lock] = {}
+
+
+@dataclass
+class _MatchLock:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0  # the tasks holding the lock or waiting for it
+
+
+_locks: dict[int, _MatchLock] = {}
 _locks_lock = threading.Lock()
 
 
@@ -86,13 +96,26 @@ def forget() -> None:
 
 @offpath.task
 def ggp_match_changed(match_id: int) -> None:
-    with _lock(match_id):
+    with _one_at_a_time(match_id):
         _serve(match_id)
 
 
-def _lock(match_id: int) -> threading.Lock:
+@contextmanager
+def _one_at_a_time(match_id: int) -> Iterator[None]:
+    """Hold the lock of ``match_id``. The last task out (none holds it or waits for it) drops
+    it, so none stays behind for a match that is over; a task that waits keeps it, so two
+    tasks of one match never hold two different locks."""
     with _locks_lock:
-        return _locks.setdefault(match_id, threading.Lock())
+        entry = _locks.setdefault(match_id, _MatchLock())
+        entry.users += 1
+    try:
+        with entry.lock:
+            yield
+    finally:
+        with _locks_lock:
+            entry.users -= 1
+            if entry.users == 0:
+                del _locks[match_id]
 
 
 @dataclass

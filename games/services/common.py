@@ -198,14 +198,15 @@ def _insert_moves(moves: list[Move], previous: int) -> None:
 
 def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], previous: int) -> None:
     """After commit: broadcast the new state, built from what the transaction already holds;
-    the lobby hears of a finished match, and the computer plays if its seat is to move."""
+    the lobby hears of a finished match (its GGP seats hear from ``finish``), the computer
+    plays if its seat is to move, GGP seats hear the move."""
     broadcast.match_moved_on_commit(match=match, game=game, state=state, seats=seats,
                                     previous_version=previous, moves=moves)
     if match.status == Match.Status.FINISHED:
         broadcast.lobby_changed_on_commit()
     else:
         computer_turn_after_commit(match, game, state, seats)
-    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear the move, or the end
+        ggp_manager.after_commit(match.pk, seats)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:
@@ -223,11 +224,13 @@ def every_seat_moved(match: Match) -> bool:
     return set(match.moves.values_list("role", flat=True).distinct()) >= set(get_game(match.game).roles)
 
 
-def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None) -> None:
+def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None,
+             seats: list[Seat] | None = None) -> None:
     """End a match that never really began (``aborted``: no result, not rated): its clock
     stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
     with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
-    lobby and its pages hear after commit, at a new version. Call holding the row lock."""
+    lobby and its pages hear after commit, at a new version, and GGP seats hear ABORT (from
+    ``seats`` with their players if the caller has them, else read). Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.result = {"aborted": True, "reason": reason,
                     **({"declined": True, "by": declined_by} if declined_by else {})}
@@ -236,7 +239,7 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     match.version += 1
     match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
-    ggp_manager.after_commit(match.pk)  # GGP seats hear ABORT
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear ABORT
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.lobby_changed_on_commit()
@@ -302,7 +305,7 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
     if not every_seat_moved(match):
         moved = match.moves.filter(role=seat.role).exists()
         call_off(match, reason=f"{seat.role} {EARLY_EXIT[out]} before "
-                               f"{'every player had moved' if moved else 'moving'}")
+                               f"{'every player had moved' if moved else 'moving'}", seats=seats)
         return
     seat.resigned, seat.out, seat.out_ply = True, out, match.plies
     seat.save(update_fields=["resigned", "out", "out_ply"])

@@ -52,7 +52,7 @@ def player_depart(*, user) -> dict[str, int]:
             elif match.status == Match.Status.WAITING:
                 if any(s.reserved_for_id == user.pk for s in seats) or not any(
                         s.player_id not in (None, user.pk) for s in seats):
-                    call_off(match)
+                    call_off(match, seats=seats)
                 else:
                     Seat.objects.filter(match=match, player=user).update(player=None, joined_at=None, away_since=None)
                     broadcast.match_changed_on_commit(match.pk)

@@ -105,9 +105,9 @@ def _withdraw(match: Match, ids: list[int]) -> None:
     else is seated, else their seats are free again."""
     if match.status != Match.Status.WAITING:
         return
-    seats = list(match.seats.all())
+    seats = selectors.match_seats(match.pk)
     if not any(s.player_id is not None and s.player_id not in ids for s in seats):
-        call_off(match)
+        call_off(match, seats=seats)
         return
     Seat.objects.filter(match=match, player_id__in=ids).update(player=None, joined_at=None, away_since=None)
     broadcast.match_changed_on_commit(match.pk)

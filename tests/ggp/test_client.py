@@ -3,6 +3,7 @@
 
 import socket
 import threading
+import time
 
 import pytest
 
@@ -110,3 +111,63 @@ def test_nobody_listening_is_unreachable():
         port = sock.getsockname()[1]
     answer = client.call(f"http://127.0.0.1:{port}/", "(INFO)", seconds=5)
     assert answer.failure.startswith("unreachable")
+
+
+class TricklingPlayer:
+    """A player that takes the call, then answers it one byte every ``every`` seconds (the
+    headers ``head`` at once first, if any): each byte comes quickly, the whole answer slowly.
+    It stops when the test ends (``stop``); ``finished`` is set once the last byte went out."""
+
+    def __init__(self, trickled: bytes, head: bytes = b"", every: float = 0.2) -> None:
+        self.trickled, self.head, self.every = trickled, head, every
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.stop, self.finished = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._answer, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
+
+    def _answer(self) -> None:
+        connection, _ = self.listener.accept()
+        with connection:
+            connection.recv(65536)  # the call (what it says is tested above)
+            try:
+                connection.sendall(self.head)
+                for byte in self.trickled:
+                    if self.stop.wait(self.every):
+                        return
+                    connection.sendall(bytes([byte]))
+            except OSError:
+                return  # the caller gave up and closed
+            self.finished.set()
+
+    def __enter__(self) -> "TricklingPlayer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        self.listener.close()
+
+
+TRICKLES = {  # 50 bytes or more a byte at a time: 10 s or more in all
+    "headers": dict(trickled=b"HTTP/1.0 200 OK\r\nContent-Type: text/acl\r\nContent-Length: 9\r\n\r\navailable"),
+    "chunked body": dict(head=b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+                         trickled=b"9;" + b"x" * 48 + b"\r\navailable\r\n0\r\n\r\n"),
+}
+
+
+@pytest.mark.parametrize("part", TRICKLES)
+def test_a_player_that_trickles_its_answer_is_cut_off_at_the_calls_deadline(part):
+    """One deadline for the whole call: a player cannot stretch it past its clock by sending
+    a byte now and then, each well within the time left."""
+    seconds = 1.0
+    with TricklingPlayer(**TRICKLES[part]) as player:
+        started = time.monotonic()
+        answer = client.call(player.url, "(PLAY boardhall.1 nil)", seconds=seconds)
+        elapsed = time.monotonic() - started
+        assert not player.finished.is_set(), "the player was still answering when the call ended"
+    assert answer.failure == "timeout"
+    assert elapsed < seconds + 2 and answer.seconds < seconds + 2

@@ -234,3 +234,29 @@ def test_one_registered_player_never_holds_two_seats_and_needs_the_per_move_cloc
             services.match_create(user=owner, settings=settings, role="xplayer", ggp_players=chosen)
         assert refused.value.code == code
     assert not Match.objects.exists()
+
+
+def test_the_page_checks_again_and_removes_only_the_owners_player():
+    [owner, other] = make_accounts(2)
+    answers = iter([(500, {}, "down"), "available"])
+    with PlayerServer(lambda body: next(answers)) as server:
+        player = services.ggp_player_register(owner=owner, name="Paged Twice", url=server.url)
+        assert GGPPlayer.objects.get(pk=player.pk).status == "away"
+        assert Client().post(f"/ggp/{player.pk}/check/").status_code == 302  # to sign in
+        outsider = Client()
+        outsider.force_login(other)
+        for action in ["check", "remove"]:
+            answer = outsider.post(f"/ggp/{player.pk}/{action}/", follow=True)
+            assert answer.redirect_chain[-1][0] == "/ggp/" and b"You have no such GGP player." in answer.content
+        assert GGPPlayer.objects.get(pk=player.pk).status == "away"
+        mine = Client()
+        mine.force_login(owner)
+        assert mine.get(f"/ggp/{player.pk}/check/").status_code == 405
+        answer = mine.post(f"/ggp/{player.pk}/check/")
+        assert answer.status_code == 302 and answer["Location"] == "/ggp/"
+    assert GGPPlayer.objects.get(pk=player.pk).status == "online"
+    answer = mine.post(f"/ggp/{player.pk}/remove/", follow=True)
+    assert answer.redirect_chain[-1][0] == "/ggp/" and b"The GGP player is removed." in answer.content
+    assert not GGPPlayer.objects.filter(pk=player.pk).exists()
+    answer = mine.post(f"/ggp/{player.pk}/remove/", follow=True)
+    assert b"You have no such GGP player." in answer.content
