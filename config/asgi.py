@@ -22,10 +22,9 @@ from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
 from config.tcpwrite import write_at_once  # noqa: E402
-from games.services.flagfall import SweepWhenServing  # noqa: E402
-from games.computer.analysis_runs import RunQueueWhenServing  # noqa: E402
 from games.computer.workers import ComputerWorker  # noqa: E402
 from games.ggp.workers import GGPWorker  # noqa: E402
+from games.runtime.starting import RunStartHooks  # noqa: E402
 
 lazy_pformat()
 write_at_once()
@@ -55,9 +54,10 @@ def load_ahead() -> None:
 
 load_ahead()
 
-# A process sweeps for clocks that ran out while no process was watching (games/services/flagfall.py)
-# from its first connection on, and has the post-game analyses queued before a start run.
-application = RunQueueWhenServing(SweepWhenServing(ProtocolTypeRouter(
+# When it starts serving, a process runs the start hooks its modules registered
+# (games/runtime/starting.py): the clock sweep for deadlines missed while no process watched
+# (games/services/flagfall.py), the post-game analyses queued before a start (games/computer/analysis_runs.py).
+application = RunStartHooks(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
@@ -68,7 +68,7 @@ application = RunQueueWhenServing(SweepWhenServing(ProtocolTypeRouter(
         # to GGP players when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi(), "ggp": GGPWorker.as_asgi()}),
     }
-)))
+))
 
 # What is loaded by now (Django, the apps, the libraries) lives as long as the process: keep it
 # out of the garbage collector's full collections, whose pauses held every socket of a loaded

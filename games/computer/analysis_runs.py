@@ -2,8 +2,8 @@
 keeps the queue in the database, ``games/computer/analysis.py`` evaluates the positions).
 
 A request asks for the queue to run after its commit, and so does a server process when it
-starts serving (``RunQueueWhenServing``): jobs queued before a restart are picked up. Where the
-positions are evaluated (``ANALYSIS_WORKERS``, as for the computer's turns):
+starts serving (its start hook, ``games.runtime.starting``): jobs queued before a restart are
+picked up. Where the positions are evaluated (``ANALYSIS_WORKERS``, as for the computer's turns):
 
 ``pool``     the embedded set-up: one process of this server's own (never the web interpreter);
 ``channel``  the scaled set-up: a message on the ``computer`` channel, taken by a worker process
@@ -31,7 +31,7 @@ from django.db import transaction
 
 from games.computer import search
 from games.computer.analysis import evaluate_position
-from games.runtime import eventloop, outages
+from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
 
 CHANNEL = "computer"
@@ -138,22 +138,15 @@ async def _to_worker() -> None:
         outages.report("asking a worker to run the analyses", err)
 
 
-class RunQueueWhenServing:
-    """ASGI middleware: the first connection a server process takes has the queue run (jobs
-    queued or left running before a restart)."""
+def _run_left_over_jobs() -> None:
+    """Jobs queued or left running before a restart: run them without waiting for a request."""
+    if settings.ANALYSIS_WORKERS == "pool":
+        asyncio.ensure_future(run_queue(_process_pool()))
+    elif settings.ANALYSIS_WORKERS == "channel":
+        asyncio.ensure_future(_to_worker())
 
-    def __init__(self, app) -> None:
-        self.app = app
-        self.started = False
 
-    async def __call__(self, scope, receive, send):
-        if not self.started and scope["type"] in ("http", "websocket"):
-            self.started = True
-            if settings.ANALYSIS_WORKERS == "pool":
-                asyncio.ensure_future(run_queue(_process_pool()))
-            elif settings.ANALYSIS_WORKERS == "channel":
-                asyncio.ensure_future(_to_worker())
-        return await self.app(scope, receive, send)
+starting.on_start("the analysis queue", _run_left_over_jobs)
 
 
 @cache

@@ -5,8 +5,9 @@ loop for the match's deadline (one per match; a later change re-arms it). When i
 flag service (``services.clock_flag``, given here by ``use``) ends the match if its deadline
 really passed, in its own idempotent transaction: a timer that another process's move made
 obsolete finds a later deadline and re-arms for it. A sweep (``services.clock_sweep``) flags
-every deadline missed while no process was watching it: when the server starts serving
-and then every ``CLOCK_SWEEP_SECONDS`` (0: never; the tests sweep by hand).
+every deadline missed while no process was watching it: when the server starts serving (its
+start hook, ``games.runtime.starting``) and then every ``CLOCK_SWEEP_SECONDS`` (0: never; the
+tests sweep by hand).
 
 With no event loop behind the committing thread (a management command, a service test),
 nothing is armed here; the sweep covers such matches.
@@ -22,7 +23,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from games.runtime import eventloop, outages
+from games.runtime import eventloop, outages, starting
 from games.match import clocks
 from games.runtime.dbthreads import db
 
@@ -107,15 +108,12 @@ async def _sweep_forever() -> None:
         await asyncio.sleep(settings.CLOCK_SWEEP_SECONDS)
 
 
-class SweepWhenServing:
-    """ASGI middleware: the first connection a server process takes starts its sweep."""
+def _sweep_from_the_start() -> None:
+    start_sweeping(asyncio.get_running_loop())
 
-    def __init__(self, app) -> None:
-        self.app = app
 
-    async def __call__(self, scope, receive, send):
-        start_sweeping(asyncio.get_running_loop())
-        return await self.app(scope, receive, send)
+# From the first scope of any type: a worker process (manage.py runworker) sweeps too.
+starting.on_start("the clock sweep", _sweep_from_the_start, scopes=starting.EVERY_SCOPE)
 
 
 def reset() -> None:

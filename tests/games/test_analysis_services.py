@@ -11,6 +11,7 @@ from games import services
 from games.computer import analysis_runs
 from games.models import Analysis, Match
 from games.rules import get_game
+from games.runtime import starting
 from games.selectors.analysis import analysis_of
 from games.services import ServiceError
 from tests.support.analysis import blunder_line, play_line
@@ -204,7 +205,8 @@ def test_a_failed_analysis_is_queued_anew_when_asked_again():
 
 
 async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(analysis_settings, monkeypatch):
-    """Jobs queued before a restart are run without waiting for a new request."""
+    """Jobs queued before a restart are run without waiting for a new request (the queue's start
+    hook; the clock sweep's does nothing here, CLOCK_SWEEP_SECONDS being 0)."""
     analysis_settings.ANALYSIS_WORKERS = "pool"
     runs = []
 
@@ -218,7 +220,7 @@ async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(a
     async def app(scope, receive, send):
         served.append(scope["type"])
 
-    server = analysis_runs.RunQueueWhenServing(app)
+    server = starting.RunStartHooks(app)
     await server({"type": "lifespan"}, None, None)
     assert runs == []
     for kind in ("http", "websocket", "http"):
