@@ -17,14 +17,25 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped, and CI (BOARDHALL_REQUIRE_SERVICES=1) allows no skips: {report.longrepr}"
 
 
+def pytest_collection_modifyitems(items):
+    """A ``pure`` test (bin/test runs it in stage 1 only) may not use the database."""
+    for item in items:
+        if item.get_closest_marker("pure") and item.get_closest_marker("django_db"):
+            raise pytest.UsageError(f"{item.nodeid} is marked pure but uses the database (django_db)")
+
+
 @pytest.fixture(autouse=True)
-def fresh_channel_layer():
+def fresh_channel_layer(request):
     """A new channel layer per test: channels-redis binds its locks to the event loop that first
     used them, and every async test runs on a loop of its own."""
-    yield
     from channels.layers import channel_layers
 
+    before = list(channel_layers.backends.values())  # one may come from an import (config.asgi)
+    yield
+    used = any(layer not in before for layer in channel_layers.backends.values())
     channel_layers.backends.clear()
+    if used and request.node.get_closest_marker("pure"):
+        pytest.fail(f"{request.node.nodeid} is marked pure but used the channel layer")
 
 
 @pytest.fixture(autouse=True)

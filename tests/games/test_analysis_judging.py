@@ -4,6 +4,8 @@ import pytest
 
 from games.match.analysis import THRESHOLDS, classify, judge_moves, summarise
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 
 @pytest.mark.parametrize(("loss", "mark"), [
     (0.0, None), (0.0999, None), (0.10, "inaccuracy"), (0.1999, "inaccuracy"), (0.20, "mistake"),

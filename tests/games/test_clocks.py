@@ -8,6 +8,8 @@ import pytest
 from games.match import clocks
 from games.match.clocks import OutOfTime, TimeControl
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=tz.utc)
 
 

@@ -1,6 +1,10 @@
 """Roles are shown by mark or colour, people by their names (games.match.labels)."""
 
+import pytest
+
 from games.match.labels import result_sentence, role_label, with_names
+
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 
 
 def test_every_role_has_a_label_and_none_is_a_rules_name():

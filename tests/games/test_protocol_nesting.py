@@ -7,6 +7,8 @@ import pytest
 
 from live.protocol import Malformed, parse
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 
 def test_nested_frames_are_refused_before_they_are_parsed(monkeypatch):
     parsed = []

@@ -5,6 +5,8 @@ import importlib
 
 import pytest
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 MODULES = ["kif", "reasoner", "moves", "sheets", "equality"]
 
 

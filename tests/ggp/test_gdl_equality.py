@@ -13,6 +13,8 @@ from games.ggp.gdl.equality import compare, compare_line, compare_state
 from games.ggp.gdl.sheets import SLUGS, sheet_text
 from games.rules import get_game
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 GAMES_IN_CI = 4
 SEED = 2026
 

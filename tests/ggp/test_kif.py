@@ -4,6 +4,8 @@ import pytest
 
 from games.ggp.gdl import kif
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 
 def test_parse_reads_terms_variables_and_comments():
     text = "; a comment\n(<= (legal ?r (mark ?m ?n))\n    (true (cell ?m ?n b))) noop"

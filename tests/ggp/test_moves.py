@@ -8,6 +8,8 @@ from games.ggp.gdl.reasoner import Reasoner
 from games.ggp.gdl.sheets import SLUGS, sheet_text
 from games.rules import NotAnAction, get_game
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 
 def test_a_move_from_outside_becomes_the_legal_action_it_names():
     game = get_game("nine-board-tictactoe-pie")

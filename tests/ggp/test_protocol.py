@@ -4,6 +4,8 @@ import pytest
 
 from games.ggp import protocol
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 
 def test_the_messages_have_the_protocols_forms():
     assert protocol.info() == "(INFO)"

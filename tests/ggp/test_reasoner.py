@@ -5,6 +5,8 @@ import pytest
 
 from games.ggp.gdl.reasoner import GdlError, Reasoner
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 COUNTER = """
 (role Alice) (role bob)
 (init (count 0))

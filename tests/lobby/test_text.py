@@ -4,6 +4,8 @@ import pytest
 
 from games.match.text import TextRefused, display_name_clean, name_key, text_clean
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 REFUSED = [
     ("\ud800abc", "bad_character"),  # lone surrogate
     ("ab\x00c", "bad_character"),  # NUL

@@ -5,6 +5,8 @@ import pytest
 from games.rules import IllegalAction, NotAnAction, get_game
 from games.rules.nine_board import cell_index
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 NINE = get_game("nine-board-tictactoe")
 X9 = get_game("tictactoe-x9")
 PIE = get_game("nine-board-tictactoe-pie")

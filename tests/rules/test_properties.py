@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from games.rules import GAMES, NOOP, GameNotOver, RulesError, get_game
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 SLUGS = [info.slug for info in GAMES]
 ROOT = Path(__file__).resolve().parents[2]
 MAX_PLIES = {"nine-board": 81, "three-player": 25, "quarto": 32}

@@ -8,6 +8,8 @@ from games.rules import IllegalAction, NotAnAction, RulesError, get_game
 from games.rules.base import GameNotOver
 from tests.support.rules import possible_goals
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 SELF = get_game("quarto-misere")
 CLASSIC = get_game("quarto-misere-classic")
 BOTH = pytest.mark.parametrize("game", [SELF, CLASSIC], ids=["self", "classic"])

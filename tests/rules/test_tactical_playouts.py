@@ -8,6 +8,8 @@ import pytest
 from games.rules import GAMES, get_game
 from tests.support.rules import possible_goals, tree_fits
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 SLUGS = [info.slug for info in GAMES]
 
 

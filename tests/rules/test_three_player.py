@@ -8,6 +8,8 @@ from games.rules import IllegalAction, NotAnAction, RulesError, get_game
 from games.rules.base import GameNotOver
 from tests.support.rules import possible_goals
 
+pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
+
 BOUNDED = get_game("tictactoe-3player")
 TORUS = get_game("tictactoe-3player-torus")
 BOTH = pytest.mark.parametrize("game", [BOUNDED, TORUS], ids=["bounded", "torus"])

@@ -1,0 +1,244 @@
+"""The computer's search (games/computer/search.py, engine.py): pure, no database or channel
+layer, so bin/test runs it in stage 1 only (the ``pure`` marker)."""
+
+import random
+
+import pytest
+
+from games.computer import engine, search
+from games.computer.search import LEVELS, STRONGEST, choose_action, solve
+from games.rules import GAMES, get_game
+from tests.support.rules import tree_fits
+
+pytestmark = pytest.mark.pure
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in GAMES])
+def test_the_search_returns_a_legal_action_and_repeats_itself_for_a_seed(slug):
+    game = get_game(slug)
+    state = game.initial_state()
+    first = choose_action(game, state, rng=random.Random(5), iterations=150)
+    assert first in game.legal_actions(state)
+    assert choose_action(game, state, rng=random.Random(5), iterations=150) == first
+
+
+def test_it_takes_a_win_in_one():
+    game = get_game("nine-board-tictactoe")
+    # x has two of the centre board's diagonal; o was sent to board (3, 3), x is sent to (2, 2) next.
+    state = game.replay(["(play 2 2 1 1 x)", "(play 1 1 2 2 o)", "(play 2 2 2 2 x)", "(play 2 2 1 2 o)",
+                         "(play 1 2 3 3 x)", "(play 3 3 2 2 o)"])
+    assert choose_action(game, state, rng=random.Random(0), iterations=300) == "(play 2 2 3 3 x)"
+
+
+def test_it_avoids_completing_a_line_in_misere_quarto():
+    game = get_game("quarto-misere")
+    # Three tall pieces on row 1; white must now place a tall piece it selected itself:
+    # anywhere but (4, 1), where it would complete a line and lose.
+    state = game.replay(["(select p1000)", "(place p1000 1 1)", "(select p1001)", "(place p1001 2 1)",
+                         "(select p1010)", "(place p1010 3 1)", "(select p0000)", "(place p0000 1 3)",
+                         "(select p1111)"])
+    action = choose_action(game, state, rng=random.Random(3), iterations=800)
+    assert action.startswith("(place p1111") and action != "(place p1111 4 1)"
+
+
+def test_three_players_each_maximise_their_own_score():
+    game = get_game("tictactoe-3player")
+    # z has three in a row on row 3 with both ends open: z must complete the four at once.
+    state = game.replay(["(mark 1 1)", "(mark 1 5)", "(mark 3 2)", "(mark 5 1)", "(mark 5 5)", "(mark 3 3)",
+                         "(mark 2 1)", "(mark 2 5)", "(mark 3 4)"])
+    assert game.to_move(state) == "xplayer"
+    state = game.play(state, "xplayer", "(mark 4 4)")
+    state = game.play(state, "oplayer", "(mark 4 5)")
+    action = choose_action(game, state, rng=random.Random(2), iterations=400)
+    assert action in {"(mark 3 1)", "(mark 3 5)"}
+
+
+def test_there_is_nothing_to_choose_when_the_game_is_over():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 1 1)", "(mark 2 1)", "(mark 3 1)", "(mark 1 2)", "(mark 2 2)", "(mark 3 2)",
+                         "(mark 1 3)", "(mark 2 3)", "(mark 3 3)", "(mark 1 4)"])
+    assert game.is_terminal(state)
+    with pytest.raises(ValueError):
+        choose_action(game, state, rng=random.Random(0))
+
+
+STRONG = LEVELS[2]  # the first level with tactical playouts and the solver
+
+
+def forced_win(game, state, role, plies):
+    """Whether ``role`` wins within ``plies`` plies whatever the other roles do (brute force)."""
+    if game.is_terminal(state):
+        return game.goals(state)[role] == 100
+    if plies == 0:
+        return False
+    mover = game.to_move(state)
+    after = [game.play(state, mover, action) for action in game.legal_actions(state)]
+    test = any if mover == role else all
+    return test(forced_win(game, s, role, plies - 1) for s in after)
+
+
+def brute_force(game, state):
+    """Every role's goals under best play, each mover taking the first best move for itself:
+    plain recursion, no table, no cut-off (small positions only)."""
+    mover = game.to_move(state)
+    if mover is None:
+        return tuple(game.goals(state)[role] for role in game.roles)
+    me, best = game.roles.index(mover), None
+    for action in game.legal_actions(state):
+        value = brute_force(game, game.play(state, mover, action))
+        if best is None or value[me] > best[me]:
+            best = value
+    return best
+
+
+# Positions with a forced win that is not a win in one, found over random games.
+FORCED_WINS = {
+    "nine-board-tictactoe": (3, [
+        "(play 1 2 1 3 x)", "(play 1 3 1 3 o)", "(play 1 3 2 1 x)", "(play 2 1 1 1 o)", "(play 1 1 1 2 x)",
+        "(play 1 2 3 2 o)", "(play 3 2 3 3 x)", "(play 3 3 2 2 o)", "(play 2 2 3 3 x)", "(play 3 3 2 1 o)",
+        "(play 2 1 2 2 x)", "(play 2 2 3 1 o)", "(play 3 1 2 2 x)", "(play 2 2 2 1 o)", "(play 2 1 2 3 x)",
+        "(play 2 3 2 3 o)", "(play 2 3 1 2 x)", "(play 1 2 2 1 o)", "(play 2 1 3 2 x)", "(play 3 2 1 2 o)",
+        "(play 1 2 2 3 x)", "(play 2 3 3 1 o)", "(play 3 1 3 1 x)", "(play 3 1 3 3 o)", "(play 3 3 1 2 x)",
+        "(play 1 2 1 2 o)", "(play 1 2 1 1 x)", "(play 1 1 2 3 o)", "(play 2 3 1 1 x)", "(play 1 1 3 2 o)",
+        "(play 3 2 1 3 x)", "(play 1 3 2 2 o)", "(play 2 2 1 2 x)", "(play 1 2 3 1 o)", "(play 3 1 2 1 x)",
+        "(play 2 1 1 2 o)", "(play 1 2 2 2 x)", "(play 2 2 1 3 o)", "(play 1 3 3 3 x)", "(play 3 3 1 3 o)",
+        "(play 1 3 1 1 x)", "(play 1 1 3 1 o)", "(play 3 1 3 2 x)"]),
+    "tictactoe-3player": (4, [
+        "(mark 4 1)", "(mark 1 1)", "(mark 2 5)", "(mark 2 3)", "(mark 4 2)", "(mark 4 3)", "(mark 4 5)",
+        "(mark 4 4)", "(mark 1 3)", "(mark 5 4)", "(mark 2 4)", "(mark 5 5)", "(mark 3 5)"]),
+    "quarto-misere": (None, [
+        "(select p1111)", "(place p1111 1 4)", "(select p1001)", "(place p1001 3 4)", "(select p0000)",
+        "(place p0000 4 2)", "(select p0100)", "(place p0100 2 4)", "(select p1000)", "(place p1000 3 2)",
+        "(select p1110)", "(place p1110 3 1)", "(select p0111)", "(place p0111 4 3)", "(select p1010)",
+        "(place p1010 2 1)", "(select p1101)", "(place p1101 4 1)", "(select p1100)", "(place p1100 1 2)",
+        "(select p0110)", "(place p0110 2 3)"]),
+    "quarto-misere-classic": (None, [
+        "(select p0110)", "(place p0110 2 4)", "(select p1000)", "(place p1000 3 4)", "(select p0101)",
+        "(place p0101 3 2)", "(select p0111)", "(place p0111 1 1)", "(select p1100)", "(place p1100 3 3)",
+        "(select p1110)", "(place p1110 1 4)", "(select p1001)", "(place p1001 2 3)", "(select p0000)",
+        "(place p0000 1 2)", "(select p0011)", "(place p0011 4 1)", "(select p1111)", "(place p1111 2 1)",
+        "(select p1011)", "(place p1011 4 2)"]),
+}
+
+
+@pytest.mark.parametrize("slug", list(FORCED_WINS))
+def test_the_solver_proves_a_forced_win_and_plays_a_winning_move(slug):
+    game = get_game(slug)
+    plies, actions = FORCED_WINS[slug]
+    state = game.replay(actions)
+    mover = game.to_move(state)
+    me = game.roles.index(mover)
+
+    def wins(action):
+        after = game.play(state, mover, action)
+        if plies is None:  # Quarto's endgame: decided by the brute force over the rest of the game
+            return brute_force(game, after)[me] == 100
+        return forced_win(game, after, mover, plies - 1)
+
+    legal = game.legal_actions(state)
+    assert any(wins(a) for a in legal) and not all(wins(a) for a in legal)
+    assert not any(game.is_terminal(game.play(state, mover, a)) for a in legal if wins(a))  # no win in one
+    root = search.new_root(game, state, level=STRONG)
+    search.search(game, root, rng=random.Random(1), level=STRONG, rounds=20_000)
+    assert root.proven is not None and root.proven[me] == 100
+    action, _ = search.final_choice(root)
+    assert wins(action)
+
+
+@pytest.mark.parametrize("slug", ["quarto-misere", "quarto-misere-classic", "tictactoe-3player",
+                                  "tictactoe-3player-torus"])
+def test_the_exact_endgame_search_agrees_with_brute_force(slug):
+    game = get_game(slug)
+    rng = random.Random(slug)
+    compared = 0
+    while compared < 6:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(game.legal_actions(state)) > 4:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state):
+            continue
+        if not tree_fits(game, state, [3000]):
+            continue
+        assert solve(game, state) == brute_force(game, state)
+        compared += 1
+
+
+def test_the_exact_search_gives_up_at_its_deadline(monkeypatch):
+    game = get_game("quarto-misere")
+    clock = iter(range(10**6))
+    monkeypatch.setattr(search.time, "monotonic", lambda: next(clock))
+    assert solve(game, game.initial_state(), deadline=3) is None
+
+
+def test_the_search_stops_at_its_deadline(monkeypatch):
+    """The clock is fake: it advances one second each time it is read."""
+    game = get_game("nine-board-tictactoe")
+    clock = iter(range(10**6))
+    monkeypatch.setattr(search.time, "monotonic", lambda: next(clock))
+    root = search.new_root(game, game.initial_state(), level=STRONG)
+    search.search(game, root, rng=random.Random(0), level=STRONG, rounds=10_000, deadline=5)
+    assert 0 < root.visits <= 16 * 7  # read every 16 rounds: the 7th reading is past the deadline
+
+
+@pytest.mark.parametrize("level", range(1, STRONGEST + 1))
+def test_every_level_plays_a_legal_move(level):
+    game = get_game("quarto-misere-classic")
+    state = game.replay(FORCED_WINS["quarto-misere-classic"][1][:8])
+    action = engine.best_move("quarto-misere-classic", state, level=level, seconds=0.3, seed=3)
+    assert action in game.legal_actions(state)
+
+
+def test_a_level_out_of_range_is_refused():
+    game = get_game("quarto-misere")
+    for level in (0, STRONGEST + 1):
+        with pytest.raises(ValueError):
+            engine.best_move("quarto-misere", game.initial_state(), level=level)
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_the_strong_levels_never_miss_a_win_in_one(level):
+    game = get_game("tictactoe-3player-torus")
+    rng = random.Random(9)
+    seen = 0
+    for _ in range(30):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            mover = game.to_move(state)
+            wins = [a for a in game.legal_actions(state)
+                    if game.is_terminal(after := game.play(state, mover, a)) and game.goals(after)[mover] == 100]
+            if wins:
+                seen += 1
+                assert search.play_level(game, state, level=level, rng=rng, seconds=None, most_rounds=5) in wins
+            state = game.play(state, mover, rng.choice(game.legal_actions(state)))
+    assert seen >= 5
+
+
+def test_the_strong_level_thinks_a_quarter_of_the_time(monkeypatch):
+    """The deadline each level's search is given, the clock standing still at 100."""
+    game = get_game("nine-board-tictactoe")
+    searched = []
+    monkeypatch.setattr(search, "search", lambda *args, **kwargs: searched.append(kwargs["deadline"]))
+    monkeypatch.setattr(search, "final_choice", lambda root: ("(play 1 1 1 1 x)", None))
+    monkeypatch.setattr(search.time, "monotonic", lambda: 100.0)
+    for level, budget in ((3, 2.0), (4, 8.0)):
+        search.play_level(game, game.initial_state(), level=level, rng=random.Random(0), seconds=8.0)
+        assert searched.pop() == 100.0 + budget
+
+
+def test_a_turn_that_waited_for_a_worker_thinks_only_for_what_is_left(monkeypatch):
+    budgets = []
+    monkeypatch.setattr(search, "play_level", lambda *args, **kwargs: budgets.append(kwargs["seconds"]))
+    monkeypatch.setattr(search.time, "time", lambda: 1000.0)
+    state_json = get_game("quarto-misere").state_to_json(get_game("quarto-misere").initial_state())
+    for answer_by in (None, 2000.0, 1000.5, 999.0):
+        search.choose_action_from_json("quarto-misere", state_json, seed="s", level=4, seconds=1.5,
+                                       answer_by=answer_by)
+    assert budgets == [1.5, 1.5, 0.5, search.LEAST_SECONDS]
+
+
+def test_evaluate_repeats_itself_for_a_seed():
+    game = get_game("nine-board-tictactoe")
+    state = game.replay(FORCED_WINS["nine-board-tictactoe"][1][:10])
+    first = engine.evaluate("nine-board-tictactoe", state, rounds=300, seed=4)
+    assert first == engine.evaluate("nine-board-tictactoe", state, rounds=300, seed=4)
+    assert first.best in game.legal_actions(state) and set(first.scores) == set(game.roles)
