@@ -16,6 +16,7 @@ another, most of a page's wait in the arrivals benchmark. They run on the databa
 
 from __future__ import annotations
 
+import asyncio
 from importlib import import_module
 from types import SimpleNamespace
 
@@ -33,6 +34,17 @@ def _user_of(scope):
 
 
 read_user = db(_user_of)
+# How long a socket's handshake waits for its session and user. Daphne drops a handshake that
+# has no answer after 5 s (``websocket_handshake_timeout``) with no HTTP response at all; while
+# the database is away each read waits up to the pool's 4 s for a connection, and reads queued
+# behind others on the database threads wait longer. Past this, the page is told to try again.
+SESSION_READ_SECONDS = 3.0
+
+
+def _retrieve(task: asyncio.Future) -> None:
+    """A read given up on still ends on its thread: collect its outcome, so it is not logged."""
+    if not task.cancelled():
+        task.exception()
 
 
 class SocketUserMiddleware:
@@ -48,8 +60,15 @@ class SocketUserMiddleware:
                 break
         scope = dict(scope, cookies=cookies,
                      session=self.session_store(session_key=cookies.get(settings.SESSION_COOKIE_NAME)))
+        reading = asyncio.ensure_future(read_user(scope))
+        # Not ``wait_for``: cancelled, a read on a thread still waits for that thread to finish.
+        await asyncio.wait({reading}, timeout=SESSION_READ_SECONDS)
+        if not reading.done():
+            reading.add_done_callback(_retrieve)
+            outages.report("reading a socket's session", TimeoutError(f"no answer in {SESSION_READ_SECONDS} s"))
+            return await outages.refuse_for_now(receive, send)
         try:
-            scope["user"] = await read_user(scope)
+            scope["user"] = reading.result()
         except outages.SERVICE_DOWN as err:  # the database is away: "try again later", not a failed handshake
             outages.report("reading a socket's session", err)
             return await outages.refuse_for_now(receive, send)

@@ -96,6 +96,37 @@ async def test_a_socket_whose_session_cannot_be_read_is_told_to_retry_not_refuse
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_session_read_hangs_is_told_to_retry_before_daphne_gives_up(monkeypatch):
+    """While the database is away a session read waits for the pool, and behind other reads on
+    the database threads: longer than Daphne's 5 s for a handshake, which it then drops with no
+    answer (seen once in a loop of the PostgreSQL outage test). The page is told to retry first."""
+    import threading
+
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config import socketauth
+    from config.asgi import application
+    from games.runtime.dbthreads import db
+
+    released = threading.Event()
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    monkeypatch.setattr(socketauth, "read_user", db(lambda scope: released.wait(30)))
+    monkeypatch.setattr(socketauth, "SESSION_READ_SECONDS", 0.2)
+    comm = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                 headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    try:
+        connected, _ = await comm.connect(timeout=EVENT_SECONDS)
+        assert connected  # accepted while the read still hangs, not dropped
+        assert not released.is_set()
+        assert (await comm.receive_json_from(timeout=EVENT_SECONDS))["code"] == "unavailable"
+        assert (await comm.receive_output(timeout=EVENT_SECONDS))["code"] == outages.TRY_AGAIN_LATER
+    finally:
+        released.set()
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_a_socket_that_cannot_get_a_channel_is_told_to_retry_not_refused(monkeypatch):
     from channels.layers import get_channel_layer
     from channels.testing import WebsocketCommunicator
