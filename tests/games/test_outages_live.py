@@ -49,15 +49,23 @@ def told_to_retry(messages: list[dict], code: int) -> bool:
 
 
 def reconnect(server, path: str, user, cookie: str | None = None) -> tuple[Socket, dict, float]:
-    """As the page does: try again until a socket opens and gets the state (after each 4503 or
-    failed handshake, a short pause). The socket, its state, and when it got it."""
+    """As the page does: try again until a socket opens and gets the state (after each failed
+    handshake, or "unavailable" and 4503: the service may still be on its way back, a short
+    pause). The socket, its state, and when it got it."""
     deadline = time.monotonic() + RECOVER_WITHIN
     while time.monotonic() < deadline:
         try:
             sock = Socket(server, path, user, cookie)
-            return sock, sock.receive("state"), time.monotonic()
+            while (message := json.loads(sock.ws.recv(timeout=TIMEOUT)))["type"] != "state":
+                if message["type"] == "error" and message["code"] == "unavailable":
+                    sock.close()  # told to try again (the server closes with 4503 next)
+                    break
+                assert message["type"] in {"presence", "pong", "chat"}, message
+            else:
+                return sock, message, time.monotonic()
         except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
-            time.sleep(0.25)
+            pass
+        time.sleep(0.25)
     raise AssertionError(f"no socket to {path} within {RECOVER_WITHIN} s")
 
 
