@@ -15,7 +15,7 @@ Modes (issue 8), every one on nine-board tic-tac-toe, each match with 2 players 
   cost        no sockets: --moves random moves through the move service in one process, the
               SQL statements and the database-thread time of each (embedded and pg only)
   computer    the M-match human load alone, then with --computer-matches matches against the
-              strong computer beside it (a person answering each computer move at once): the
+              computer at its default level (the expert) beside it (a person answering each computer move at once): the
               humans' ack p99 both ways
 
 Set-ups: embedded (one Daphne, SQLite + in-memory layer), pg (one Daphne, PostgreSQL + Redis),
@@ -231,7 +231,7 @@ def table(mode: str, results, args) -> str:
                     "opening a socket to its first state.",
         "cost": f"What a move costs the database threads (move_submit with its commit and after-commit hooks, "
                 f"no sockets), {repeat}.",
-        "computer": f"People's moves with and without {args.computer_matches} matches against the strong computer "
+        "computer": f"People's moves with and without {args.computer_matches} matches against the computer (its default level) "
                     f"beside them, {args.seconds:g} s per phase, {repeat}; ms.",
     }[mode]
     columns = COLUMNS[mode]
