@@ -15,8 +15,8 @@ Modes (issue 8), every one on nine-board tic-tac-toe, each match with 2 players 
   cost        no sockets: --moves random moves through the move service in one process, the
               SQL statements and the database-thread time of each (embedded and pg only)
   computer    the M-match human load alone, then with --computer-matches matches against the
-              computer at its default level (the expert) beside it (a person answering each computer move at once): the
-              humans' ack p99 both ways
+              computer at its default level (the expert) beside it (a person answering each
+              computer move at once): the humans' ack p99 both ways
 
 Set-ups: embedded (one Daphne, SQLite + in-memory layer), pg (one Daphne, PostgreSQL + Redis),
 pg2 (two Daphne on PostgreSQL + Redis, players of a match on one and its spectators on the

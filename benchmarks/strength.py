@@ -126,8 +126,9 @@ def main() -> None:
     parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
     parser.add_argument("--parts", default="tactics,solver,endgame,old",
                         help="ablation: the parts to switch off one at a time (old: the old strongest level)")
-    parser.add_argument("--without", choices=["tactics", "solver", "endgame"],
-                        help="uct mode: the strongest level with this part switched off, instead of --levels")
+    parser.add_argument("--set", dest="changes", default="",
+                        help="uct mode: the strongest level with these switches changed, instead of --levels, "
+                             "e.g. 'rank=0' or 'tactics=0,rank=1' (names of search.Level's fields)")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
     print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
@@ -137,9 +138,11 @@ def main() -> None:
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
-        if args.mode == "uct" and args.without:
-            without = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **{args.without: False})
-            pairs = [((f"expert without {args.without}", search_player(without, args.seconds)),
+        if args.mode == "uct" and args.changes:
+            changes = {name: bool(int(value)) for name, value in
+                       (change.split("=") for change in args.changes.split(","))}
+            variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
+            pairs = [((f"expert with {args.changes}", search_player(variant, args.seconds)),
                       ("plain UCT", uct_player(args.seconds)))]
         elif args.mode == "uct":
             pairs = [((f"level {n}", level_player(n, args.seconds)), ("plain UCT", uct_player(args.seconds)))

@@ -14,7 +14,12 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              a win in one is played at once;
 ``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
              an exact depth-first search with a transposition table proves the root's children
-             first, within a share of the time.
+             first, within a share of the time;
+``rank``     every role is taken to play for first place rather than for its GGP score: an end
+             is worth 100 to a role alone at the top, 100/k to each of k sharing it, 0 to the
+             rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
+             the three-player game a second place with a three (66) is no longer worth nearly
+             a win. Ratings count places, so this is what a player on the ladder plays for.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -64,6 +69,7 @@ class Level:
     tactics: bool = False
     solver: bool = False
     endgame: bool = False
+    rank: bool = False
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -87,7 +93,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 class _Node:
     __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven")
 
-    def __init__(self, game: Game, state: Any, solver: bool) -> None:
+    def __init__(self, game: Game, state: Any, solver: bool, rank: bool = False) -> None:
         self.state = state
         mover = game.to_move(state)
         self.me = -1 if mover is None else game.roles.index(mover)  # the mover's role index
@@ -98,7 +104,7 @@ class _Node:
         # The exact goals of every role under best play (by each mover for itself), once known.
         self.proven: tuple[int, ...] | None = None
         if mover is None and solver:
-            self.proven = _goal_tuple(game, game.goals(state))
+            self.proven = _values(game, game.goals(state), rank)
 
     def select(self) -> "_Node":
         """The child UCB1 prefers; a proven child counts at its exact value, without exploration."""
@@ -135,13 +141,24 @@ class _Node:
         return False
 
 
-def _goal_tuple(game: Game, goals: dict[str, int]) -> tuple[int, ...]:
-    return tuple(goals[role] for role in game.roles)
+def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
+    """What an end is worth to each role playing for first place: 100 alone at the top, 100/k
+    to each of k sharing it (rounded down), 0 below: ``ranked((66, 100, 66)) == (0, 100, 0)``,
+    ``ranked((66, 33, 66)) == (50, 0, 50)``."""
+    top = max(values)
+    share = 100 // values.count(top)
+    return tuple(share if value == top else 0 for value in values)
+
+
+def _values(game: Game, goals: dict[str, int], rank: bool) -> tuple[int, ...]:
+    """An end's value to each role in ``game.roles`` order: its goal, or its ``ranked`` share."""
+    values = tuple(goals[role] for role in game.roles)
+    return ranked(values) if rank else values
 
 
 def new_root(game: Game, state: Any, *, level: Level) -> _Node:
     """The root of a new search tree for ``state``, for ``search``."""
-    return _Node(game, state, level.solver)
+    return _Node(game, state, level.solver, level.rank)
 
 
 def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
@@ -149,7 +166,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     """Run up to ``rounds`` rounds of search from ``root`` (fewer when ``deadline``, a
     ``time.monotonic()`` value, passes first, or the root is proven)."""
     playout = game.tactical_playout if level.tactics else game.random_playout
-    roles, solver = game.roles, level.solver
+    roles, solver, rank = game.roles, level.solver, level.rank
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -162,16 +179,16 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 break
             if node.untried:
                 action = node.untried.pop(int(rng.random() * len(node.untried)))
-                child = _Node(game, game.play(node.state, roles[node.me], action), solver)
+                child = _Node(game, game.play(node.state, roles[node.me], action), solver, rank)
                 node.children.append((action, child))
                 path.append(child)
                 if child.me < 0:
-                    goals = child.proven or _goal_tuple(game, game.goals(child.state))
+                    goals = child.proven or _values(game, game.goals(child.state), rank)
                 else:
-                    goals = _goal_tuple(game, playout(child.state, rng))
+                    goals = _values(game, playout(child.state, rng), rank)
                 break
             if not node.children:  # terminal, outside the solver
-                goals = _goal_tuple(game, game.goals(node.state))
+                goals = _values(game, game.goals(node.state), rank)
                 break
             node = node.select()
             path.append(node)
@@ -224,7 +241,7 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
                 return action
     root = new_root(game, state, level=level)
     if level.endgame and root.proven is None:
-        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE)
+        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE, level.rank)
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if not level.solver:
         # A move that wins at once is taken without further thought; otherwise the most visited.
@@ -256,18 +273,20 @@ def estimated_tree_size(game: Game, state: Any, rng: random.Random, samples: int
 
 
 def solve(game: Game, state: Any, *, deadline: float | None = None,
-          table: dict[Any, tuple[int, ...]] | None = None) -> tuple[int, ...] | None:
-    """The exact goals of every role in ``state`` when each mover maximises its own goal (the
-    first such move in the rules' order), by depth-first search; a move that gives its mover the
-    top score ends the search of its siblings. ``None`` when ``deadline`` passes first."""
+          table: dict[Any, tuple[int, ...]] | None = None, rank: bool = False) -> tuple[int, ...] | None:
+    """The exact goals of every role in ``state`` (their ``ranked`` values with ``rank``) when
+    each mover maximises its own (the first such move in the rules' order), by depth-first
+    search; a move that gives its mover the top value ends the search of its siblings. ``None``
+    when ``deadline`` passes first."""
     table = {} if table is None else table
     try:
-        return _exact(game, state, table, deadline, [0])
+        return _exact(game, state, table, deadline, [0], rank)
     except _OutOfTime:
         return None
 
 
-def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: list[int]) -> tuple[int, ...]:
+def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: list[int],
+           rank: bool) -> tuple[int, ...]:
     known = table.get(state)
     if known is not None:
         return known
@@ -276,11 +295,11 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
         raise _OutOfTime
     mover = game.to_move(state)
     if mover is None:
-        value = _goal_tuple(game, game.goals(state))
+        value = _values(game, game.goals(state), rank)
     else:
         me, value = game.roles.index(mover), None
         for action in game.legal_actions(state):
-            result = _exact(game, game.play(state, mover, action), table, deadline, count)
+            result = _exact(game, game.play(state, mover, action), table, deadline, count, rank)
             if value is None or result[me] > value[me]:
                 value = result
                 if value[me] >= TOP_GOAL:
@@ -289,7 +308,7 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
     return value
 
 
-def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None) -> None:
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, rank: bool) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
     limit = ENDGAME_TREE if deadline is None else ENDGAME_TREE_PER_SECOND * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
@@ -300,11 +319,11 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
     for action in list(root.untried) + list(known):
         child = known.get(action)
         if child is None:
-            child = _Node(game, game.play(root.state, mover, action), True)
+            child = _Node(game, game.play(root.state, mover, action), True, rank)
             root.untried.remove(action)
             root.children.append((action, child))
         if child.proven is None:
-            child.proven = solve(game, child.state, deadline=deadline, table=table)
+            child.proven = solve(game, child.state, deadline=deadline, table=table, rank=rank)
             if child.proven is None:
                 return
         if root.try_to_prove():

@@ -77,15 +77,15 @@ def forced_win(game, state, role, plies):
     return test(forced_win(game, s, role, plies - 1) for s in after)
 
 
-def brute_force(game, state):
-    """Every role's goals under best play, each mover taking the first best move for itself:
-    plain recursion, no table, no cut-off (small positions only)."""
+def brute_force(game, state, worth=lambda goals: goals):
+    """Every role's goals (or what ``worth`` makes of them) under best play, each mover taking
+    the first best move for itself: plain recursion, no table, no cut-off (small positions only)."""
     mover = game.to_move(state)
     if mover is None:
-        return tuple(game.goals(state)[role] for role in game.roles)
+        return worth(tuple(game.goals(state)[role] for role in game.roles))
     me, best = game.roles.index(mover), None
     for action in game.legal_actions(state):
-        value = brute_force(game, game.play(state, mover, action))
+        value = brute_force(game, game.play(state, mover, action), worth)
         if best is None or value[me] > best[me]:
             best = value
     return best
@@ -161,6 +161,31 @@ def test_the_exact_endgame_search_agrees_with_brute_force(slug):
             continue
         assert solve(game, state) == brute_force(game, state)
         compared += 1
+
+
+@pytest.mark.parametrize("slug", ["tictactoe-3player", "tictactoe-3player-torus"])
+def test_the_exact_search_for_first_place_agrees_with_brute_force(slug):
+    game = get_game(slug)
+    rng = random.Random(f"rank:{slug}")
+    compared = differed = 0
+    while compared < 8:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(game.legal_actions(state)) > 5:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state) or not tree_fits(game, state, [3000]):
+            continue
+        expected = brute_force(game, state, search.ranked)
+        assert solve(game, state, rank=True) == expected
+        differed += expected != search.ranked(brute_force(game, state))
+        compared += 1
+    assert differed  # playing for first place changed someone's choice in some of these positions
+
+
+def test_first_place_values():
+    assert search.ranked((100, 0)) == (100, 0) and search.ranked((50, 50)) == (50, 50)  # two players: as goals
+    assert search.ranked((66, 100, 66)) == (0, 100, 0)  # a three is worth nothing beside a four
+    assert search.ranked((66, 33, 66)) == (50, 0, 50)
+    assert search.ranked((33, 33, 33)) == (33, 33, 33)
 
 
 def test_the_exact_search_gives_up_at_its_deadline(monkeypatch):
@@ -242,3 +267,14 @@ def test_evaluate_repeats_itself_for_a_seed():
     first = engine.evaluate("nine-board-tictactoe", state, rounds=300, seed=4)
     assert first == engine.evaluate("nine-board-tictactoe", state, rounds=300, seed=4)
     assert first.best in game.legal_actions(state) and set(first.scores) == set(game.roles)
+
+
+def test_evaluate_gives_expected_scores_even_when_the_computer_plays_for_first_place():
+    game = get_game("tictactoe-3player")
+    # x completes row 1 at (1, 4) next; o already has three in column 5, z a three on row 5.
+    state = game.replay(["(mark 1 1)", "(mark 1 5)", "(mark 5 1)", "(mark 1 2)", "(mark 2 5)", "(mark 5 2)",
+                         "(mark 1 3)", "(mark 3 5)", "(mark 5 3)"])
+    assert game.to_move(state) == "xplayer" and not game.is_terminal(state)
+    found = engine.evaluate("tictactoe-3player", state, rounds=50, seed=1)
+    assert found.best == "(mark 1 4)"
+    assert found.scores == {"xplayer": 1.0, "oplayer": 0.66, "zplayer": 0.66}
