@@ -225,6 +225,13 @@ class Game(ABC):
         """
         return self.random_playout(state, rng)
 
+    def move_priors(self, state: Any) -> list[float] | None:
+        """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
+        that order, from 0 to 1; ``None`` when the game gives none (the default). The search's
+        progressive bias uses it; it must be cheap, and is never a rule.
+        """
+        return None
+
     # -- the GGP surface, shared ------------------------------------------------------------
     def legal_moves(self, state: Any, role: Role) -> list[Action]:
         """GGP legal moves of ``role``: ``["noop"]`` while waiting, ``[]`` when terminal."""

@@ -306,6 +306,29 @@ class ThreePlayerTicTacToe(Game):
             mover = _NEXT_MOVER[mover]
         return self._scores(masks, None)
 
+    def move_priors(self, state: ThreePlayerState) -> list[float] | None:
+        """Per empty cell, in ``legal_actions`` order: how much it builds the mover's open fours
+        (windows no other role has marked, weighted by the mover's marks in them, squared) and
+        blocks another role's (windows only that role has marked, likewise), scaled to 0..1."""
+        if self.is_terminal(state):
+            return []
+        masks, occupied = state.masks, state.occupied
+        mine = masks[state.ply % 3]
+        theirs = occupied & ~mine
+        weights = []
+        for cell in range(CELLS):
+            if occupied >> cell & 1:
+                continue
+            weight = 0
+            for window in self._fours_through[cell]:
+                if not window & theirs:
+                    weight += (1 + (window & mine).bit_count()) ** 2
+                elif not window & mine and any(window & theirs == window & mask for mask in masks):
+                    weight += (window & theirs).bit_count() ** 2
+            weights.append(weight)
+        top = max(weights, default=0) or 1
+        return [weight / top for weight in weights]
+
     def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
         masks[mover] |= cells & -cells
         return self._scores(masks, mover)

@@ -1,6 +1,7 @@
 """The computer's search (games/computer/search.py, engine.py): pure, no database or channel
 layer, so bin/test runs it in stage 1 only (the ``pure`` marker)."""
 
+import dataclasses
 import random
 
 import pytest
@@ -278,3 +279,19 @@ def test_evaluate_gives_expected_scores_even_when_the_computer_plays_for_first_p
     found = engine.evaluate("tictactoe-3player", state, rounds=50, seed=1)
     assert found.best == "(mark 1 4)"
     assert found.scores == {"xplayer": 1.0, "oplayer": 0.66, "zplayer": 0.66}
+
+
+def test_progressive_bias_takes_each_move_hint_from_the_rules_and_tries_the_promising_first():
+    game = get_game("tictactoe-3player")
+    state = game.initial_state()
+    hints = dict(zip(game.legal_actions(state), game.move_priors(state)))
+    biased = dataclasses.replace(STRONG, bias=10.0)
+    root = search.new_root(game, state, level=biased)
+    search.search(game, root, rng=random.Random(1), level=biased, rounds=60)
+    assert all(child.prior == hints[action] for action, child in root.children)
+    action, _ = search.final_choice(root)
+    assert hints[action] >= 0.75  # the centre or next to it: the most visited after 60 rounds
+    plain = search.new_root(game, state, level=STRONG)
+    search.search(game, plain, rng=random.Random(1), level=STRONG, rounds=60)
+    assert hints[search.final_choice(plain)[0]] < 0.75  # without the bias, seed 1 settles elsewhere
+    assert all(child.prior == 0.0 for _, child in plain.children)

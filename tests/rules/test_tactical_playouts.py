@@ -102,3 +102,28 @@ def test_a_classic_selection_hands_over_a_piece_that_must_complete_a_line():
                 assert all(game.tactical_playout(state, rng)[selector] == 100 for _ in range(10))
                 break
     assert found >= 3
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_move_priors_are_none_or_one_hint_per_legal_action_in_zero_to_one(slug):
+    game = get_game(slug)
+    for state in random_states(game, seed=17, games=3):
+        priors = game.move_priors(state)
+        if priors is None:
+            continue
+        assert len(priors) == len(game.legal_actions(state))
+        assert all(0.0 <= p <= 1.0 for p in priors)
+        assert not priors or max(priors) == 1.0
+
+
+def test_three_player_priors_favour_the_centre_and_a_block_of_an_open_three():
+    game = get_game("tictactoe-3player")
+    state = game.initial_state()
+    priors = dict(zip(game.legal_actions(state), game.move_priors(state)))
+    assert priors["(mark 3 3)"] == 1.0 and priors["(mark 1 1)"] < priors["(mark 2 2)"] < priors["(mark 3 3)"]
+    # o has (4 2), (4 3), (4 4); x and z have marks far from row 4. x to move.
+    state = game.replay(["(mark 1 1)", "(mark 4 2)", "(mark 1 5)", "(mark 5 5)", "(mark 4 3)", "(mark 5 1)",
+                         "(mark 2 3)", "(mark 4 4)", "(mark 1 3)"])
+    assert game.to_move(state) == "xplayer"
+    priors = dict(zip(game.legal_actions(state), game.move_priors(state)))
+    assert max(priors["(mark 4 1)"], priors["(mark 4 5)"]) > priors["(mark 3 1)"]
