@@ -139,7 +139,8 @@ def main() -> None:
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:
-            changes = {name: float(value) if name == "bias" else bool(int(value)) for name, value in
+            kinds = {"bias": float, "rave": int}
+            changes = {name: kinds.get(name, lambda v: bool(int(v)))(value) for name, value in
                        (change.split("=") for change in args.changes.split(","))}
             variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
             pairs = [((f"expert with {args.changes}", search_player(variant, args.seconds)),

@@ -22,7 +22,11 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              a win. Ratings count places, so this is what a player on the ladder plays for;
 ``bias``     progressive bias: a child's UCB score gains ``bias * prior / (visits + 1)``, its
              prior from ``Game.move_priors`` (games without one: no change), so promising moves
-             are tried first and the hint fades as rounds come in.
+             are tried first and the hint fades as rounds come in;
+``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
+             each child also keeps the results of every playout in which its mover made the same
+             mark later on, and its value is a blend that leans on those many samples while its
+             own are few: ``beta = sqrt(rave / (3 * visits + rave))`` of the AMAF mean.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -74,6 +78,7 @@ class Level:
     endgame: bool = False
     rank: bool = False
     bias: float = 0.0
+    rave: int = 0  # RAVE's equivalence parameter (0: off)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -95,7 +100,8 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors",
+                 "bit", "amaf_visits", "amaf_total")
 
     def __init__(self, game: Game, state: Any, solver: bool, rank: bool = False) -> None:
         self.state = state
@@ -109,12 +115,15 @@ class _Node:
         self.proven: tuple[int, ...] | None = None
         self.prior = 0.0  # the parent's mover's hint for the move to here (``bias``)
         self.priors: dict[Action, float] | None = None  # the hints for this node's moves, once asked
+        self.bit = 0  # the move to here as ``Game.move_bit`` (``rave``)
+        self.amaf_visits = 0  # playouts in which the parent's mover made this move later (``rave``)
+        self.amaf_total = 0.0  # their summed value to the parent's mover
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), rank)
 
-    def select(self, bias: float = 0.0) -> "_Node":
-        """The child UCB1 prefers (with progressive ``bias``); a proven child counts at its exact
-        value, without exploration."""
+    def select(self, bias: float = 0.0, rave: int = 0) -> "_Node":
+        """The child UCB1 prefers (with progressive ``bias`` and ``rave``); a proven child counts
+        at its exact value, without exploration."""
         me, log_visits = self.me, math.log(self.visits or 1)
         best, best_score = None, -1.0
         for _, child in self.children:
@@ -125,7 +134,11 @@ class _Node:
                 return child
             else:
                 visits = child.visits
-                score = child.totals[me] / (100.0 * visits) + EXPLORATION * math.sqrt(log_visits / visits)
+                mean = child.totals[me] / (100.0 * visits)
+                if rave and child.amaf_visits:
+                    beta = math.sqrt(rave / (3 * visits + rave))
+                    mean += beta * (child.amaf_total / (100.0 * child.amaf_visits) - mean)
+                score = mean + EXPLORATION * math.sqrt(log_visits / visits)
                 if bias:
                     score += bias * child.prior / (visits + 1)
             if score > best_score:
@@ -165,6 +178,21 @@ def _values(game: Game, goals: dict[str, int], rank: bool) -> tuple[int, ...]:
     return ranked(values) if rank else values
 
 
+def _update_amaf(game: Game, path: list[_Node], end_marks: tuple[int, ...], goals: tuple[int, ...]) -> None:
+    """RAVE: for each node on the path, every child whose move its mover made at any time
+    after the node (in the tree or the playout) gains this round's result for that mover."""
+    for node in path:
+        me = node.me
+        if me < 0 or not node.children:
+            continue
+        later = end_marks[me] & ~game.marks(node.state)[me]
+        value = goals[me]
+        for _, child in node.children:
+            if later >> child.bit & 1:
+                child.amaf_visits += 1
+                child.amaf_total += value
+
+
 def _priors(game: Game, node: _Node) -> dict[Action, float]:
     """``node``'s moves' hints from ``Game.move_priors``, asked once per node (empty if none)."""
     if node.priors is None:
@@ -184,6 +212,8 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     ``time.monotonic()`` value, passes first, or the root is proven)."""
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, rank, bias = game.roles, level.solver, level.rank, level.bias
+    rave = level.rave if game.AMAF else 0
+    tactics = level.tactics
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -199,23 +229,32 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 child = _Node(game, game.play(node.state, roles[node.me], action), solver, rank)
                 if bias:
                     child.prior = _priors(game, node).get(action, 0.0)
+                if rave:
+                    child.bit = game.move_bit(action)
                 node.children.append((action, child))
                 path.append(child)
                 if child.me < 0:
                     goals = child.proven or _values(game, game.goals(child.state), rank)
+                elif rave:
+                    ended, end_marks = game.marked_playout(child.state, rng, tactics)
+                    goals = _values(game, ended, rank)
                 else:
                     goals = _values(game, playout(child.state, rng), rank)
                 break
             if not node.children:  # terminal, outside the solver
                 goals = _values(game, game.goals(node.state), rank)
                 break
-            node = node.select(bias)
+            node = node.select(bias, rave)
             path.append(node)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for index, value in enumerate(goals):
                 totals[index] += value
+        if rave:
+            if path[-1].me < 0 or path[-1].proven is not None:  # no playout: the marks it ends with
+                end_marks = game.marks(path[-1].state)
+            _update_amaf(game, path, end_marks, goals)
         if solver and path[-1].proven is not None:
             for parent in reversed(path[:-1]):
                 if parent.proven is not None or not parent.try_to_prove():

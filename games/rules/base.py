@@ -225,6 +225,23 @@ class Game(ABC):
         """
         return self.random_playout(state, rng)
 
+    # All-moves-as-first (the search's RAVE): a game whose moves are marks that stay where they
+    # are (a cell, say) may number them as bits and say which each role has made.
+    AMAF = False
+
+    def move_bit(self, action: Action) -> int:
+        """The bit that stands for ``action`` in ``marks`` (``AMAF`` games only)."""
+        raise NotImplementedError
+
+    def marks(self, state: Any) -> tuple[int, ...]:
+        """Per role in ``roles`` order, the bits of the moves it has made (``AMAF`` games only)."""
+        raise NotImplementedError
+
+    def marked_playout(self, state: Any, rng: random.Random, tactical: bool) -> tuple[dict[Role, int], tuple[int, ...]]:
+        """``tactical_playout`` (or ``random_playout``) that also returns ``marks`` of the end
+        position (``AMAF`` games only)."""
+        raise NotImplementedError
+
     def move_priors(self, state: Any) -> list[float] | None:
         """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
         that order, from 0 to 1; ``None`` when the game gives none (the default). The search's

@@ -240,15 +240,36 @@ class ThreePlayerTicTacToe(Game):
         return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE + 1}"
 
     # -- the computer player's hot loop -------------------------------------------------------
+    AMAF = True  # a move is a cell: ``move_bit`` and the masks ``marked_playout`` ends with
+
+    def move_bit(self, action: Action) -> int:
+        return self.parse(action)
+
+    def marks(self, state: ThreePlayerState) -> tuple[int, ...]:
+        return state.masks
+
     def random_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
-        """Uniformly random marks to the end; returns the goals.
+        return self._random_run(state, rng)[0]
+
+    def tactical_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
+        """``random_playout`` where the mover completes a four when it can. (Also blocking the
+        next mover's four was measured in the search and lost: 5 first places of 21 against
+        plain UCTs, against 10 of 21 without tactical playouts; docs/computer.md.)"""
+        return self._tactical_run(state, rng)[0]
+
+    def marked_playout(self, state: ThreePlayerState, rng: random.Random,
+                       tactical: bool) -> tuple[dict[Role, int], tuple[int, ...]]:
+        return (self._tactical_run if tactical else self._random_run)(state, rng)
+
+    def _random_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
+        """Uniformly random marks to the end; returns the goals and the final masks.
 
         Draws from a list of empty cells (swap-remove) and tests only the fours through the cell
         just marked, since a four can appear nowhere else.
         """
         masks, over = list(state.masks), self._four_owner(state.masks)
         if over is not None:
-            return self._scores(masks, over)
+            return self._scores(masks, over), state.masks
         occupied, empty = state.occupied, list(_cells_of(FULL & ~state.occupied))
         left = len(empty)
         mover = state.ply % 3
@@ -263,17 +284,14 @@ class ThreePlayerTicTacToe(Game):
             masks[mover] = mask
             for window in fours_through[cell]:
                 if mask & window == window:
-                    return self._scores(masks, mover)
+                    return self._scores(masks, mover), tuple(masks)
             mover = _NEXT_MOVER[mover]
-        return self._scores(masks, None)
+        return self._scores(masks, None), tuple(masks)
 
-    def tactical_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
-        """``random_playout`` where the mover completes a four when it can. (Also blocking the
-        next mover's four was measured in the search and lost: 5 first places of 21 against
-        plain UCTs, against 10 of 21 without tactical playouts; docs/computer.md.)"""
+    def _tactical_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
         masks, over = list(state.masks), self._four_owner(state.masks)
         if over is not None:
-            return self._scores(masks, over)
+            return self._scores(masks, over), state.masks
         occupied = state.occupied
         empty = list(_cells_of(FULL & ~occupied))
         left = len(empty)
@@ -304,7 +322,7 @@ class ThreePlayerTicTacToe(Game):
                 if own.bit_count() == 3 and not rest & occupied:
                     threats[mover] |= rest
             mover = _NEXT_MOVER[mover]
-        return self._scores(masks, None)
+        return self._scores(masks, None), tuple(masks)
 
     def move_priors(self, state: ThreePlayerState) -> list[float] | None:
         """Per empty cell, in ``legal_actions`` order: how much it builds the mover's open fours
@@ -329,9 +347,9 @@ class ThreePlayerTicTacToe(Game):
         top = max(weights, default=0) or 1
         return [weight / top for weight in weights]
 
-    def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
+    def _win(self, masks: list[int], mover: int, cells: int) -> tuple[dict[Role, int], tuple[int, ...]]:
         masks[mover] |= cells & -cells
-        return self._scores(masks, mover)
+        return self._scores(masks, mover), tuple(masks)
 
 
 def _action_text(cell: int) -> Action:
