@@ -295,3 +295,27 @@ def test_progressive_bias_takes_each_move_hint_from_the_rules_and_tries_the_prom
     search.search(game, plain, rng=random.Random(1), level=STRONG, rounds=60)
     assert hints[search.final_choice(plain)[0]] < 0.75  # without the bias, seed 1 settles elsewhere
     assert all(child.prior == 0.0 for _, child in plain.children)
+
+
+def test_rave_counts_each_move_made_later_in_a_round_for_its_mover():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 2 2)", "(mark 4 4)"])
+    with_rave = dataclasses.replace(STRONG, rave=300)
+    root = search.new_root(game, state, level=with_rave)
+    search.search(game, root, rng=random.Random(2), level=with_rave, rounds=400)
+    # A round through a child made its move: the child's AMAF count includes its own visits,
+    # and rounds through its siblings in which the mover made that mark later add to it.
+    assert all(child.amaf_visits >= child.visits for _, child in root.children)
+    assert sum(child.amaf_visits for _, child in root.children) > root.visits
+    assert all(child.bit == game.move_bit(action) for action, child in root.children)
+    plain = search.new_root(game, state, level=STRONG)
+    search.search(game, plain, rng=random.Random(2), level=STRONG, rounds=400)
+    assert all(child.amaf_visits == 0 for _, child in plain.children)
+
+
+def test_rave_is_ignored_where_the_rules_do_not_number_moves():
+    game = get_game("quarto-misere")
+    assert not game.AMAF
+    level = dataclasses.replace(STRONG, rave=300)
+    action = choose_action(game, game.initial_state(), rng=random.Random(1), iterations=200, level=level)
+    assert action in game.legal_actions(game.initial_state())

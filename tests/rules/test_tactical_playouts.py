@@ -127,3 +127,19 @@ def test_three_player_priors_favour_the_centre_and_a_block_of_an_open_three():
     assert game.to_move(state) == "xplayer"
     priors = dict(zip(game.legal_actions(state), game.move_priors(state)))
     assert max(priors["(mark 4 1)"], priors["(mark 4 5)"]) > priors["(mark 3 1)"]
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in GAMES if get_game(info.slug).AMAF])
+@pytest.mark.parametrize("tactical", [False, True])
+def test_a_marked_playout_ends_in_a_position_the_rules_agree_with(slug, tactical):
+    game = get_game(slug)
+    rng = random.Random(23)
+    for state in random_states(game, seed=29, games=2):
+        goals, end = game.marked_playout(state, rng, tactical)
+        start = game.marks(state)
+        assert all(e & s == s for e, s in zip(end, start))  # marks stay; the playout only adds
+        final = type(state)(masks=end, ply=sum(m.bit_count() for m in end))
+        assert game.is_terminal(final) and game.goals(final) == goals
+        for action in game.legal_actions(state):
+            after = game.marks(game.play(state, game.to_move(state), action))
+            assert sum(after) - sum(start) == 1 << game.move_bit(action)
