@@ -80,11 +80,12 @@ def play_game(game: Game, players: dict[str, tuple[str, Player]], rng: random.Ra
 
 
 def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], games: int,
-           think: dict[str, list[float]]) -> None:
-    """``games`` games of ``first`` in each seat in turn against ``other`` in all the rest."""
+           think: dict[str, list[float]], start: int = 0) -> None:
+    """``games`` games of ``first`` in each seat in turn against ``other`` in all the rest,
+    numbered from ``start`` (the number seeds the game and picks the seat)."""
     game = get_game(slug)
     won = drawn = lost = 0
-    for n in range(games):
+    for n in range(start, start + games):
         seat = game.roles[n % len(game.roles)]
         players = {role: first if role == seat else other for role in game.roles}
         goals = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
@@ -95,7 +96,8 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
             drawn += 1
         else:
             won += 1
-        print(f"{slug} game {n + 1}/{games} ({first[0]} as {seat}): {won} won, {drawn} drawn, {lost} lost",
+        print(f"{slug} game {n + 1 - start}/{games} (no. {n}, {first[0]} as {seat}): {won} won, {drawn} drawn, "
+              f"{lost} lost",
               file=sys.stderr, flush=True)
     low, high = wilson(won, games)
     print(f"| {slug} | {first[0]} | {other[0]} | {games} | {won} | {drawn} | {lost} "
@@ -121,6 +123,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=["uct", "ladder", "ablation"], default="uct")
     parser.add_argument("--games", type=int, default=10, help="games per rule set and pairing")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the number of the first game (its seed and seat), to split a series across processes")
     parser.add_argument("--seconds", type=float, default=1.0, help="thinking time a move, for every side")
     parser.add_argument("--slugs", default="nine-board-tictactoe,quarto-misere,tictactoe-3player")
     parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
@@ -156,7 +160,7 @@ def main() -> None:
         for first, other in pairs:
             for name in (first[0], other[0]):
                 think.setdefault(name, [])
-            series(slug, first, other, args.games, think)
+            series(slug, first, other, args.games, think, args.first)
     print()
     print("| side | moves | median ms | p95 ms | moves/s |")
     print("| --- | ---: | ---: | ---: | ---: |")
