@@ -9,7 +9,10 @@ game (both seats of a two-player game alternately, each of the three seats in tu
               UCT of ``benchmarks/uct.py``, one per other seat;
 ``ladder``    each of ``--levels`` against the level below it;
 ``ablation``  the strongest level against itself with one part switched off (``--parts``), or the
-              old strongest level (plain search, 3,000 rounds, no clock), to see what each pays.
+              old strongest level (plain search, 3,000 rounds, no clock), to see what each pays;
+``rounds``    no games: search rounds a second of the plain search and of the expert's (without
+              its endgame part), ``--seconds`` from the initial position and from one 8 random
+              plies in, the median of ``--games`` repeats.
 
 It prints, per rule set and pairing, wins, draws (a shared first place) and losses of the first
 side, its win rate with a Wilson 95% interval, and then each side's think time per move
@@ -119,9 +122,32 @@ def ablations(seconds: float, parts: list[str]) -> list[tuple[tuple[str, Player]
     return pairs
 
 
+def rounds_a_second(slugs: list[str], seconds: float, repeats: int) -> None:
+    expert = dataclasses.replace(search.LEVELS[-1], endgame=False)
+    print("| rule set | plain: initial | plain: 8 plies in | expert: initial | expert: 8 plies in |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for slug in slugs:
+        game = get_game(slug)
+        rng = random.Random(slug)
+        later = game.initial_state()
+        for _ in range(8):
+            later = game.play(later, game.to_move(later), rng.choice(game.legal_actions(later)))
+        cells = []
+        for level in (search.PLAIN, expert):
+            for state in (game.initial_state(), later):
+                rates = []
+                for _ in range(repeats):
+                    root = search.new_root(game, state, level=level)
+                    started = time.monotonic()
+                    search.search(game, root, rng=rng, level=level, rounds=10**9, deadline=started + seconds)
+                    rates.append(root.visits / (time.monotonic() - started))
+                cells.append(f"{statistics.median(rates):,.0f}")
+        print(f"| {slug} | {' | '.join(cells)} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=["uct", "ladder", "ablation"], default="uct")
+    parser.add_argument("--mode", choices=["uct", "ladder", "ablation", "rounds"], default="uct")
     parser.add_argument("--games", type=int, default=10, help="games per rule set and pairing")
     parser.add_argument("--first", type=int, default=0,
                         help="the number of the first game (its seed and seat), to split a series across processes")
@@ -138,6 +164,10 @@ def main() -> None:
     print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     print()
+    if args.mode == "rounds":
+        rounds_a_second(args.slugs.split(","), args.seconds, args.games)
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     print("| rule set | side | against | games | won | shared/drawn | lost | win rate | Wilson 95% |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     think: dict[str, list[float]] = {}

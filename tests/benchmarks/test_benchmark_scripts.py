@@ -24,3 +24,13 @@ def test_the_strength_benchmark_plays_its_games():
     out = run("benchmarks/strength.py", "--mode", "ladder", "--games", "2", "--seconds", "0.01",
               "--slugs", "tictactoe-3player", "--levels", "1,2")
     assert "tictactoe-3player" in out
+
+
+def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_expert():
+    out = run("benchmarks/strength.py", "--mode", "rounds", "--games", "1", "--seconds", "0.02",
+              "--slugs", "quarto-misere")
+    row = next(line for line in out.splitlines() if line.startswith("| quarto-misere |"))
+    assert all(int(cell.replace(",", "")) > 0 for cell in row.split("|")[2:6])
+    out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--first", "2", "--seconds", "0.01",
+              "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,rave=100")
+    assert "| tictactoe-3player | expert with rank=0,bias=1.5,rave=100 | plain UCT | 1 |" in out
