@@ -20,9 +20,17 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
              the three-player game a second place with a three (66) is no longer worth nearly
              a win. Ratings count places, so this is what a player on the ladder plays for;
+             with ``rank_others`` off, only the searching role plays for first place and the
+             others are taken to play for their GGP goals (as GGP programs do: one who holds a
+             three keeps 66 whoever makes four, so it need not block);
 ``bias``     progressive bias: a child's UCB score gains ``bias * prior / (visits + 1)``, its
              prior from ``Game.move_priors`` (games without one: no change), so promising moves
              are tried first and the hint fades as rounds come in;
+``practical`` when the position is proven drawn or lost (the best any move can do against
+             best play is known and it is not a win), the rest of the time goes to a search
+             without proofs among the moves that keep that value, and the one it likes best is
+             played: the move a fallible opponent is likeliest to get wrong, not the first in
+             the rules' order;
 ``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
              each child also keeps the results of every playout in which its mover made the same
              mark later on, and its value is a blend that leans on those many samples while its
@@ -48,8 +56,8 @@ import math
 import os
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from games.rules import Action, Game, get_game
 
@@ -61,6 +69,7 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
+Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
 
@@ -77,8 +86,10 @@ class Level:
     solver: bool = False
     endgame: bool = False
     rank: bool = False
+    rank_others: bool = True  # with ``rank``: the other roles play for first place too (else for their goals)
     bias: float = 0.0
     rave: int = 0  # RAVE's equivalence parameter (0: off)
+    practical: bool = False
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -91,9 +102,9 @@ LEVELS = (
     Level("strong", "Never misses a win in one: a quarter of the thinking time (3,000 rounds at most) of a "
                     "search whose playouts take wins in one and dodge some losses, and which proves won and "
                     "lost positions",
-          3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0),
+          3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
     Level("expert", "Uses its whole thinking time on the strong search, and solves the last moves exactly",
-          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0),
+          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``); RAVE was measured and
 # left off (docs/computer.md, "Three players"). Neither switch changes a two-player game whose
@@ -106,7 +117,7 @@ class _Node:
     __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors",
                  "bit", "amaf_visits", "amaf_total")
 
-    def __init__(self, game: Game, state: Any, solver: bool, rank: bool = False) -> None:
+    def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
         mover = game.to_move(state)
         self.me = -1 if mover is None else game.roles.index(mover)  # the mover's role index
@@ -122,7 +133,7 @@ class _Node:
         self.amaf_visits = 0  # playouts in which the parent's mover made this move later (``rave``)
         self.amaf_total = 0.0  # their summed value to the parent's mover
         if mover is None and solver:
-            self.proven = _values(game, game.goals(state), rank)
+            self.proven = _values(game, game.goals(state), worth)
 
     def select(self, bias: float = 0.0, rave: int = 0) -> "_Node":
         """The child UCB1 prefers (with progressive ``bias`` and ``rave``); a proven child counts
@@ -175,10 +186,28 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(share if value == top else 0 for value in values)
 
 
-def _values(game: Game, goals: dict[str, int], rank: bool) -> tuple[int, ...]:
-    """An end's value to each role in ``game.roles`` order: its goal, or its ``ranked`` share."""
-    values = tuple(goals[role] for role in game.roles)
-    return ranked(values) if rank else values
+def worth_for(rank: bool, rank_others: bool = True, me: int = 0) -> Worth:
+    """How a search values an end, from the goals in ``game.roles`` order: as they are; as
+    ``ranked`` shares (``rank``); or, without ``rank_others``, the ranked share for role
+    ``me`` alone and the goals for the others."""
+    if not rank:
+        return tuple
+    if rank_others:
+        return ranked
+
+    def mine_ranked(values: tuple[int, ...]) -> tuple[int, ...]:
+        return values[:me] + (ranked(values)[me],) + values[me + 1:]
+    return mine_ranked
+
+
+def _level_worth(game: Game, state: Any, level: Level) -> Worth:
+    mover = game.to_move(state)
+    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover))
+
+
+def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:
+    """An end's value to each role in ``game.roles`` order, as ``worth`` (``worth_for``) says."""
+    return worth(tuple(goals[role] for role in game.roles))
 
 
 def _update_amaf(game: Game, path: list[_Node], end_marks: tuple[int, ...], goals: tuple[int, ...]) -> None:
@@ -206,7 +235,7 @@ def _priors(game: Game, node: _Node) -> dict[Action, float]:
 
 def new_root(game: Game, state: Any, *, level: Level) -> _Node:
     """The root of a new search tree for ``state``, for ``search``."""
-    return _Node(game, state, level.solver, level.rank)
+    return _Node(game, state, level.solver, _level_worth(game, state, level))
 
 
 def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
@@ -214,7 +243,8 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     """Run up to ``rounds`` rounds of search from ``root`` (fewer when ``deadline``, a
     ``time.monotonic()`` value, passes first, or the root is proven)."""
     playout = game.tactical_playout if level.tactics else game.random_playout
-    roles, solver, rank, bias = game.roles, level.solver, level.rank, level.bias
+    roles, solver, bias = game.roles, level.solver, level.bias
+    worth = _level_worth(game, root.state, level)
     rave = level.rave if game.AMAF else 0
     tactics = level.tactics
     for done in range(rounds):
@@ -229,7 +259,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 break
             if node.untried:
                 action = node.untried.pop(int(rng.random() * len(node.untried)))
-                child = _Node(game, game.play(node.state, roles[node.me], action), solver, rank)
+                child = _Node(game, game.play(node.state, roles[node.me], action), solver, worth)
                 if bias:
                     child.prior = _priors(game, node).get(action, 0.0)
                 if rave:
@@ -237,15 +267,15 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 node.children.append((action, child))
                 path.append(child)
                 if child.me < 0:
-                    goals = child.proven or _values(game, game.goals(child.state), rank)
+                    goals = child.proven or _values(game, game.goals(child.state), worth)
                 elif rave:
                     ended, end_marks = game.marked_playout(child.state, rng, tactics)
-                    goals = _values(game, ended, rank)
+                    goals = _values(game, ended, worth)
                 else:
-                    goals = _values(game, playout(child.state, rng), rank)
+                    goals = _values(game, playout(child.state, rng), worth)
                 break
             if not node.children:  # terminal, outside the solver
-                goals = _values(game, game.goals(node.state), rank)
+                goals = _values(game, game.goals(node.state), worth)
                 break
             node = node.select(bias, rave)
             path.append(node)
@@ -277,6 +307,23 @@ def final_choice(root: _Node) -> tuple[Action, _Node]:
     return max(open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
 
 
+def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
+                      deadline: float | None) -> Action:
+    """``practical``: in a position proven drawn or lost, the move among those that keep the
+    proven value that a search without proofs values most (its playouts err as a fallible
+    opponent does), searched for what is left of ``rounds`` and of the time."""
+    me = root.me
+    keeping = [action for action, child in root.children if child.proven is not None
+               and child.proven[me] == root.proven[me]]
+    if len(keeping) < 2 or (deadline is not None and time.monotonic() >= deadline):
+        return final_choice(root)[0]
+    fresh = _Node(game, root.state, False, _level_worth(game, root.state, level))
+    fresh.untried = keeping
+    search(game, fresh, rng=rng, level=replace(level, solver=False), rounds=max(rounds - root.visits, len(keeping)),
+           deadline=deadline)
+    return max(fresh.children, key=lambda item: item[1].visits)[0]
+
+
 def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int = 2000,
                   seconds: float | None = None, level: Level = PLAIN) -> Action:
     """The action the mover of ``state`` should play after at most ``iterations`` rounds of the
@@ -302,8 +349,11 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
                 return action
     root = new_root(game, state, level=level)
     if level.endgame and root.proven is None:
-        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE, level.rank)
+        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
+                        _level_worth(game, state, level))
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
+    if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
+        return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if not level.solver:
         # A move that wins at once is taken without further thought; otherwise the most visited.
         for action, child in root.children:
@@ -341,13 +391,13 @@ def solve(game: Game, state: Any, *, deadline: float | None = None,
     when ``deadline`` passes first."""
     table = {} if table is None else table
     try:
-        return _exact(game, state, table, deadline, [0], rank)
+        return _exact(game, state, table, deadline, [0], worth_for(rank))
     except _OutOfTime:
         return None
 
 
 def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: list[int],
-           rank: bool) -> tuple[int, ...]:
+           worth: Worth) -> tuple[int, ...]:
     known = table.get(state)
     if known is not None:
         return known
@@ -356,11 +406,11 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
         raise _OutOfTime
     mover = game.to_move(state)
     if mover is None:
-        value = _values(game, game.goals(state), rank)
+        value = _values(game, game.goals(state), worth)
     else:
         me, value = game.roles.index(mover), None
         for action in game.legal_actions(state):
-            result = _exact(game, game.play(state, mover, action), table, deadline, count, rank)
+            result = _exact(game, game.play(state, mover, action), table, deadline, count, worth)
             if value is None or result[me] > value[me]:
                 value = result
                 if value[me] >= TOP_GOAL:
@@ -369,7 +419,7 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
     return value
 
 
-def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, rank: bool) -> None:
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
     limit = ENDGAME_TREE if deadline is None else ENDGAME_TREE_PER_SECOND * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
@@ -380,11 +430,14 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
     for action in list(root.untried) + list(known):
         child = known.get(action)
         if child is None:
-            child = _Node(game, game.play(root.state, mover, action), True, rank)
+            child = _Node(game, game.play(root.state, mover, action), True, worth)
             root.untried.remove(action)
             root.children.append((action, child))
         if child.proven is None:
-            child.proven = solve(game, child.state, deadline=deadline, table=table, rank=rank)
+            try:
+                child.proven = _exact(game, child.state, table, deadline, [0], worth)
+            except _OutOfTime:
+                child.proven = None
             if child.proven is None:
                 return
         if root.try_to_prove():

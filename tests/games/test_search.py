@@ -320,3 +320,42 @@ def test_rave_is_ignored_where_the_rules_do_not_number_moves():
     level = dataclasses.replace(STRONG, rave=300)
     action = choose_action(game, game.initial_state(), rng=random.Random(1), iterations=200, level=level)
     assert action in game.legal_actions(game.initial_state())
+
+
+# Nine-board, xPlayer to move in sub-board (1 3): every move loses against best play, but four of the
+# six let oPlayer win at once and two ("(play 1 3 1 3 x)" is the first) only three plies later.
+ALL_LOSE = [
+    "(play 2 1 1 3 x)", "(play 1 3 3 1 o)", "(play 3 1 2 3 x)", "(play 2 3 2 1 o)", "(play 2 1 3 3 x)",
+    "(play 3 3 1 1 o)", "(play 1 1 2 3 x)", "(play 2 3 3 2 o)", "(play 3 2 2 3 x)", "(play 2 3 3 1 o)",
+    "(play 3 1 3 2 x)", "(play 3 2 2 1 o)", "(play 2 1 1 1 x)", "(play 1 1 2 2 o)", "(play 2 2 3 3 x)",
+    "(play 3 3 1 3 o)", "(play 1 3 2 1 x)", "(play 2 1 2 3 o)", "(play 2 3 1 2 x)", "(play 1 2 2 2 o)",
+    "(play 2 2 2 1 x)", "(play 2 1 2 1 o)", "(play 2 1 3 2 x)", "(play 3 2 1 2 o)", "(play 1 2 2 3 x)",
+    "(play 2 3 2 2 o)", "(play 2 2 1 1 x)", "(play 1 1 3 1 o)", "(play 3 1 2 1 x)", "(play 2 1 3 1 o)",
+    "(play 3 1 1 2 x)", "(play 1 2 1 2 o)", "(play 1 2 3 1 x)", "(play 3 1 3 1 o)", "(play 3 1 1 1 x)",
+    "(play 1 1 3 2 o)", "(play 3 2 1 3 x)", "(play 1 3 2 2 o)", "(play 2 2 1 2 x)", "(play 1 2 1 3 o)"]
+
+
+def test_in_a_lost_position_the_computer_plays_the_move_hardest_to_punish():
+    game = get_game("nine-board-tictactoe")
+    state = game.replay(ALL_LOSE)
+    mover, legal = game.to_move(state), game.legal_actions(state)
+    assert mover == "xPlayer"
+    loses_at_once = {a for a in legal if forced_win(game, game.play(state, mover, a), "oPlayer", 1)}
+    assert all(forced_win(game, game.play(state, mover, a), "oPlayer", 3) for a in legal)
+    assert 0 < len(loses_at_once) < len(legal)
+    expert = dataclasses.replace(LEVELS[3], rounds=3000)
+    chosen = [choose_action(game, state, rng=random.Random(seed), iterations=3000, level=expert)
+              for seed in range(6)]
+    assert not loses_at_once & set(chosen)
+    # Without it, the proven position is played in the rules' order, and that first move loses at once.
+    first = [choose_action(game, state, rng=random.Random(seed), iterations=3000,
+                           level=dataclasses.replace(expert, practical=False)) for seed in range(6)]
+    assert loses_at_once & set(first)
+
+
+def test_playing_for_first_place_alone_leaves_the_others_their_goals():
+    everyone = search.worth_for(True)
+    alone = search.worth_for(True, rank_others=False, me=0)
+    assert everyone((100, 66, 66)) == (100, 0, 0) and alone((100, 66, 66)) == (100, 66, 66)
+    assert everyone((66, 100, 66)) == (0, 100, 0) and alone((66, 100, 66)) == (0, 100, 66)
+    assert search.worth_for(False)((66, 100, 66)) == (66, 100, 66)
