@@ -14,7 +14,8 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              a win in one is played at once;
 ``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
              an exact depth-first search with a transposition table proves the root's children
-             first, within a share of the time;
+             first, within a share of the time: the rules' own (``Game.exact_goals``) where
+             they have one, else a generic one over ``play`` (``solve``);
 ``rank``     every role is taken to play for first place rather than for its GGP score: an end
              is worth 100 to a role alone at the top, 100/k to each of k sharing it, 0 to the
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
@@ -68,6 +69,9 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 # million-position Quarto endgame in about a second here), or than ENDGAME_TREE without a clock.
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
+# The same for a game's own exact search (``Game.EXACT_SEARCH``): misère Quarto's proves an
+# estimated 2 to 27 million positions' tree in a second here (docs/computer.md).
+EXACT_TREE_PER_SECOND = 20_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
@@ -421,7 +425,9 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
 
 def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
-    limit = ENDGAME_TREE if deadline is None else ENDGAME_TREE_PER_SECOND * (deadline - time.monotonic())
+    rules_own = game.EXACT_SEARCH
+    speed = EXACT_TREE_PER_SECOND if rules_own else ENDGAME_TREE_PER_SECOND
+    limit = ENDGAME_TREE if deadline is None else speed * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
         return
     table: dict[Any, tuple[int, ...]] = {}
@@ -434,10 +440,14 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
             root.untried.remove(action)
             root.children.append((action, child))
         if child.proven is None:
-            try:
-                child.proven = _exact(game, child.state, table, deadline, [0], worth)
-            except _OutOfTime:
-                child.proven = None
+            if rules_own:
+                goals = game.exact_goals(child.state, deadline, table)
+                child.proven = None if goals is None else _values(game, goals, worth)
+            else:
+                try:
+                    child.proven = _exact(game, child.state, table, deadline, [0], worth)
+                except _OutOfTime:
+                    child.proven = None
             if child.proven is None:
                 return
         if root.try_to_prove():

@@ -242,6 +242,18 @@ class Game(ABC):
         position (``AMAF`` games only)."""
         raise NotImplementedError
 
+    # An exact endgame search of the rules' own, faster than the computer's generic one over
+    # ``play`` and ``legal_actions``: two-player games whose ends are a win or a draw only, so
+    # that best play for one's own goal is best play for first place.
+    EXACT_SEARCH = False
+
+    def exact_goals(self, state: Any, deadline: float | None = None,
+                    table: dict | None = None) -> dict[Role, int] | None:
+        """Each role's goal under best play from ``state`` (``EXACT_SEARCH`` games only);
+        ``None`` when ``deadline`` (a ``time.monotonic()`` value) passes first. ``table`` may
+        be shared by calls on positions of one game, to reuse what they found."""
+        raise NotImplementedError
+
     def move_priors(self, state: Any) -> list[float] | None:
         """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
         that order, from 0 to 1; ``None`` when the game gives none (the default). The search's

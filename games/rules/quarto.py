@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -353,6 +354,29 @@ class MisereQuarto(Game):
                 return {role: 50 for role in self.roles}
             ply += 1
 
+    # The computer's exact endgame search (``Game.exact_goals``): negamax over compact forms.
+    EXACT_SEARCH = True
+
+    def exact_goals(self, state: QuartoState, deadline: float | None = None,
+                    table: dict | None = None) -> dict[Role, int] | None:
+        """Each role's goal under best play from ``state`` (a win 100, a draw 50), by negamax
+        with a transposition table over positions between turns (the same board means the
+        same pool and the same role to choose); ``None`` if ``deadline`` (``time.monotonic``)
+        passes first. ``table`` may be shared by calls on positions of one game."""
+        if self.is_terminal(state):
+            return self.goals(state)
+        mover = self._mover_index(state.ply)
+        board = [state.piece_at(c) for c in range(CELLS)]
+        solver = _Negamax(self.order == "classic", {} if table is None else table, deadline)
+        try:
+            if state.ply & 1:
+                value = solver.placing(board, state.board, state.filled, state.selected)
+            else:
+                value = solver.choosing(board, state.board, state.filled)
+        except _OutOfTime:
+            return None
+        return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
+
 
 def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
     """A playout's lists: the piece on each cell, the pieces in the pool, the empty cells."""
@@ -380,6 +404,90 @@ def _risks(board: list[int], filled: int) -> list[tuple[int, int, int]]:
 def _unsafe_cells(risks: list[tuple[int, int, int]], piece: int) -> set[int]:
     """The empty cells where ``piece`` would complete a line."""
     return {cell for cell, ones, zeros in risks if piece & ones or ~piece & zeros}
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _Negamax:
+    """Misère Quarto solved exactly from a position: values are +1, 0, -1 for the role to act.
+
+    ``choosing`` values a position where a piece is to be selected (the role that selects acts),
+    ``placing`` one where ``piece`` waits to be placed (the placer acts). In the classic order the
+    placer then selects for the other role, so a placement's value is the next ``choosing`` for
+    the same role; in the self order one role selects and places, so it is the negation of the
+    other role's ``choosing``. A placement that completes a line loses at once, and is played
+    only when nothing else is left; a selection in the classic order that leaves the other role
+    no safe cell wins at once.
+    """
+
+    def __init__(self, classic: bool, table: dict, deadline: float | None) -> None:
+        self.classic, self.table, self.deadline, self.count = classic, table, deadline, 0
+
+    def choosing(self, board: list[int], packed: int, filled: int) -> int:
+        key = packed << 16 | filled
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self.count += 1
+        if self.deadline is not None and not self.count & 255 and time.monotonic() > self.deadline:
+            raise _OutOfTime
+        risks = _risks(board, filled)
+        pieces = [p for p in range(16) if p not in board]
+        empty = [c for c in range(CELLS) if not filled >> c & 1]
+        best = -1
+        if self.classic:
+            options = []
+            for piece in pieces:
+                unsafe = _unsafe_cells(risks, piece)
+                safe = [c for c in empty if c not in unsafe]
+                if not safe:  # the other role must complete a line with it
+                    self.table[key] = 1
+                    return 1
+                options.append((piece, safe))
+            for piece, safe in options:
+                value = -self._place_on(board, packed, filled, piece, safe)
+                if value > best:
+                    best = value
+                    if best == 1:
+                        break
+        else:
+            for piece in pieces:
+                unsafe = _unsafe_cells(risks, piece)
+                safe = [c for c in empty if c not in unsafe]
+                if safe:
+                    value = self._place_on(board, packed, filled, piece, safe)
+                    if value > best:
+                        best = value
+                        if best == 1:
+                            break
+        self.table[key] = best
+        return best
+
+    def placing(self, board: list[int], packed: int, filled: int, piece: int) -> int:
+        unsafe = _unsafe_cells(_risks(board, filled), piece)
+        safe = [c for c in range(CELLS) if not filled >> c & 1 and c not in unsafe]
+        return self._place_on(board, packed, filled, piece, safe) if safe else -1
+
+    def _place_on(self, board: list[int], packed: int, filled: int, piece: int, safe: list[int]) -> int:
+        """The placer's value of placing ``piece`` on the best of the ``safe`` cells."""
+        best = -1
+        for cell in safe:
+            after = filled | _BIT[cell]
+            if after == ALL_CELLS:
+                value = 0
+            else:
+                board[cell] = piece
+                value = self.choosing(board, packed | piece << 4 * cell, after)
+                board[cell] = NO_PIECE
+                if not self.classic:
+                    value = -value
+            if value > best:
+                best = value
+                if best == 1:
+                    break
+        return best
 
 
 def _select_text(piece: int) -> Action:

@@ -359,3 +359,16 @@ def test_playing_for_first_place_alone_leaves_the_others_their_goals():
     assert everyone((100, 66, 66)) == (100, 0, 0) and alone((100, 66, 66)) == (100, 66, 66)
     assert everyone((66, 100, 66)) == (0, 100, 0) and alone((66, 100, 66)) == (0, 100, 66)
     assert search.worth_for(False)((66, 100, 66)) == (66, 100, 66)
+
+
+def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeypatch):
+    game = get_game("quarto-misere-classic")
+    state = game.replay(FORCED_WINS["quarto-misere-classic"][1])
+    mover = game.to_move(state)
+    calls = []
+    exact = game.exact_goals
+    monkeypatch.setattr(game, "exact_goals", lambda *args: calls.append(args) or exact(*args))
+    monkeypatch.setattr(search, "_exact", lambda *args: pytest.fail("the generic exact search ran"))
+    action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
+    assert calls
+    assert exact(game.play(state, mover, action))[mover] == 100  # a winning move, proven

@@ -286,3 +286,37 @@ def test_random_playout_follows_the_rules_near_the_end(game, board, back):
 def test_random_playout_from_a_finished_game_returns_its_goals(game):
     state = game.replay(fill(NO_LINE_BOARD))
     assert game.random_playout(state, random.Random(0)) == {"white": 50, "black": 50}
+
+
+def best_play(game, state):
+    """Each role's goal under best play, by plain recursion over ``play`` (small positions)."""
+    mover = game.to_move(state)
+    if mover is None:
+        return game.goals(state)
+    return max((best_play(game, game.play(state, mover, a)) for a in game.legal_actions(state)),
+               key=lambda goals: goals[mover])
+
+
+@BOTH
+def test_the_exact_endgame_search_agrees_with_plain_recursion(game):
+    rng = random.Random(f"exact:{game.slug}")
+    seen = {"select": 0, "place": 0}
+    values = set()
+    while min(seen.values()) < 6:
+        state = game.initial_state()
+        stop = rng.randint(22, 26)  # 4 to 6 pieces left: small enough for plain recursion
+        while not game.is_terminal(state) and state.ply < stop:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state):
+            continue
+        expected = best_play(game, state)
+        assert game.exact_goals(state) == expected
+        seen[game.phase(state)] += 1
+        values.add(expected[game.to_move(state)])
+    assert values == {0, 50, 100}  # wins, draws and losses were all among them
+
+
+@BOTH
+def test_the_exact_endgame_search_gives_up_at_its_deadline(game):
+    state = game.replay(steps(("p0000", 1, 1), ("p1111", 2, 2)))
+    assert game.exact_goals(state, deadline=0.0) is None  # long past: gives up at its first check
