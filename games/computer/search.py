@@ -32,6 +32,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              without proofs among the moves that keep that value, and the one it likes best is
              played: the move a fallible opponent is likeliest to get wrong, not the first in
              the rules' order;
+``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
+             chance, a random move instead of the one UCB prefers, so that a line which needs
+             a third role to block a four for us is worth less, and a trap more;
 ``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
              each child also keeps the results of every playout in which its mover made the same
              mark later on, and its value is a blend that leans on those many samples while its
@@ -69,9 +72,10 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 # million-position Quarto endgame in about a second here), or than ENDGAME_TREE without a clock.
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
-# The same for a game's own exact search (``Game.EXACT_SEARCH``): misère Quarto's proves an
-# estimated 2 to 27 million positions' tree in a second here (docs/computer.md).
-EXACT_TREE_PER_SECOND = 20_000_000
+# The same for a game's own exact search (``Game.EXACT_SEARCH``): misère Quarto's alpha-beta
+# proves a position with 8 pieces left (an estimated 5e8 to 9e8 positions) in about a second here,
+# one with 7 left in a tenth (docs/computer.md).
+EXACT_TREE_PER_SECOND = 500_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
@@ -94,6 +98,7 @@ class Level:
     bias: float = 0.0
     rave: int = 0  # RAVE's equivalence parameter (0: off)
     practical: bool = False
+    slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -250,6 +255,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
     rave = level.rave if game.AMAF else 0
+    slips, searcher = level.slips, root.me
     tactics = level.tactics
     for done in range(rounds):
         if root.proven is not None:
@@ -281,7 +287,10 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if not node.children:  # terminal, outside the solver
                 goals = _values(game, game.goals(node.state), worth)
                 break
-            node = node.select(bias, rave)
+            if slips and node.me != searcher and rng.random() < slips:
+                node = node.children[int(rng.random() * len(node.children))][1]
+            else:
+                node = node.select(bias, rave)
             path.append(node)
         for visited in path:
             visited.visits += 1

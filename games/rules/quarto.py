@@ -419,59 +419,61 @@ class _Negamax:
     the same role; in the self order one role selects and places, so it is the negation of the
     other role's ``choosing``. A placement that completes a line loses at once, and is played
     only when nothing else is left; a selection in the classic order that leaves the other role
-    no safe cell wins at once.
+    no safe cell wins at once. Alpha-beta: a search only needs to know whether a value reaches
+    the window (``low``, ``high``); the table keeps each position's bounds, ``(lower, upper)``.
     """
 
     def __init__(self, classic: bool, table: dict, deadline: float | None) -> None:
         self.classic, self.table, self.deadline, self.count = classic, table, deadline, 0
 
-    def choosing(self, board: list[int], packed: int, filled: int) -> int:
+    def choosing(self, board: list[int], packed: int, filled: int, low: int = -1, high: int = 1) -> int:
         key = packed << 16 | filled
-        known = self.table.get(key)
-        if known is not None:
-            return known
+        lower, upper = self.table.get(key, (-1, 1))
+        if lower == upper or lower >= high:
+            return lower
+        if upper <= low:
+            return upper
+        low, high = max(low, lower), min(high, upper)
         self.count += 1
         if self.deadline is not None and not self.count & 255 and time.monotonic() > self.deadline:
             raise _OutOfTime
         risks = _risks(board, filled)
-        pieces = [p for p in range(16) if p not in board]
+        placed = set(board)
         empty = [c for c in range(CELLS) if not filled >> c & 1]
-        best = -1
-        if self.classic:
-            options = []
-            for piece in pieces:
-                unsafe = _unsafe_cells(risks, piece)
-                safe = [c for c in empty if c not in unsafe]
-                if not safe:  # the other role must complete a line with it
-                    self.table[key] = 1
-                    return 1
+        options = []
+        for piece in range(16):
+            if piece in placed:
+                continue
+            unsafe = _unsafe_cells(risks, piece)
+            safe = [c for c in empty if c not in unsafe]
+            if self.classic and not safe:  # the other role must complete a line with it
+                self.table[key] = (1, 1)
+                return 1
+            if safe:
                 options.append((piece, safe))
-            for piece, safe in options:
-                value = -self._place_on(board, packed, filled, piece, safe)
-                if value > best:
-                    best = value
-                    if best == 1:
-                        break
-        else:
-            for piece in pieces:
-                unsafe = _unsafe_cells(risks, piece)
-                safe = [c for c in empty if c not in unsafe]
-                if safe:
-                    value = self._place_on(board, packed, filled, piece, safe)
-                    if value > best:
-                        best = value
-                        if best == 1:
-                            break
-        self.table[key] = best
+        best, floor = -1, low
+        for piece, safe in options:
+            if self.classic:
+                value = -self._place_on(board, packed, filled, piece, safe, -high, -floor)
+            else:
+                value = self._place_on(board, packed, filled, piece, safe, floor, high)
+            if value > best:
+                best = value
+                if best >= high:
+                    break
+                floor = max(floor, best)
+        self.table[key] = (best, upper) if best >= high else (lower, best) if best <= low else (best, best)
         return best
 
     def placing(self, board: list[int], packed: int, filled: int, piece: int) -> int:
         unsafe = _unsafe_cells(_risks(board, filled), piece)
         safe = [c for c in range(CELLS) if not filled >> c & 1 and c not in unsafe]
-        return self._place_on(board, packed, filled, piece, safe) if safe else -1
+        return self._place_on(board, packed, filled, piece, safe, -1, 1) if safe else -1
 
-    def _place_on(self, board: list[int], packed: int, filled: int, piece: int, safe: list[int]) -> int:
-        """The placer's value of placing ``piece`` on the best of the ``safe`` cells."""
+    def _place_on(self, board: list[int], packed: int, filled: int, piece: int, safe: list[int],
+                  low: int, high: int) -> int:
+        """The placer's value of placing ``piece`` on the best of the ``safe`` cells (exact
+        inside the window; at most ``low`` or at least ``high`` otherwise)."""
         best = -1
         for cell in safe:
             after = filled | _BIT[cell]
@@ -479,13 +481,14 @@ class _Negamax:
                 value = 0
             else:
                 board[cell] = piece
-                value = self.choosing(board, packed | piece << 4 * cell, after)
+                if self.classic:
+                    value = self.choosing(board, packed | piece << 4 * cell, after, max(low, best), high)
+                else:
+                    value = -self.choosing(board, packed | piece << 4 * cell, after, -high, -max(low, best))
                 board[cell] = NO_PIECE
-                if not self.classic:
-                    value = -value
             if value > best:
                 best = value
-                if best == 1:
+                if best >= high:
                     break
         return best
 
