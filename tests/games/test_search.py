@@ -372,3 +372,22 @@ def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeyp
     action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
     assert calls
     assert exact(game.play(state, mover, action))[mover] == 100  # a winning move, proven
+
+
+def test_slips_spread_the_other_roles_turns_but_not_the_searchers():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 1 1)", "(mark 5 5)", "(mark 3 2)", "(mark 2 2)"])  # z to move
+
+    def spreads(slips):
+        level = dataclasses.replace(STRONG, slips=slips)
+        root = search.new_root(game, state, level=level)
+        search.search(game, root, rng=random.Random(4), level=level, rounds=6000)
+        mine = sorted(child.visits for _, child in root.children)
+        reply = max((child for _, child in root.children), key=lambda child: child.visits)
+        theirs = sorted(grandchild.visits for _, grandchild in reply.children)
+        return mine[-1] / mine[0], theirs[-1] / theirs[0]
+
+    mine_plain, theirs_plain = spreads(0.0)
+    mine_slips, theirs_slips = spreads(1.0)  # the other roles always slip: their moves sampled evenly
+    assert theirs_slips < 3 < theirs_plain
+    assert mine_slips > 3  # the searcher's own turns still follow UCB
