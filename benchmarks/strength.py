@@ -12,7 +12,11 @@ game (both seats of a two-player game alternately, each of the three seats in tu
               old strongest level (plain search, 3,000 rounds, no clock), to see what each pays;
 ``rounds``    no games: search rounds a second of the plain search and of the expert's (without
               its endgame part), ``--seconds`` from the initial position and from one 8 random
-              plies in, the median of ``--games`` repeats.
+              plies in, the median of ``--games`` repeats;
+``endgame``   no games: the exact endgame search, the generic one (``search.solve``) beside the
+              rules' own (``Game.exact_goals``), on ``--games`` positions of random play (no line
+              made) with 9, 8, 7 and 6 pieces left, each given ``--seconds`` at most (the
+              generic one only where it ends in time for 7 or fewer pieces).
 
 It prints, per rule set and pairing, wins, draws (a shared first place) and losses of the first
 side, its win rate with a Wilson 95% interval, and then each side's think time per move
@@ -145,9 +149,46 @@ def rounds_a_second(slugs: list[str], seconds: float, repeats: int) -> None:
         print(f"| {slug} | {' | '.join(cells)} |", flush=True)
 
 
+def endgame_times(slugs: list[str], seconds: float, positions: int) -> None:
+    print("| rule set | pieces left | positions | generic: median s | solved | rules' own: median s | p90 s | solved |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for slug in slugs:
+        game = get_game(slug)
+        if not game.EXACT_SEARCH:
+            continue
+        rng = random.Random(f"endgame:{slug}")
+        for left in (6, 7, 8, 9):
+            states = []
+            while len(states) < positions:
+                state = game.initial_state()
+                while state.ply < 2 * (16 - left) and not game.is_terminal(state):
+                    state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+                if not game.is_terminal(state):
+                    states.append(state)
+            cells = []
+            for solver in ("generic", "own"):
+                if solver == "generic" and left > 7:
+                    cells += ["", ""]
+                    continue
+                times, solved = [], 0
+                for state in states:
+                    started = time.monotonic()
+                    if solver == "generic":
+                        found = search.solve(game, state, deadline=started + seconds)
+                    else:
+                        found = game.exact_goals(state, started + seconds)
+                    times.append(time.monotonic() - started)
+                    solved += found is not None
+                cells.append(f"{statistics.median(times):.3f}")
+                if solver == "own":
+                    cells.append(f"{statistics.quantiles(times, n=10, method='inclusive')[8]:.3f}")
+                cells.append(f"{solved}")
+            print(f"| {slug} | {left} | {positions} | {' | '.join(cells)} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=["uct", "ladder", "ablation", "rounds"], default="uct")
+    parser.add_argument("--mode", choices=["uct", "ladder", "ablation", "rounds", "endgame"], default="uct")
     parser.add_argument("--games", type=int, default=10, help="games per rule set and pairing")
     parser.add_argument("--first", type=int, default=0,
                         help="the number of the first game (its seed and seat), to split a series across processes")
@@ -164,8 +205,8 @@ def main() -> None:
     print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     print()
-    if args.mode == "rounds":
-        rounds_a_second(args.slugs.split(","), args.seconds, args.games)
+    if args.mode in ("rounds", "endgame"):
+        (rounds_a_second if args.mode == "rounds" else endgame_times)(args.slugs.split(","), args.seconds, args.games)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
     print("| rule set | side | against | games | won | shared/drawn | lost | win rate | Wilson 95% |")

@@ -32,5 +32,13 @@ def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_exper
     row = next(line for line in out.splitlines() if line.startswith("| quarto-misere |"))
     assert all(int(cell.replace(",", "")) > 0 for cell in row.split("|")[2:6])
     out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--first", "2", "--seconds", "0.01",
-              "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,rave=100")
-    assert "| tictactoe-3player | expert with rank=0,bias=1.5,rave=100 | plain UCT | 1 |" in out
+              "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,rave=100,slips=0.1,practical=0")
+    assert "| tictactoe-3player | expert with rank=0,bias=1.5,rave=100,slips=0.1,practical=0 | plain UCT | 1 |" in out
+
+
+def test_the_strength_benchmark_times_the_exact_endgame_searches():
+    out = run("benchmarks/strength.py", "--mode", "endgame", "--games", "2", "--seconds", "0.05",
+              "--slugs", "quarto-misere,nine-board-tictactoe")
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| quarto-misere |")]
+    assert [int(row[1]) for row in rows] == [6, 7, 8, 9]  # nine-board has no search of its own: no row
+    assert all(float(row[5]) > 0 for row in rows) and all(row[3].strip() == "" for row in rows[2:])
