@@ -73,8 +73,8 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
 # The same for a game's own exact search (``Game.EXACT_SEARCH``): misère Quarto's alpha-beta
-# proves a position with 8 pieces left (an estimated 5e8 to 9e8 positions) in about a second here,
-# one with 7 left in a tenth (docs/computer.md).
+# proves a position with 8 pieces left (an estimated 5e8 to 9e8 positions) in a median 0.2 to
+# 0.4 s here, one with 7 left in 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
 EXACT_TREE_PER_SECOND = 500_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
@@ -115,9 +115,10 @@ LEVELS = (
     Level("expert", "Uses its whole thinking time on the strong search, and solves the last moves exactly",
           10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True),
 )
-# Both play for first place (``rank``) with progressive bias 3 (``bias``); RAVE was measured and
-# left off (docs/computer.md, "Three players"). Neither switch changes a two-player game whose
-# goals are 100/0 and 50/50, or a game without ``Game.move_priors``.
+# Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
+# in proven positions (``practical``); RAVE, ``rank_others`` off and ``slips`` were measured and
+# left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
+# game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``.
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
