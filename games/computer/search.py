@@ -403,11 +403,23 @@ def solve(game: Game, state: Any, *, deadline: float | None = None,
     each mover maximises its own (the first such move in the rules' order), by depth-first
     search; a move that gives its mover the top value ends the search of its siblings. ``None``
     when ``deadline`` passes first."""
-    table = {} if table is None else table
+    return _generic(game, state, {} if table is None else table, deadline, worth_for(rank))
+
+
+def _generic(game: Game, state: Any, table: dict, deadline: float | None, worth: Worth) -> tuple[int, ...] | None:
     try:
-        return _exact(game, state, table, deadline, [0], worth_for(rank))
+        return _exact(game, state, table, deadline, [0], worth)
     except _OutOfTime:
         return None
+
+
+def _proved(game: Game, state: Any, table: dict, deadline: float | None, worth: Worth) -> tuple[int, ...] | None:
+    """``state``'s exact values as ``worth`` has them: by the rules' own search where they have
+    one (``Game.EXACT_SEARCH``), else by the generic one; ``None`` when ``deadline`` passes first."""
+    if game.EXACT_SEARCH:
+        goals = game.exact_goals(state, deadline, table)
+        return None if goals is None else _values(game, goals, worth)
+    return _generic(game, state, table, deadline, worth)
 
 
 def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: list[int],
@@ -435,8 +447,7 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
 
 def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
-    rules_own = game.EXACT_SEARCH
-    speed = EXACT_TREE_PER_SECOND if rules_own else ENDGAME_TREE_PER_SECOND
+    speed = EXACT_TREE_PER_SECOND if game.EXACT_SEARCH else ENDGAME_TREE_PER_SECOND
     limit = ENDGAME_TREE if deadline is None else speed * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
         return
@@ -450,14 +461,7 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
             root.untried.remove(action)
             root.children.append((action, child))
         if child.proven is None:
-            if rules_own:
-                goals = game.exact_goals(child.state, deadline, table)
-                child.proven = None if goals is None else _values(game, goals, worth)
-            else:
-                try:
-                    child.proven = _exact(game, child.state, table, deadline, [0], worth)
-                except _OutOfTime:
-                    child.proven = None
+            child.proven = _proved(game, child.state, table, deadline, worth)
             if child.proven is None:
                 return
         if root.try_to_prove():
