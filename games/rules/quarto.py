@@ -56,6 +56,8 @@ _LINE_MASKS = tuple(sum(1 << c for c in cells) for _, cells in LINES)
 _LINES_THROUGH = tuple(tuple((mask, cells) for mask, (_, cells) in zip(_LINE_MASKS, LINES) if mask >> c & 1)
                        for c in range(CELLS))
 _BIT = tuple(1 << c for c in range(CELLS))
+# Per cell, the indexes (in ``LINES``) of the lines through it.
+_LINE_INDEXES_THROUGH = tuple(tuple(i for i, mask in enumerate(_LINE_MASKS) if mask >> c & 1) for c in range(CELLS))
 
 
 def piece_name(piece: int) -> str:
@@ -316,42 +318,76 @@ class MisereQuarto(Game):
     def tactical_playout(self, state: QuartoState, rng: random.Random) -> dict[Role, int]:
         """``random_playout`` where a placement avoids completing a line (it would lose) when it
         can; a selection for oneself picks a piece that has such a place, and a selection for the
-        opponent picks one that has none (a win in one) when there is one."""
+        opponent picks one that has none (a win in one) when there is one.
+
+        The lines with three pieces that share a trait (``_risks``) are kept up to date as pieces
+        are placed, and the empty cells a piece may not take are a bit mask; while the risky
+        cells do not cover every empty cell, no piece lacks a safe place, and a selection is
+        uniform without looking at the pieces (py-spy: the per-piece test was a third of the time).
+        """
         if self.is_terminal(state):
             return self.goals(state)
         rand = rng.random
         board, pool, empty = _working_copy(state)
         filled, pool_left, empty_left, ply, selected = state.filled, len(pool), len(empty), state.ply, state.selected
         own_piece = self.order == "self"
+        line_ones, line_zeros, line_count = _line_tallies(board, filled)
+        lines_at, line_cells = _LINE_INDEXES_THROUGH, _LINE_MASKS
+        risks = [((line_cells[line] & ~filled).bit_length() - 1, line_ones[line], line_zeros[line])
+                 for line in range(len(LINES)) if line_count[line] == 3 and (line_ones[line] or line_zeros[line])]
         while True:
-            risks = _risks(board, filled)
+            open_cells = ALL_CELLS & ~filled
             if not ply & 1:
-                candidates = []
-                for i in range(pool_left):
-                    unsafe = _unsafe_cells(risks, pool[i])
-                    if own_piece and len(unsafe) < empty_left:
-                        candidates.append(i)
-                    elif not own_piece and len(unsafe) == empty_left:
-                        candidates = [i]
-                        break
-                pick = candidates[int(rand() * len(candidates))] if candidates else int(rand() * pool_left)
+                risky = 0
+                for cell, _, _ in risks:
+                    risky |= _BIT[cell]
+                if risky != open_cells:  # every piece has a safe place
+                    pick = int(rand() * pool_left)
+                else:
+                    candidates = []
+                    for i in range(pool_left):
+                        piece, unsafe = pool[i], 0
+                        for cell, ones, zeros in risks:
+                            if piece & ones or ~piece & zeros:
+                                unsafe |= _BIT[cell]
+                        if own_piece and unsafe != open_cells:
+                            candidates.append(i)
+                        elif not own_piece and unsafe == open_cells:
+                            candidates = [i]
+                            break
+                    pick = candidates[int(rand() * len(candidates))] if candidates else int(rand() * pool_left)
                 pool_left -= 1
                 selected = pool[pick]
                 pool[pick] = pool[pool_left]
                 ply += 1
-            unsafe = _unsafe_cells(risks, selected)
-            safe = [i for i in range(empty_left) if empty[i] not in unsafe]
-            pick = safe[int(rand() * len(safe))] if safe else int(rand() * empty_left)
+            unsafe = 0
+            for cell, ones, zeros in risks:
+                if selected & ones or ~selected & zeros:
+                    unsafe |= _BIT[cell]
+            if unsafe:
+                safe = [i for i in range(empty_left) if not unsafe >> empty[i] & 1]
+                pick = safe[int(rand() * len(safe))] if safe else int(rand() * empty_left)
+            else:
+                pick = int(rand() * empty_left)
             empty_left -= 1
             cell = empty[pick]
             empty[pick] = empty[empty_left]
-            board[cell] = selected
-            filled |= _BIT[cell]
-            if cell in unsafe:
+            if unsafe >> cell & 1:
                 placer = self._mover_index(ply)
                 return {self.roles[placer]: 0, self.roles[1 - placer]: 100}
             if not empty_left:
                 return {role: 50 for role in self.roles}
+            board[cell] = selected
+            filled |= _BIT[cell]
+            if risks:
+                risks = [risk for risk in risks if risk[0] != cell]
+            for line in lines_at[cell]:
+                ones, zeros = line_ones[line] & selected, line_zeros[line] & ~selected
+                line_ones[line], line_zeros[line] = ones, zeros
+                line_count[line] += 1
+                if line_count[line] == 3 and (ones or zeros):
+                    missing = line_cells[line] & ~filled
+                    risks.append((missing.bit_length() - 1, ones, zeros))
             ply += 1
 
     # The computer's exact endgame search (``Game.exact_goals``): negamax over compact forms.
@@ -399,6 +435,19 @@ def _risks(board: list[int], filled: int) -> list[tuple[int, int, int]]:
             if ones or zeros:
                 risks.append((missing.bit_length() - 1, ones, zeros))
     return risks
+
+
+def _line_tallies(board: list[int], filled: int) -> tuple[list[int], list[int], list[int]]:
+    """Per line (``LINES`` order): the traits its pieces all have as ones, those they all have
+    as zeros (both 15 while it is empty), and how many pieces it holds."""
+    ones, zeros, count = [15] * len(LINES), [15] * len(LINES), [0] * len(LINES)
+    for line, (_, cells) in enumerate(LINES):
+        for c in cells:
+            if filled >> c & 1:
+                ones[line] &= board[c]
+                zeros[line] &= ~board[c]
+                count[line] += 1
+    return ones, zeros, count
 
 
 def _unsafe_cells(risks: list[tuple[int, int, int]], piece: int) -> set[int]:

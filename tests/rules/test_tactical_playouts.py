@@ -104,6 +104,61 @@ def test_a_classic_selection_hands_over_a_piece_that_must_complete_a_line():
     assert found >= 3
 
 
+def tactical_outcomes(game, state, known=None, tactical=True) -> set:
+    """Every end a Quarto playout that follows the tactical rule may reach from ``state``: a
+    placement completes a line only when every place does; a classic selection hands over a
+    piece with no safe place when there is one; a selection for oneself takes a piece with a
+    safe place when there is one (every end of the game without ``tactical``). Written plainly
+    over the interface."""
+    known = {} if known is None else known
+    if state in known:
+        return known[state]
+    if game.is_terminal(state):
+        return {tuple(sorted(game.goals(state).items()))}
+    mover = game.to_move(state)
+
+    def loses(after):
+        return game.is_terminal(after) and game.goals(after)[mover] == 0
+
+    def no_safe_place(handed):
+        placer = game.to_move(handed)
+        return all(game.is_terminal(s) and game.goals(s)[placer] == 0
+                   for s in (game.play(handed, placer, a) for a in game.legal_actions(handed)))
+
+    afters = [game.play(state, mover, action) for action in game.legal_actions(state)]
+    if not tactical:
+        allowed = afters
+    elif game.phase(state) == "place":
+        allowed = [after for after in afters if not loses(after)] or afters
+    elif game.order == "classic":
+        allowed = [after for after in afters if no_safe_place(after)] or afters
+    else:
+        allowed = [after for after in afters if not no_safe_place(after)] or afters
+    known[state] = set().union(*(tactical_outcomes(game, after, known, tactical) for after in allowed))
+    return known[state]
+
+
+@pytest.mark.parametrize("slug", ["quarto-misere", "quarto-misere-classic"])
+def test_quarto_playouts_follow_the_tactical_rule_to_the_end(slug):
+    """From positions with four or five empty cells, every playout ends where the rule allows,
+    and from some of them the rule excludes an end that random play can reach."""
+    game = get_game(slug)
+    rng = random.Random(8)
+    checked = narrower = 0
+    for state in random_states(game, seed=9, games=80):
+        empty = 16 - bin(state.filled).count("1")
+        if game.is_terminal(state) or empty not in (4, 5):
+            continue
+        allowed = tactical_outcomes(game, state)
+        ends = {tuple(sorted(game.tactical_playout(state, rng).items())) for _ in range(30)}
+        assert ends <= allowed
+        checked += 1
+        narrower += allowed != tactical_outcomes(game, state, tactical=False)
+        if checked == 40:
+            break
+    assert checked == 40 and narrower >= 3
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_move_priors_are_none_or_one_hint_per_legal_action_in_zero_to_one(slug):
     game = get_game(slug)
