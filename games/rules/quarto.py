@@ -151,12 +151,16 @@ class MisereQuarto(Game):
         if self.is_terminal(state):
             return []
         if state.ply & 1:
-            return [_place_text(state.selected, c) for c in range(CELLS) if not state.filled >> c & 1]
-        return [_select_text(p) for p in range(16) if state.pool >> p & 1]
+            texts = _PLACE_TEXTS[state.selected]
+            return [texts[c] for c in range(CELLS) if not state.filled >> c & 1]
+        return [_SELECT_TEXTS[p] for p in range(16) if state.pool >> p & 1]
 
     def parse(self, action: Action) -> tuple[str, int, int]:
         """``("select", piece, NO_PIECE)`` or ``("place", piece, cell)``. Raises ``NotAnAction``."""
         text = action if isinstance(action, str) else ""
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
         found = _SELECT.fullmatch(text)
         if found:
             return "select", int(found.group(1), 2), NO_PIECE
@@ -542,12 +546,21 @@ class _Negamax:
         return best
 
 
+_SELECT_TEXTS = tuple(f"(select {piece_name(piece)})" for piece in range(16))
+_PLACE_TEXTS = tuple(tuple(f"(place {piece_name(piece)} {cell % SIZE + 1} {cell // SIZE + 1})" for cell in range(CELLS))
+                     for piece in range(16))
+# Every action's text as ``parse`` reads it, so the search's ``play`` calls skip the regex.
+_PARSED = {**{text: ("select", piece, NO_PIECE) for piece, text in enumerate(_SELECT_TEXTS)},
+           **{text: ("place", piece, cell) for piece, texts in enumerate(_PLACE_TEXTS)
+              for cell, text in enumerate(texts)}}
+
+
 def _select_text(piece: int) -> Action:
-    return f"(select {piece_name(piece)})"
+    return _SELECT_TEXTS[piece]
 
 
 def _place_text(piece: int, cell: int) -> Action:
-    return f"(place {piece_name(piece)} {cell % SIZE + 1} {cell // SIZE + 1})"
+    return _PLACE_TEXTS[piece][cell]
 
 
 def _cell_names(state: QuartoState) -> list[str]:
