@@ -34,6 +34,8 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-d
 _MARK_ACTION = re.compile(rf"\(mark ({NUMBER}) ({NUMBER})\)")
 _NEXT_MOVER = (1, 2, 0)
 _BIT = tuple(1 << c for c in range(CELLS))
+_ACTION_TEXTS = tuple(f"(mark {cell // SIZE + 1} {cell % SIZE + 1})" for cell in range(CELLS))
+_CELL_OF = {text: cell for cell, text in enumerate(_ACTION_TEXTS)}  # parse's shortcut for the search
 
 
 def cell_index(m: int, n: int) -> int:
@@ -139,7 +141,9 @@ class ThreePlayerTicTacToe(Game):
         return ThreePlayerState()
 
     def is_terminal(self, state: ThreePlayerState) -> bool:
-        return state.occupied == FULL or self._four_owner(state.masks) is not None
+        # Only the role that marked last can hold a four: the game ends at the first one, and
+        # state_from_json refuses any other board (the search asks this at every node).
+        return state.occupied == FULL or bool(self._four_of(state.masks[(state.ply - 1) % 3]))
 
     def to_move(self, state: ThreePlayerState) -> Role | None:
         return None if self.is_terminal(state) else self.roles[state.ply % 3]
@@ -148,10 +152,13 @@ class ThreePlayerTicTacToe(Game):
         if self.is_terminal(state):
             return []
         occupied = state.occupied
-        return [_action_text(c) for c in range(CELLS) if not occupied >> c & 1]
+        return [_ACTION_TEXTS[c] for c in range(CELLS) if not occupied >> c & 1]
 
     def parse(self, action: Action) -> int:
         """The cell index of ``(mark m n)``. Raises ``NotAnAction``."""
+        known = _CELL_OF.get(action) if isinstance(action, str) else None
+        if known is not None:
+            return known
         found = _MARK_ACTION.fullmatch(action) if isinstance(action, str) else None
         if found is None:
             raise NotAnAction(f"{action!r} is not an action of {self.name}: send (mark m n) with row m "
@@ -353,7 +360,7 @@ class ThreePlayerTicTacToe(Game):
 
 
 def _action_text(cell: int) -> Action:
-    return f"(mark {cell // SIZE + 1} {cell % SIZE + 1})"
+    return _ACTION_TEXTS[cell]
 
 
 def _cell_marks(state: ThreePlayerState) -> list[str]:
