@@ -407,12 +407,12 @@ class MisereQuarto(Game):
             return self.goals(state)
         mover = self._mover_index(state.ply)
         board = [state.piece_at(c) for c in range(CELLS)]
-        solver = _Negamax(self.order == "classic", {} if table is None else table, deadline)
+        solver = _Negamax(self.order == "classic", {} if table is None else table, deadline, board, state.filled)
         try:
             if state.ply & 1:
-                value = solver.placing(board, state.board, state.filled, state.selected)
+                value = solver.placing(state.board, state.filled, state.pool, state.selected)
             else:
-                value = solver.choosing(board, state.board, state.filled)
+                value = solver.choosing(state.board, state.filled, state.pool, solver.risks(state.filled))
         except _OutOfTime:
             return None
         return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
@@ -474,12 +474,24 @@ class _Negamax:
     only when nothing else is left; a selection in the classic order that leaves the other role
     no safe cell wins at once. Alpha-beta: a search only needs to know whether a value reaches
     the window (``low``, ``high``); the table keeps each position's bounds, ``(lower, upper)``.
+
+    Positions are bit masks (``packed`` pieces, ``filled`` cells, the ``pool``) and the lines'
+    tallies (``_line_tallies``) are kept as pieces are placed and taken back, so a node's
+    risky lines come from its parent's without reading the board (py-spy: rebuilding them and
+    the lists of empty cells and placed pieces was over half of the time).
     """
 
-    def __init__(self, classic: bool, table: dict, deadline: float | None) -> None:
+    def __init__(self, classic: bool, table: dict, deadline: float | None, board: list[int], filled: int) -> None:
         self.classic, self.table, self.deadline, self.count = classic, table, deadline, 0
+        self.ones, self.zeros, self.tally = _line_tallies(board, filled)
 
-    def choosing(self, board: list[int], packed: int, filled: int, low: int = -1, high: int = 1) -> int:
+    def risks(self, filled: int) -> list[tuple[int, int, int]]:
+        """``_risks`` from the kept tallies."""
+        return [((_LINE_MASKS[line] & ~filled).bit_length() - 1, self.ones[line], self.zeros[line])
+                for line in range(len(LINES)) if self.tally[line] == 3 and (self.ones[line] or self.zeros[line])]
+
+    def choosing(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]],
+                 low: int = -1, high: int = 1) -> int:
         key = packed << 16 | filled
         lower, upper = self.table.get(key, (-1, 1))
         if lower == upper or lower >= high:
@@ -490,15 +502,18 @@ class _Negamax:
         self.count += 1
         if self.deadline is not None and not self.count & 255 and time.monotonic() > self.deadline:
             raise _OutOfTime
-        risks = _risks(board, filled)
-        placed = set(board)
-        empty = [c for c in range(CELLS) if not filled >> c & 1]
+        open_cells = ALL_CELLS & ~filled
         options = []
-        for piece in range(16):
-            if piece in placed:
-                continue
-            unsafe = _unsafe_cells(risks, piece)
-            safe = [c for c in empty if c not in unsafe]
+        rest = pool
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            piece = bit.bit_length() - 1
+            unsafe = 0
+            for cell, ones, zeros in risks:
+                if piece & ones or ~piece & zeros:
+                    unsafe |= _BIT[cell]
+            safe = open_cells & ~unsafe
             if self.classic and not safe:  # the other role must complete a line with it
                 self.table[key] = (1, 1)
                 return 1
@@ -506,10 +521,11 @@ class _Negamax:
                 options.append((piece, safe))
         best, floor = -1, low
         for piece, safe in options:
+            left = pool & ~(1 << piece)
             if self.classic:
-                value = -self._place_on(board, packed, filled, piece, safe, -high, -floor)
+                value = -self._place_on(packed, filled, left, risks, piece, safe, -high, -floor)
             else:
-                value = self._place_on(board, packed, filled, piece, safe, floor, high)
+                value = self._place_on(packed, filled, left, risks, piece, safe, floor, high)
             if value > best:
                 best = value
                 if best >= high:
@@ -518,27 +534,48 @@ class _Negamax:
         self.table[key] = (best, upper) if best >= high else (lower, best) if best <= low else (best, best)
         return best
 
-    def placing(self, board: list[int], packed: int, filled: int, piece: int) -> int:
-        unsafe = _unsafe_cells(_risks(board, filled), piece)
-        safe = [c for c in range(CELLS) if not filled >> c & 1 and c not in unsafe]
-        return self._place_on(board, packed, filled, piece, safe, -1, 1) if safe else -1
+    def placing(self, packed: int, filled: int, pool: int, piece: int) -> int:
+        risks = self.risks(filled)
+        unsafe = _unsafe_cells(risks, piece)
+        safe = 0
+        for c in range(CELLS):
+            if not filled >> c & 1 and c not in unsafe:
+                safe |= _BIT[c]
+        return self._place_on(packed, filled, pool, risks, piece, safe, -1, 1) if safe else -1
 
-    def _place_on(self, board: list[int], packed: int, filled: int, piece: int, safe: list[int],
-                  low: int, high: int) -> int:
-        """The placer's value of placing ``piece`` on the best of the ``safe`` cells (exact
-        inside the window; at most ``low`` or at least ``high`` otherwise)."""
+    def _place_on(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]], piece: int,
+                  safe: int, low: int, high: int) -> int:
+        """The placer's value of placing ``piece`` on the best of the ``safe`` cells (a mask;
+        exact inside the window; at most ``low`` or at least ``high`` otherwise)."""
         best = -1
-        for cell in safe:
-            after = filled | _BIT[cell]
+        ones, zeros, tally = self.ones, self.zeros, self.tally
+        while safe:
+            bit = safe & -safe
+            safe ^= bit
+            after = filled | bit
             if after == ALL_CELLS:
                 value = 0
             else:
-                board[cell] = piece
-                if self.classic:
-                    value = self.choosing(board, packed | piece << 4 * cell, after, max(low, best), high)
-                else:
-                    value = -self.choosing(board, packed | piece << 4 * cell, after, -high, -max(low, best))
-                board[cell] = NO_PIECE
+                cell = bit.bit_length() - 1
+                lines = _LINE_INDEXES_THROUGH[cell]
+                saved = [(ones[line], zeros[line]) for line in lines]
+                next_risks = [risk for risk in risks if risk[0] != cell]
+                for line in lines:
+                    line_ones, line_zeros = ones[line] & piece, zeros[line] & ~piece
+                    ones[line], zeros[line] = line_ones, line_zeros
+                    tally[line] += 1
+                    if tally[line] == 3 and (line_ones or line_zeros):
+                        next_risks.append(((_LINE_MASKS[line] & ~after).bit_length() - 1, line_ones, line_zeros))
+                try:
+                    if self.classic:
+                        value = self.choosing(packed | piece << 4 * cell, after, pool, next_risks, max(low, best), high)
+                    else:
+                        value = -self.choosing(packed | piece << 4 * cell, after, pool, next_risks, -high,
+                                               -max(low, best))
+                finally:
+                    for line, (line_ones, line_zeros) in zip(lines, saved):
+                        ones[line], zeros[line] = line_ones, line_zeros
+                        tally[line] -= 1
             if value > best:
                 best = value
                 if best >= high:
