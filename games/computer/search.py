@@ -73,9 +73,9 @@ TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover 
 ENDGAME_TREE_PER_SECOND = 1_000_000
 ENDGAME_TREE = 20_000
 # The same for a game's own exact search (``Game.EXACT_SEARCH``): misère Quarto's alpha-beta
-# proves a position with 8 pieces left (an estimated 5e8 to 9e8 positions) in a median 0.2 to
-# 0.4 s here, one with 7 left in 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
-EXACT_TREE_PER_SECOND = 500_000_000
+# proves a position with 8 pieces left (an estimated 7e8 positions, a median) in a median 0.17 to
+# 0.34 s here, one with 7 left in 0.04 to 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
+EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
