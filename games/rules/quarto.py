@@ -337,8 +337,7 @@ class MisereQuarto(Game):
         own_piece = self.order == "self"
         line_ones, line_zeros, line_count = _line_tallies(board, filled)
         lines_at, line_cells = _LINE_INDEXES_THROUGH, _LINE_MASKS
-        risks = [((line_cells[line] & ~filled).bit_length() - 1, line_ones[line], line_zeros[line])
-                 for line in range(len(LINES)) if line_count[line] == 3 and (line_ones[line] or line_zeros[line])]
+        risks = _risks(line_ones, line_zeros, line_count, filled)
         while True:
             open_cells = ALL_CELLS & ~filled
             if not ply & 1:
@@ -364,10 +363,7 @@ class MisereQuarto(Game):
                 selected = pool[pick]
                 pool[pick] = pool[pool_left]
                 ply += 1
-            unsafe = 0
-            for cell, ones, zeros in risks:
-                if selected & ones or ~selected & zeros:
-                    unsafe |= _BIT[cell]
+            unsafe = _unsafe_cells(risks, selected)
             if unsafe:
                 safe = [i for i in range(empty_left) if not unsafe >> empty[i] & 1]
                 pick = safe[int(rand() * len(safe))] if safe else int(rand() * empty_left)
@@ -424,23 +420,6 @@ def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
             [c for c in range(CELLS) if not state.filled >> c & 1])
 
 
-def _risks(board: list[int], filled: int) -> list[tuple[int, int, int]]:
-    """``(cell, ones, zeros)`` for each line with one empty cell whose three pieces share a
-    trait: a piece with a one among ``ones`` or a zero among ``zeros`` completes it at ``cell``."""
-    risks = []
-    for mask, (_, cells) in zip(_LINE_MASKS, LINES):
-        missing = mask & ~filled
-        if missing and not missing & (missing - 1):
-            ones, zeros = 15, 15
-            for c in cells:
-                if filled >> c & 1:
-                    ones &= board[c]
-                    zeros &= ~board[c]
-            if ones or zeros:
-                risks.append((missing.bit_length() - 1, ones, zeros))
-    return risks
-
-
 def _line_tallies(board: list[int], filled: int) -> tuple[list[int], list[int], list[int]]:
     """Per line (``LINES`` order): the traits its pieces all have as ones, those they all have
     as zeros (both 15 while it is empty), and how many pieces it holds."""
@@ -454,9 +433,22 @@ def _line_tallies(board: list[int], filled: int) -> tuple[list[int], list[int], 
     return ones, zeros, count
 
 
-def _unsafe_cells(risks: list[tuple[int, int, int]], piece: int) -> set[int]:
-    """The empty cells where ``piece`` would complete a line."""
-    return {cell for cell, ones, zeros in risks if piece & ones or ~piece & zeros}
+def _risks(ones: list[int], zeros: list[int], tally: list[int], filled: int) -> list[tuple[int, int, int]]:
+    """From the lines' tallies (``_line_tallies``): ``(cell, ones, zeros)`` for each line with one
+    empty cell whose three pieces share a trait: a piece with a one among ``ones`` or a zero
+    among ``zeros`` completes it at ``cell``."""
+    return [((_LINE_MASKS[line] & ~filled).bit_length() - 1, ones[line], zeros[line])
+            for line in range(len(LINES)) if tally[line] == 3 and (ones[line] or zeros[line])]
+
+
+def _unsafe_cells(risks: list[tuple[int, int, int]], piece: int) -> int:
+    """The empty cells where ``piece`` would complete a line, as a mask. (The hot loops of the
+    playout and of ``_Negamax.choosing`` inline this, to spare a call per piece.)"""
+    unsafe = 0
+    for cell, ones, zeros in risks:
+        if piece & ones or ~piece & zeros:
+            unsafe |= _BIT[cell]
+    return unsafe
 
 
 class _OutOfTime(Exception):
@@ -487,8 +479,7 @@ class _Negamax:
 
     def risks(self, filled: int) -> list[tuple[int, int, int]]:
         """``_risks`` from the kept tallies."""
-        return [((_LINE_MASKS[line] & ~filled).bit_length() - 1, self.ones[line], self.zeros[line])
-                for line in range(len(LINES)) if self.tally[line] == 3 and (self.ones[line] or self.zeros[line])]
+        return _risks(self.ones, self.zeros, self.tally, filled)
 
     def choosing(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]],
                  low: int = -1, high: int = 1) -> int:
@@ -536,11 +527,7 @@ class _Negamax:
 
     def placing(self, packed: int, filled: int, pool: int, piece: int) -> int:
         risks = self.risks(filled)
-        unsafe = _unsafe_cells(risks, piece)
-        safe = 0
-        for c in range(CELLS):
-            if not filled >> c & 1 and c not in unsafe:
-                safe |= _BIT[c]
+        safe = ALL_CELLS & ~filled & ~_unsafe_cells(risks, piece)
         return self._place_on(packed, filled, pool, risks, piece, safe, -1, 1) if safe else -1
 
     def _place_on(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]], piece: int,
