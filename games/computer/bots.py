@@ -113,11 +113,12 @@ async def play_turn(match_id: int, version: int, executor: Executor) -> None:
 
 def _think_args(turn: selectors.ComputerTurn):
     """The search for ``turn`` as a picklable call (plain values only), to be answered within
-    ``COMPUTER_SECONDS`` from now: the time it waits for a free process comes off its thinking."""
+    ``turn.seconds`` from now (``COMPUTER_SECONDS``, less when the match's clock is short): the
+    time it waits for a free process comes off its thinking."""
     return partial(computer.choose_action_from_json, turn.game.slug, turn.game.state_to_json(turn.state),
                    seed=turn.seed, level=turn.user.computer_level or computer.STRONGEST,
-                   seconds=settings.COMPUTER_SECONDS, most_rounds=settings.COMPUTER_ITERATIONS,
-                   answer_by=time.time() + settings.COMPUTER_SECONDS)
+                   seconds=turn.seconds, most_rounds=settings.COMPUTER_ITERATIONS,
+                   answer_by=time.time() + turn.seconds)
 
 
 def _think(turn: selectors.ComputerTurn) -> str:

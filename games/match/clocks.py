@@ -109,7 +109,7 @@ class TimeControl:
         """The time control ``code`` names, within the allowed bounds, or ValueError.
 
         >>> TimeControl.parse("5+3")
-        TimeControl(base=300, increment=3, days=None)
+        TimeControl(base=300, increment=3, days=None, start=None, play=None)
         """
         if code == "untimed":
             return cls()
@@ -226,6 +226,31 @@ def _allowed(clock: dict) -> int:
 
 def _left(clock: dict, at: datetime) -> int:
     return max(_allowed(clock) - (_ms(at) - clock["since"]), 0)
+
+
+# The computer's share of a real-time clock: what is left over this many more moves, plus most
+# of the increment, and never more than half of what is left (the move still has to travel).
+THINK_MOVES_AHEAD, THINK_INCREMENT_SHARE, THINK_LEFT_SHARE = 20, 0.8, 0.5
+
+
+def think_seconds(control: TimeControl, clock: dict | None, role: str, at: datetime, most: float) -> float:
+    """How long the computer in ``role`` may think at ``at``: ``most`` at most, and less when the
+    clock says so. A real-time seat spends what it has left over ``THINK_MOVES_AHEAD`` moves
+    plus most of the increment, never more than half of what is left; a per-move turn (and a
+    first move, whose own time is not charged) half of the turn's time. Untimed and
+    correspondence matches, and a clock not running for ``role``, leave ``most``.
+
+    >>> think_seconds(TimeControl(60, 1), {"remaining": {"x": 10_000, "o": 60_000}, "since": 0,
+    ...               "running": "x"}, "x", datetime.fromtimestamp(4, tz=tz.utc), 1.5)
+    1.1
+    """
+    if clock is None or clock["running"] != role or control.days:
+        return most
+    left = _left(clock, at) / 1000
+    if control.play or _first_turn(clock):
+        return min(most, left * THINK_LEFT_SHARE)
+    return min(most, left / THINK_MOVES_AHEAD + control.increment * THINK_INCREMENT_SHARE,
+               left * THINK_LEFT_SHARE)
 
 
 def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.runtime import presence
 from games.selectors import rows, snapshots
+from games.match import clocks
 from games.match.clocks import TimeControl
 from games.models import Challenge, ChatMessage, Match, Seat
 from games.rules import Game, get_game
@@ -65,7 +67,8 @@ def viewer_roles(*, snapshot: dict[str, Any], user) -> list[str]:
 
 @dataclass(frozen=True)
 class ComputerTurn:
-    """What the computer needs to play its turn: the position, its seat's account, a seed."""
+    """What the computer needs to play its turn: the position, its seat's account, a seed, and
+    how long it may think (``COMPUTER_SECONDS``, less when the match's clock says so)."""
 
     match_id: int
     version: int
@@ -73,6 +76,7 @@ class ComputerTurn:
     state: Any
     user: Any
     seed: str
+    seconds: float
 
 
 def computer_turn(*, match_id: int, version: int) -> ComputerTurn | None:
@@ -86,7 +90,8 @@ def computer_turn(*, match_id: int, version: int) -> ComputerTurn | None:
             .select_related("player").first())
     if seat is None:
         return None
-    return ComputerTurn(match.pk, version, game, state, seat.player, f"{match.random_token}:{version}")
+    seconds = clocks.think_seconds(TimeControl.of(match), match.clock, seat.role, clocks.now(), settings.COMPUTER_SECONDS)
+    return ComputerTurn(match.pk, version, game, state, seat.player, f"{match.random_token}:{version}", seconds)
 
 
 def player_active(*, user_id: int) -> bool:

@@ -3,12 +3,14 @@ in real time each seat first has ``FIRST_MOVE_SECONDS`` for its first move (unch
 late aborts the match), then its clock runs; moves are charged, late moves are refused, flags
 fall by the service and by the sweep after a restart, once."""
 
+import time
 from datetime import datetime, timedelta
 from datetime import timezone as tz
 
 import pytest
 
 from games import selectors, services
+from games.computer import bots
 from games.services import flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
@@ -267,6 +269,25 @@ def test_the_computer_plays_against_its_clock(fake_time, settings):
                                   role="oPlayer", against_computer=True, computer_level=1)
     match.refresh_from_db()
     assert match.plies == 1 and match.clock["running"] == "oPlayer"  # the computer moved first, on its clock
+
+
+def test_the_computer_thinks_less_when_its_clock_runs_short(fake_time, settings):
+    settings.COMPUTER_SECONDS = 2.0
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe", time_control=TimeControl(base=60)),
+                                  role="xPlayer", against_computer=True, computer_level=1)
+    match = move(match, x)  # not on commit: the computer's turn waits for the test
+    turn = selectors.computer_turn(match_id=match.pk, version=match.version)
+    assert turn.seconds == 2.0  # its first move: 30 s uncharged, half of it is more than its budget
+    running_since = int(fake_time().timestamp() * 1000)
+    Match.objects.filter(pk=match.pk).update(clock={**match.clock, "first": [], "since": running_since,
+                                                    "remaining": {"xPlayer": 50_000, "oPlayer": 4_000}})
+    fake_time.advance(1)
+    turn = selectors.computer_turn(match_id=match.pk, version=match.version)
+    assert turn.seconds == pytest.approx(3 / 20)  # 3 s left, spread over 20 moves
+    call = bots._think_args(turn)
+    assert call.keywords["seconds"] == turn.seconds
+    assert call.keywords["answer_by"] - time.time() == pytest.approx(turn.seconds, abs=0.5)
 
 
 def test_the_sweep_command_ends_overdue_matches(fake_time):

@@ -114,3 +114,50 @@ def test_public_view_counts_from_the_turn_start():
     assert view["label"] == "3+2" and view["running"] == "x" and view["remaining"] == {"x": 180_000, "o": 180_000}
     assert view["now"] - view["since"] == 3000
     assert clocks.public(TimeControl(), None, at(3))["kind"] == "untimed"
+
+
+# -- the computer's thinking time (think_seconds) -------------------------------------------------
+
+def running(role: str, left_ms: int, **extra) -> dict:
+    return {"remaining": {"x": left_ms, "o": 60_000}, "since": 0, "running": role, **extra}
+
+
+@pytest.mark.parametrize("control", [TimeControl(), TimeControl(days=2)])
+def test_the_computer_thinks_its_whole_budget_without_a_clock_to_follow(control):
+    clock = None if not control.timed else running("x", 172_800_000)
+    assert clocks.think_seconds(control, clock, "x", T0, 1.5) == 1.5
+
+
+def test_the_computer_thinks_its_whole_budget_while_its_real_time_clock_is_full():
+    assert clocks.think_seconds(TimeControl(60, 1), running("x", 60_000), "x",
+                                datetime.fromtimestamp(0, tz=tz.utc), 1.5) == 1.5
+
+
+def test_a_real_time_computer_short_of_time_spends_a_share_of_what_is_left_plus_the_increment():
+    control = TimeControl(60, 2)
+    # 10 s left at the start of the turn, 2 s of it gone: 8 s over 20 moves, and 80% of the 2 s increment
+    assert clocks.think_seconds(control, running("x", 10_000, since=0), "x",
+                                datetime.fromtimestamp(2, tz=tz.utc), 5.0) == pytest.approx(8 / 20 + 1.6)
+    # without an increment, the share of what is left alone
+    assert clocks.think_seconds(TimeControl(60), running("x", 10_000), "x",
+                                datetime.fromtimestamp(0, tz=tz.utc), 5.0) == pytest.approx(0.5)
+
+
+def test_the_computer_never_thinks_more_than_half_of_what_it_has_left():
+    control = TimeControl(60, 10)  # the increment alone would ask for 8 s
+    assert clocks.think_seconds(control, running("x", 3_000), "x",
+                                datetime.fromtimestamp(0, tz=tz.utc), 30.0) == pytest.approx(1.5)
+    assert clocks.think_seconds(control, running("x", 3_000), "x",
+                                datetime.fromtimestamp(5, tz=tz.utc), 30.0) == 0.0  # flagged: nothing left
+
+
+def test_a_per_move_turn_and_an_uncharged_first_move_take_half_of_their_own_time():
+    per_move = TimeControl(start=30, play=2)
+    clock = {"remaining": {"x": 2_000, "o": 2_000}, "since": 0, "running": "x"}
+    assert clocks.think_seconds(per_move, clock, "x", datetime.fromtimestamp(0, tz=tz.utc), 1.5) == 1.0
+    first = running("x", 60_000, first=["x", "o"], first_ms=1_000)
+    assert clocks.think_seconds(TimeControl(60), first, "x", datetime.fromtimestamp(0, tz=tz.utc), 1.5) == 0.5
+
+
+def test_a_clock_running_for_another_seat_leaves_the_whole_budget():
+    assert clocks.think_seconds(TimeControl(60), running("o", 1_000), "x", T0, 1.5) == 1.5
