@@ -99,6 +99,7 @@ class Level:
     rave: int = 0  # RAVE's equivalence parameter (0: off)
     practical: bool = False
     slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
+    exploration: float = EXPLORATION  # UCB1's constant
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -145,7 +146,7 @@ class _Node:
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
-    def select(self, bias: float = 0.0, rave: int = 0) -> "_Node":
+    def select(self, bias: float = 0.0, rave: int = 0, exploration: float = EXPLORATION) -> "_Node":
         """The child UCB1 prefers (with progressive ``bias`` and ``rave``); a proven child counts
         at its exact value, without exploration."""
         me, log_visits = self.me, math.log(self.visits or 1)
@@ -162,7 +163,7 @@ class _Node:
                 if rave and child.amaf_visits:
                     beta = math.sqrt(rave / (3 * visits + rave))
                     mean += beta * (child.amaf_total / (100.0 * child.amaf_visits) - mean)
-                score = mean + EXPLORATION * math.sqrt(log_visits / visits)
+                score = mean + exploration * math.sqrt(log_visits / visits)
                 if bias:
                     score += bias * child.prior / (visits + 1)
             if score > best_score:
@@ -257,7 +258,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     worth = _level_worth(game, root.state, level)
     rave = level.rave if game.AMAF else 0
     slips, searcher = level.slips, root.me
-    tactics = level.tactics
+    tactics, exploration = level.tactics, level.exploration
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -291,7 +292,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if slips and node.me != searcher and rng.random() < slips:
                 node = node.children[int(rng.random() * len(node.children))][1]
             else:
-                node = node.select(bias, rave)
+                node = node.select(bias, rave, exploration)
             path.append(node)
         for visited in path:
             visited.visits += 1
