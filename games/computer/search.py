@@ -35,6 +35,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
              chance, a random move instead of the one UCB prefers, so that a line which needs
              a third role to block a four for us is worth less, and a trap more;
+``contempt`` an end where the searching role shares the top value (a draw) is worth that much
+             less to it (as chess engines' contempt): against a fallible opponent, lines that
+             keep winning chances are preferred to a safe draw;
 ``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
              each child also keeps the results of every playout in which its mover made the same
              mark later on, and its value is a blend that leans on those many samples while its
@@ -100,6 +103,7 @@ class Level:
     practical: bool = False
     slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
     exploration: float = EXPLORATION  # UCB1's constant
+    contempt: int = 0  # what a draw (a top value shared) is worth less to the searching role
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -197,23 +201,35 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(share if value == top else 0 for value in values)
 
 
-def worth_for(rank: bool, rank_others: bool = True, me: int = 0) -> Worth:
+def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int = 0) -> Worth:
     """How a search values an end, from the goals in ``game.roles`` order: as they are; as
     ``ranked`` shares (``rank``); or, without ``rank_others``, the ranked share for role
-    ``me`` alone and the goals for the others."""
+    ``me`` alone and the goals for the others. With ``contempt``, an end where role ``me``
+    shares the top value with another (a draw) is worth that much less to ``me`` alone:
+    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
     if not rank:
-        return tuple
-    if rank_others:
-        return ranked
+        worth: Worth = tuple
+    elif rank_others:
+        worth = ranked
+    else:
+        def worth(values: tuple[int, ...]) -> tuple[int, ...]:
+            return values[:me] + (ranked(values)[me],) + values[me + 1:]
+    if not contempt:
+        return worth
+    plain = worth
 
-    def mine_ranked(values: tuple[int, ...]) -> tuple[int, ...]:
-        return values[:me] + (ranked(values)[me],) + values[me + 1:]
-    return mine_ranked
+    def scorning(values: tuple[int, ...]) -> tuple[int, ...]:
+        valued = plain(values)
+        top = max(valued)
+        if valued[me] == top and valued.count(top) > 1:
+            return valued[:me] + (valued[me] - contempt,) + valued[me + 1:]
+        return valued
+    return scorning
 
 
 def _level_worth(game: Game, state: Any, level: Level) -> Worth:
     mover = game.to_move(state)
-    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover))
+    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover), level.contempt)
 
 
 def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:

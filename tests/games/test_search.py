@@ -361,6 +361,17 @@ def test_playing_for_first_place_alone_leaves_the_others_their_goals():
     assert search.worth_for(False)((66, 100, 66)) == (66, 100, 66)
 
 
+def test_contempt_lowers_a_shared_top_for_the_searching_role_alone():
+    two = search.worth_for(False, me=1, contempt=15)
+    assert two((50, 50)) == (50, 35)  # a draw, less the contempt, for the searcher only
+    assert two((100, 0)) == (100, 0) and two((0, 100)) == (0, 100)  # wins and losses as they are
+    three = search.worth_for(True, me=0, contempt=10)
+    assert three((100, 100, 66)) == (40, 50, 0)  # first place shared: a draw
+    assert three((66, 100, 66)) == (0, 100, 0)  # shared last place is no draw for the searcher
+    assert three((100, 66, 66)) == (100, 0, 0)
+    assert search.worth_for(True, me=0)((100, 100, 66)) == (50, 50, 0)  # no contempt: as before
+
+
 def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeypatch):
     game = get_game("quarto-misere-classic")
     state = game.replay(FORCED_WINS["quarto-misere-classic"][1])
