@@ -35,9 +35,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
              chance, a random move instead of the one UCB prefers, so that a line which needs
              a third role to block a four for us is worth less, and a trap more;
-``contempt`` an end where the searching role shares the top value (a draw) is worth that much
-             less to it (as chess engines' contempt): against a fallible opponent, lines that
-             keep winning chances are preferred to a safe draw;
+``contempt`` a draw (every role ends with the same value) is worth that much less to the
+             searching role (as chess engines' contempt): against a fallible opponent, lines
+             that keep winning chances are preferred to a safe draw;
 ``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
              each child also keeps the results of every playout in which its mover made the same
              mark later on, and its value is a blend that leans on those many samples while its
@@ -103,7 +103,7 @@ class Level:
     practical: bool = False
     slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
     exploration: float = EXPLORATION  # UCB1's constant
-    contempt: int = 0  # what a draw (a top value shared) is worth less to the searching role
+    contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -117,13 +117,17 @@ LEVELS = (
                     "search whose playouts take wins in one and dodge some losses, and which proves won and "
                     "lost positions",
           3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
-    Level("expert", "Uses its whole thinking time on the strong search, and solves the last moves exactly",
-          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True),
+    Level("expert", "Uses its whole thinking time on the strong search, solves the last moves exactly, "
+                    "and prefers keeping winning chances to a safe draw",
+          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=15),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``); RAVE, ``rank_others`` off and ``slips`` were measured and
 # left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
-# game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``.
+# game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``. The expert's
+# contempt 15 (a draw worth 35 to it) won 75% of classic Quarto games against 61% without,
+# side by side (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
+# tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
@@ -204,8 +208,8 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
 def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int = 0) -> Worth:
     """How a search values an end, from the goals in ``game.roles`` order: as they are; as
     ``ranked`` shares (``rank``); or, without ``rank_others``, the ranked share for role
-    ``me`` alone and the goals for the others. With ``contempt``, an end where role ``me``
-    shares the top value with another (a draw) is worth that much less to ``me`` alone:
+    ``me`` alone and the goals for the others. With ``contempt``, a draw (every role ends
+    with the same value) is worth that much less to ``me`` alone:
     ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
     if not rank:
         worth: Worth = tuple
@@ -220,8 +224,7 @@ def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int =
 
     def scorning(values: tuple[int, ...]) -> tuple[int, ...]:
         valued = plain(values)
-        top = max(valued)
-        if valued[me] == top and valued.count(top) > 1:
+        if valued.count(valued[me]) == len(valued):
             return valued[:me] + (valued[me] - contempt,) + valued[me + 1:]
         return valued
     return scorning

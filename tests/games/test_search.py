@@ -361,15 +361,50 @@ def test_playing_for_first_place_alone_leaves_the_others_their_goals():
     assert search.worth_for(False)((66, 100, 66)) == (66, 100, 66)
 
 
-def test_contempt_lowers_a_shared_top_for_the_searching_role_alone():
+def test_contempt_lowers_a_draw_for_the_searching_role_alone():
     two = search.worth_for(False, me=1, contempt=15)
     assert two((50, 50)) == (50, 35)  # a draw, less the contempt, for the searcher only
     assert two((100, 0)) == (100, 0) and two((0, 100)) == (0, 100)  # wins and losses as they are
     three = search.worth_for(True, me=0, contempt=10)
-    assert three((100, 100, 66)) == (40, 50, 0)  # first place shared: a draw
-    assert three((66, 100, 66)) == (0, 100, 0)  # shared last place is no draw for the searcher
-    assert three((100, 66, 66)) == (100, 0, 0)
-    assert search.worth_for(True, me=0)((100, 100, 66)) == (50, 50, 0)  # no contempt: as before
+    assert three((66, 66, 66)) == (23, 33, 33)  # all three level: a draw
+    assert three((100, 100, 66)) == (50, 50, 0)  # first place shared by two is a place, not a draw
+    assert three((66, 100, 66)) == (0, 100, 0) and three((100, 66, 66)) == (100, 0, 0)
+    assert search.worth_for(True, me=0)((66, 66, 66)) == (33, 33, 33)  # no contempt: as before
+
+
+# Classic misère Quarto, white to move, every move but one loses against best play (found by the
+# rules' exact search): placing p0011 at (2 1), and selecting p1101.
+ONE_DRAW = {
+    "(place p0011 2 1)": [
+        "(select p0111)", "(place p0111 1 2)", "(select p0101)", "(place p0101 4 4)", "(select p1011)",
+        "(place p1011 1 3)", "(select p1101)", "(place p1101 4 3)", "(select p0001)", "(place p0001 1 4)",
+        "(select p0000)", "(place p0000 2 3)", "(select p1000)", "(place p1000 2 4)", "(select p0110)",
+        "(place p0110 4 1)", "(select p1111)", "(place p1111 3 3)", "(select p1110)", "(place p1110 3 2)",
+        "(select p1001)", "(place p1001 4 2)", "(select p0011)"],
+    "(select p1101)": [
+        "(select p0111)", "(place p0111 2 3)", "(select p0001)", "(place p0001 1 4)", "(select p1000)",
+        "(place p1000 4 2)", "(select p0011)", "(place p0011 2 1)", "(select p0010)", "(place p0010 1 1)",
+        "(select p1011)", "(place p1011 2 4)", "(select p1001)", "(place p1001 3 1)", "(select p0110)",
+        "(place p0110 4 3)", "(select p1100)", "(place p1100 2 2)", "(select p1111)", "(place p1111 4 1)"],
+}
+
+
+@pytest.mark.parametrize("draw", sorted(ONE_DRAW))
+@pytest.mark.parametrize("contempt, seconds", [(0, None), (15, None), (45, 30.0)])
+def test_contempt_never_trades_a_proven_draw_for_a_loss(draw, contempt, seconds):
+    """With time to think (as in play) the exact endgame search proves every move, and any
+    contempt keeps the draw; the search alone (no clock: no exact search) keeps it at the
+    contempt the levels use. (A contempt as large as 45 makes a draw proven inside the tree
+    worth less than a losing line's hopeful estimate: that is why the levels' is small.)"""
+    game = get_game("quarto-misere-classic")
+    state = game.replay(ONE_DRAW[draw])
+    mover = game.to_move(state)
+    values = {a: game.exact_goals(game.play(state, mover, a))[mover] for a in game.legal_actions(state)}
+    assert values[draw] == 50 and sorted(values.values()).count(50) == 1 and max(values.values()) == 50
+    assert LEVELS[3].contempt == 15  # the levels' own
+    level = dataclasses.replace(LEVELS[3], rounds=2000, contempt=contempt)
+    assert {choose_action(game, state, rng=random.Random(seed), iterations=2000, seconds=seconds, level=level)
+            for seed in range(4)} == {draw}
 
 
 def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeypatch):
