@@ -220,10 +220,9 @@ def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int =
             return values[:me] + (ranked(values)[me],) + values[me + 1:]
     if not contempt:
         return worth
-    plain = worth
 
     def scorning(values: tuple[int, ...]) -> tuple[int, ...]:
-        valued = plain(values)
+        valued = worth(values)
         if valued.count(valued[me]) == len(valued):
             return valued[:me] + (valued[me] - contempt,) + valued[me + 1:]
         return valued
