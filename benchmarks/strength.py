@@ -214,7 +214,7 @@ def main() -> None:
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:
-            kinds = {"bias": float, "rave": int, "slips": float, "exploration": float, "contempt": int}
+            kinds = {"bias": float, "rave": int, "slips": float, "exploration": float, "contempt": int, "mast": float}
             changes = {name: kinds.get(name, lambda v: bool(int(v)))(value) for name, value in
                        (change.split("=") for change in args.changes.split(","))}
             variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)

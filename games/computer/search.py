@@ -81,6 +81,7 @@ ENDGAME_TREE = 20_000
 EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
+MAST_SORT_EVERY = 32  # rounds between re-ordering MAST's moves
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
 
@@ -104,6 +105,7 @@ class Level:
     slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
+    mast: float = 0.0  # MAST playouts (``Game.guided_playout``) with this chance of a random move (0: off)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -254,6 +256,31 @@ def _update_amaf(game: Game, path: list[_Node], end_marks: tuple[int, ...], goal
                 child.amaf_total += value
 
 
+class _Mast:
+    """MAST's table: per role and move bit, the summed value of the playouts in which the role
+    made that move, their count, and the bits in order of mean value, best first."""
+
+    def __init__(self, roles: int, bits: int) -> None:
+        self.totals = [[0.0] * bits for _ in range(roles)]
+        self.counts = [[0] * bits for _ in range(roles)]
+        self.orders = [list(range(bits)) for _ in range(roles)]
+
+    def add(self, end_marks: tuple[int, ...], values: tuple[int, ...]) -> None:
+        for role, marks in enumerate(end_marks):
+            totals, counts, value = self.totals[role], self.counts[role], values[role]
+            while marks:
+                low = marks & -marks
+                bit = low.bit_length() - 1
+                totals[bit] += value
+                counts[bit] += 1
+                marks ^= low
+
+    def sort(self) -> None:
+        for role, (totals, counts) in enumerate(zip(self.totals, self.counts)):
+            means = [total / count if count else 50.0 for total, count in zip(totals, counts)]
+            self.orders[role] = sorted(range(len(means)), key=means.__getitem__, reverse=True)
+
+
 def _priors(game: Game, node: _Node) -> dict[Action, float]:
     """``node``'s moves' hints from ``Game.move_priors``, asked once per node (empty if none)."""
     if node.priors is None:
@@ -277,6 +304,9 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     rave = level.rave if game.AMAF else 0
     slips, searcher = level.slips, root.me
     tactics, exploration = level.tactics, level.exploration
+    mast = level.mast if game.MAST else 0.0
+    if mast:
+        learned = _Mast(len(roles), game.MOVE_BITS)
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -298,6 +328,12 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 path.append(child)
                 if child.me < 0:
                     goals = child.proven or _values(game, game.goals(child.state), worth)
+                elif mast:
+                    if not done % MAST_SORT_EVERY:
+                        learned.sort()
+                    ended, end_marks = game.guided_playout(child.state, rng, learned.orders, mast)
+                    goals = _values(game, ended, worth)
+                    learned.add(end_marks, goals)
                 elif rave:
                     ended, end_marks = game.marked_playout(child.state, rng, tactics)
                     goals = _values(game, ended, worth)

@@ -242,6 +242,18 @@ class Game(ABC):
         position (``AMAF`` games only)."""
         raise NotImplementedError
 
+    # Move-average sampling (MAST, as in GGP's CadiaPlayer): an ``AMAF`` game may guide its
+    # playouts by an order of its move bits per role, best first, that the search learns.
+    MAST = False
+    MOVE_BITS = 0  # how many move bits there are (``MAST`` games)
+
+    def guided_playout(self, state: Any, rng: random.Random, orders: list[list[int]],
+                       epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
+        """A playout in which each mover, with chance ``1 - epsilon``, makes the first legal
+        move of ``orders[its role index]`` (move bits), otherwise a random one; returns the
+        goals and ``marks`` of the end position (``MAST`` games only)."""
+        raise NotImplementedError
+
     # An exact endgame search of the rules' own, faster than the computer's generic one over
     # ``play`` and ``legal_actions``: two-player games whose ends are a win or a draw only, so
     # that best play for one's own goal is best play for first place.

@@ -297,6 +297,22 @@ class ThreePlayerTicTacToe(Game):
         return self._scores(masks, None), tuple(masks)
 
     def _tactical_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
+        return self._guided_run(state, rng, None, 1.0)
+
+    MAST = True  # ``guided_playout``: cells ordered by how they did in earlier playouts
+    MOVE_BITS = CELLS
+
+    def guided_playout(self, state: ThreePlayerState, rng: random.Random, orders: list[list[int]],
+                       epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
+        """``tactical_playout`` where the mover, when it has no four to complete, takes a random
+        cell with chance ``epsilon`` and otherwise the first empty cell of its ``orders`` list
+        (MAST's epsilon-greedy policy); returns the goals and the final masks."""
+        return self._guided_run(state, rng, orders, epsilon)
+
+    def _guided_run(self, state: ThreePlayerState, rng: random.Random, orders: list[list[int]] | None,
+                    epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
+        """The tactical playout (a mover completes a four when it can), its other moves random,
+        or with ``orders`` as ``guided_playout`` says."""
         masks, over = list(state.masks), self._four_owner(state.masks)
         if over is not None:
             return self._scores(masks, over), state.masks
@@ -316,9 +332,13 @@ class ThreePlayerTicTacToe(Game):
         while left:
             if threats[mover] & ~occupied:
                 return self._win(masks, mover, threats[mover] & ~occupied)
-            pick = int(rand() * left)
+            if orders is None or rand() < epsilon:
+                pick = int(rand() * left)
+                cell = empty[pick]
+            else:
+                cell = next(c for c in orders[mover] if not occupied >> c & 1)
+                pick = empty.index(cell)
             left -= 1
-            cell = empty[pick]
             empty[pick] = empty[left]
             bit = _BIT[cell]
             occupied |= bit

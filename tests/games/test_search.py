@@ -322,6 +322,34 @@ def test_rave_is_ignored_where_the_rules_do_not_number_moves():
     assert action in game.legal_actions(game.initial_state())
 
 
+def test_mast_orders_each_roles_moves_by_the_mean_value_of_the_playouts_that_made_them():
+    table = search._Mast(2, 3)
+    table.add((0b011, 0b100), (100, 0))  # role 0 made moves 0 and 1 and won; role 1 made move 2
+    table.add((0b110, 0b001), (0, 100))
+    table.sort()
+    # role 0: move 0 averages 100, move 1 50, move 2 0; role 1: move 0 100, move 1 unseen (50), move 2 0
+    assert table.orders == [[0, 1, 2], [0, 1, 2]]
+    assert table.counts == [[1, 2, 1], [1, 0, 1]]
+
+
+def test_mast_guides_the_playouts_only_where_the_rules_number_moves(monkeypatch):
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 2 2)", "(mark 4 4)"])
+    guided = dataclasses.replace(STRONG, mast=0.4)
+    calls = []
+    real = type(game).guided_playout
+
+    def counted(self, *args):
+        calls.append(args[2])  # the orders it was given
+        return real(self, *args)
+    monkeypatch.setattr(type(game), "guided_playout", counted)
+    root = search.new_root(game, state, level=guided)
+    search.search(game, root, rng=random.Random(3), level=guided, rounds=200)
+    assert len(calls) > 100 and calls[-1][0] != list(range(game.MOVE_BITS))  # learned, re-sorted
+    assert choose_action(get_game("quarto-misere"), get_game("quarto-misere").initial_state(),
+                         rng=random.Random(1), iterations=100, level=guided)
+
+
 # Nine-board, xPlayer to move in sub-board (1 3): every move loses against best play, but four of the
 # six let oPlayer win at once and two ("(play 1 3 1 3 x)" is the first) only three plies later.
 ALL_LOSE = [

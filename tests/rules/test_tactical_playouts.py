@@ -198,3 +198,30 @@ def test_a_marked_playout_ends_in_a_position_the_rules_agree_with(slug, tactical
         for action in game.legal_actions(state):
             after = game.marks(game.play(state, game.to_move(state), action))
             assert sum(after) - sum(start) == 1 << game.move_bit(action)
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in GAMES if get_game(info.slug).MAST])
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 1.0])
+def test_a_guided_playout_ends_in_a_position_the_rules_agree_with(slug, epsilon):
+    game = get_game(slug)
+    rng = random.Random(31)
+    orders = [list(rng.sample(range(game.MOVE_BITS), game.MOVE_BITS)) for _ in game.roles]
+    for state in random_states(game, seed=37, games=2):
+        goals, end = game.guided_playout(state, rng, orders, epsilon)
+        start = game.marks(state)
+        assert all(e & s == s for e, s in zip(end, start))
+        final = type(state)(masks=end, ply=sum(m.bit_count() for m in end))
+        assert game.is_terminal(final) and game.goals(final) == goals
+
+
+def test_a_greedy_guided_playout_follows_each_movers_order_and_still_takes_a_win():
+    game = get_game("tictactoe-3player")
+    cells = list(range(game.MOVE_BITS))
+    orders = [[12] + cells, [0] + cells, [24] + cells]  # x the centre, o and z two corners
+    _, end = game.guided_playout(game.initial_state(), random.Random(1), orders, 0.0)
+    assert end[0] >> 12 & 1 and end[1] >> 0 & 1 and end[2] >> 24 & 1
+    # x holds a1 b1 c1 (cells 0 1 2): it completes d1 (cell 3) though its order puts the centre first
+    state = game.replay(["(mark 1 1)", "(mark 5 1)", "(mark 5 5)", "(mark 1 2)", "(mark 5 2)", "(mark 5 4)",
+                         "(mark 1 3)", "(mark 4 1)", "(mark 4 5)"])
+    goals, end = game.guided_playout(state, random.Random(2), [[12] + cells] * 3, 0.0)
+    assert goals["xplayer"] == 100 and end[0] >> 3 & 1 and not end[0] >> 12 & 1
