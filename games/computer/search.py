@@ -124,8 +124,8 @@ LEVELS = (
           10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=15),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
-# in proven positions (``practical``); RAVE, ``rank_others`` off and ``slips`` were measured and
-# left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
+# in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
+# measured and left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
 # game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``. The expert's
 # contempt 15 (a draw worth 35 to it) won 75% of classic Quarto games against 61% without,
 # side by side (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
