@@ -263,11 +263,11 @@ class ThreePlayerTicTacToe(Game):
         next mover's four was measured in the search and lost: 5 first places of 21 against
         plain UCTs, against 10 of 21 without tactical playouts; again 33 of 90 against 41 of
         90 side by side; docs/computer.md.)"""
-        return self._tactical_run(state, rng)[0]
+        return self._guided_run(state, rng, None, 1.0)[0]
 
     def marked_playout(self, state: ThreePlayerState, rng: random.Random,
                        tactical: bool) -> tuple[dict[Role, int], tuple[int, ...]]:
-        return (self._tactical_run if tactical else self._random_run)(state, rng)
+        return self._guided_run(state, rng, None, 1.0) if tactical else self._random_run(state, rng)
 
     def _random_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
         """Uniformly random marks to the end; returns the goals and the final masks.
@@ -295,9 +295,6 @@ class ThreePlayerTicTacToe(Game):
                     return self._scores(masks, mover), tuple(masks)
             mover = _NEXT_MOVER[mover]
         return self._scores(masks, None), tuple(masks)
-
-    def _tactical_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
-        return self._guided_run(state, rng, None, 1.0)
 
     MAST = True  # ``guided_playout``: cells ordered by how they did in earlier playouts
     MOVE_BITS = CELLS
