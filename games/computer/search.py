@@ -127,8 +127,8 @@ LEVELS = (
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
 # measured and left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
 # game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``. The expert's
-# contempt 15 (a draw worth 35 to it) won 75% of classic Quarto games against 61% without,
-# side by side (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
+# contempt 15 (a draw worth 35 to it) won 69% of 240 classic Quarto games against 58 to 61%
+# without (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
 # tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
