@@ -42,6 +42,10 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              each child also keeps the results of every playout in which its mover made the same
              mark later on, and its value is a blend that leans on those many samples while its
              own are few: ``beta = sqrt(rave / (3 * visits + rave))`` of the AMAF mean.
+``mast``     MAST (move-average sampling), in games whose playouts can be guided
+             (``Game.MAST``): per role and move, the mean result of the playouts in which that
+             role made it; a playout mover takes its best-averaging move, or with this chance
+             a random one (measured in the three-player game, not paying: off at every level).
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -125,8 +129,9 @@ LEVELS = (
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
-# measured and left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias`` changes a two-player
-# game whose goals are 100/0 and 50/50, or a game without ``Game.move_priors``. The expert's
+# measured and left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias``
+# changes a two-player game whose goals are 100/0 and 50/50, or a game without
+# ``Game.move_priors``. The expert's
 # contempt 15 (a draw worth 35 to it) won 69% of 240 classic Quarto games against 58 to 61%
 # without (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
 # tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
