@@ -214,8 +214,10 @@ def main() -> None:
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:
-            kinds = {"bias": float, "rave": int, "slips": float, "exploration": float, "contempt": int, "mast": float}
-            changes = {name: kinds.get(name, lambda v: bool(int(v)))(value) for name, value in
+            readers = {"int": int, "float": float, "bool": lambda v: bool(int(v))}
+            kinds = {field.name: readers[field.type] for field in dataclasses.fields(search.Level)
+                     if field.type in readers}
+            changes = {name: kinds[name](value) for name, value in
                        (change.split("=") for change in args.changes.split(","))}
             variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
             pairs = [((f"expert with {args.changes}", search_player(variant, args.seconds)),

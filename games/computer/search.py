@@ -46,6 +46,10 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              (``Game.MAST``): per role and move, the mean result of the playouts in which that
              role made it; a playout mover takes its best-averaging move, or with this chance
              a random one (measured in the three-player game, not paying: off at every level).
+``exact_leaves`` with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``):
+             a node added to the tree with at most this many plies left (``Game.plies_left``)
+             is solved exactly instead of played out, with one table for the whole move (the
+             endgame search's), so that the tree's deepest lines end in proofs, not samples.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -110,6 +114,7 @@ class Level:
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     mast: float = 0.0  # MAST playouts (``Game.guided_playout``) with this chance of a random move (0: off)
+    exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -300,9 +305,10 @@ def new_root(game: Game, state: Any, *, level: Level) -> _Node:
 
 
 def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
-           deadline: float | None = None) -> None:
+           deadline: float | None = None, table: dict | None = None) -> None:
     """Run up to ``rounds`` rounds of search from ``root`` (fewer when ``deadline``, a
-    ``time.monotonic()`` value, passes first, or the root is proven)."""
+    ``time.monotonic()`` value, passes first, or the root is proven). ``table`` is the exact
+    search's for this move (``exact_leaves``), shared with the endgame search."""
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
@@ -310,6 +316,9 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     slips, searcher = level.slips, root.me
     tactics, exploration = level.tactics, level.exploration
     mast = level.mast if game.MAST else 0.0
+    exact_leaves = level.exact_leaves if solver and game.EXACT_SEARCH else 0
+    if exact_leaves and table is None:
+        table = {}
     if mast:
         learned = _Mast(len(roles), game.MOVE_BITS)
     for done in range(rounds):
@@ -333,6 +342,9 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 path.append(child)
                 if child.me < 0:
                     goals = child.proven or _values(game, game.goals(child.state), worth)
+                elif exact_leaves and game.plies_left(child.state) <= exact_leaves and (
+                        proven := _proved(game, child.state, table, deadline, worth)) is not None:
+                    goals = child.proven = proven
                 elif mast:
                     if not done % MAST_SORT_EVERY:
                         learned.sort()
@@ -422,10 +434,11 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
                 return action
     root = new_root(game, state, level=level)
+    table: dict[Any, Any] = {}  # the exact searches' positions, for this move
     if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
-                        _level_worth(game, state, level))
-    search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
+                        _level_worth(game, state, level), table)
+    search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline, table=table)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
         return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if not level.solver:
@@ -505,13 +518,14 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
     return value
 
 
-def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
-    """Prove the root's children exactly when the tree below looks small enough (``endgame``)."""
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth,
+                    table: dict) -> None:
+    """Prove the root's children exactly when the tree below looks small enough (``endgame``),
+    keeping what the exact search finds in ``table``."""
     speed = EXACT_TREE_PER_SECOND if game.EXACT_SEARCH else ENDGAME_TREE_PER_SECOND
     limit = ENDGAME_TREE if deadline is None else speed * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
         return
-    table: dict[Any, tuple[int, ...]] = {}
     mover = game.roles[root.me]
     known = {action: child for action, child in root.children}
     for action in list(root.untried) + list(known):

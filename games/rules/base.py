@@ -266,6 +266,11 @@ class Game(ABC):
         be shared by calls on positions of one game, to reuse what they found."""
         raise NotImplementedError
 
+    def plies_left(self, state: Any) -> int:
+        """At most how many actions are left before the game ends (``EXACT_SEARCH`` games
+        only): the search solves a new node exactly when few are (``Level.exact_leaves``)."""
+        raise NotImplementedError
+
     def move_priors(self, state: Any) -> list[float] | None:
         """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
         that order, from 0 to 1; ``None`` when the game gives none (the default). The search's

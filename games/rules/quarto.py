@@ -413,6 +413,10 @@ class MisereQuarto(Game):
             return None
         return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
 
+    def plies_left(self, state: QuartoState) -> int:
+        """Two actions (select, place) per piece in the pool, and the placement of the selected one."""
+        return 2 * state.pool.bit_count() + (state.ply & 1)
+
 
 def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
     """A playout's lists: the piece on each cell, the pieces in the pool, the empty cells."""

@@ -465,3 +465,40 @@ def test_slips_spread_the_other_roles_turns_but_not_the_searchers():
     mine_slips, theirs_slips = spreads(1.0)  # the other roles always slip: their moves sampled evenly
     assert theirs_slips < 3 < theirs_plain
     assert mine_slips > 3  # the searcher's own turns still follow UCB
+
+
+def _tree(node):
+    yield node
+    for _, child in node.children:
+        yield from _tree(child)
+
+
+def test_exact_leaves_solve_the_trees_small_nodes_and_agree_with_the_rules_exact_search():
+    game = get_game("quarto-misere-classic")
+    state = game.replay(ONE_DRAW["(select p1101)"])  # 6 pieces left: 12 plies
+    assert game.plies_left(state) == 12
+    level = dataclasses.replace(LEVELS[3], exact_leaves=9, contempt=0)
+    root = search.new_root(game, state, level=level)
+    search.search(game, root, rng=random.Random(2), level=level, rounds=300)
+    small = [node for node in _tree(root) if game.plies_left(node.state) <= 9]
+    assert small and all(node.proven is not None for node in small)  # every one solved, none sampled
+    for node in small:
+        goals = game.exact_goals(node.state)
+        assert node.proven == tuple(goals[role] for role in game.roles)
+    plain = dataclasses.replace(level, exact_leaves=0)
+    root = search.new_root(game, state, level=plain)
+    search.search(game, root, rng=random.Random(2), level=plain, rounds=300)
+    assert any(node.proven is None for node in _tree(root) if game.plies_left(node.state) <= 9)  # sampled
+
+
+def test_exact_leaves_need_the_solver_and_the_rules_own_exact_search(monkeypatch):
+    quarto = get_game("quarto-misere-classic")
+    monkeypatch.setattr(quarto, "exact_goals", lambda *args: pytest.fail("solved without the solver"))
+    level = dataclasses.replace(LEVELS[3], exact_leaves=40, solver=False)
+    search.search(quarto, search.new_root(quarto, quarto.initial_state(), level=level), rng=random.Random(0),
+                  level=level, rounds=50)
+    nine = get_game("nine-board-tictactoe")  # no exact search of its own: the switch is ignored
+    monkeypatch.setattr(nine, "plies_left", lambda state: pytest.fail("asked for plies left"))
+    level = dataclasses.replace(LEVELS[3], exact_leaves=40)
+    search.search(nine, search.new_root(nine, nine.initial_state(), level=level), rng=random.Random(0),
+                  level=level, rounds=50)

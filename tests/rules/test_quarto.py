@@ -320,3 +320,20 @@ def test_the_exact_endgame_search_agrees_with_plain_recursion(game):
 def test_the_exact_endgame_search_gives_up_at_its_deadline(game):
     state = game.replay(steps(("p0000", 1, 1), ("p1111", 2, 2)))
     assert game.exact_goals(state, deadline=0.0) is None  # long past: gives up at its first check
+
+
+@BOTH
+def test_plies_left_bounds_the_actions_still_to_come(game):
+    """Two actions a piece: exactly what is left when the board fills, never fewer than a game plays."""
+    assert game.plies_left(game.initial_state()) == 32
+    rng = random.Random(7)
+    for _ in range(40):
+        states = [game.initial_state()]
+        while not game.is_terminal(states[-1]):
+            state = states[-1]
+            actions = game.legal_actions(state)
+            states.append(game.play(state, game.to_move(state), actions[int(rng.random() * len(actions))]))
+        for played, state in enumerate(states):
+            assert game.plies_left(state) >= len(states) - 1 - played
+            if states[-1].filled == (1 << 16) - 1:  # the board filled
+                assert game.plies_left(state) == len(states) - 1 - played
