@@ -280,6 +280,26 @@ class GGPPlayer(models.Model):
         return f"GGP player {self.account} at {self.url} ({self.status})"
 
 
+class GGPProgress(models.Model):
+    """What the GGP game manager (games.ggp.manager) has told a match's GGP seats, and which task
+    serves the match now: in the database, so that any worker process may serve its next step,
+    one task at a time, and a restarted one carries on where the last one left off."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="ggp_progress")
+    started = models.BooleanField(default=False, help_text="START was sent")
+    sent = models.IntegerField(default=-1, help_text="the plies of the last step sent with PLAY")
+    ended = models.BooleanField(default=False, help_text="STOP or ABORT was sent, or the match never began")
+    claim = models.CharField(max_length=32, blank=True, default="",
+                             help_text="the task serving the match now; its writes name it")
+    held_until = models.DateTimeField(null=True, blank=True,
+                                      help_text="past this, a task that fell silent loses the match to the next")
+    asked = models.PositiveIntegerField(default=0,
+                                        help_text="changes asked for; the serving task serves again when it grew")
+
+    def __str__(self) -> str:
+        return f"GGP progress of match {self.match_id}: step {self.sent}{' (ended)' if self.ended else ''}"
+
+
 class ReplacedMove(models.Model):
     """A turn a GGP seat did not answer in time or legally: the random legal move played in its
     place is ``Move`` ``ply``; pages and the replay show it as such."""

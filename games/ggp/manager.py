@@ -1,10 +1,13 @@
 """Boardhall as the GGP game manager of a match with GGP seats: START, PLAY, STOP, ABORT.
 
 Every committed change of such a match (it started, a move, it finished or was called off)
-asks for ``ggp_match_changed`` off the request path (``offpath``); one match is served by
-one task at a time in this process (a lock per match, kept only while a task holds it or
-waits for it), so each player hears the steps in order. What the task does, from the match
-as it is now:
+asks for ``ggp_match_changed`` off the request path (``offpath``). One task at a time serves
+a match, in any process, so each player hears the steps in order: the match's ``GGPProgress``
+row says what was sent and which task holds the match (``claim``, until ``held_until``). A
+change that comes while another task holds the match only counts itself (``asked``): the
+holder serves again before it lets go, so no change is lost and no task waits on another's
+play clock. A holder that fell silent (its process died) loses the match when its time is up.
+What the task does, from the match as it is now:
 
 - a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
@@ -16,51 +19,35 @@ as it is now:
   legal move, recorded with the reason (``move_replace``).
 - the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
 
-No database connection or lock is held while a player thinks. Steps already sent are kept in
-this process (``_progress``): one manager process (or one ``runworker ggp``) serves a match.
+No database connection or lock is held while a player thinks (the claim is a row's value,
+not a lock). A step is recorded as sent once its answers are in, so a process that died while
+its players thought leaves that step to be sent again.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+import secrets
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
 
 from games.ggp import client, offpath, protocol
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
-from games.models import GGPPlayer, Match, Move, Seat
+from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
 from games.rules import get_game
 
 NOOP = "noop"
 MAX_SUBMITS = 5  # a move refused as stale (an offer moved the version meanwhile) is sent again
+HOLD_MARGIN = 30.0  # seconds a task holds a match beyond the call it is about to make
 
 _services: dict[str, Callable[..., object]] = {}
-
-
-@dataclass
-class _MatchLock:
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    users: int = 0  # the tasks holding the lock or waiting for it
-
-
-_locks: dict[int, _MatchLock] = {}
-_locks_lock = threading.Lock()
-
-
-@dataclass
-class Progress:
-    started: bool = False
-    sent: int = -1  # the plies of the last step sent with PLAY
-    answer: tuple[int, str | None, str, str] | None = None  # plies, action or None, reason, text
-    ended: bool = False
-
-
-_progress: dict[int, Progress] = {}
+Answer = tuple[int, str | None, str, str]  # the GGP mover's: plies, action or None, reason, text
 
 
 def use(**services: Callable[..., object]) -> None:
@@ -89,33 +76,54 @@ def after_commit(match_id: int, seats=None) -> None:
         offpath.run_on_commit("ggp_match_changed", match_id)
 
 
-def forget() -> None:
-    """Forget every match's progress (tests: the database is emptied and ids come back)."""
-    _progress.clear()
-
-
 @offpath.task
 def ggp_match_changed(match_id: int) -> None:
-    with _one_at_a_time(match_id):
-        _serve(match_id)
-
-
-@contextmanager
-def _one_at_a_time(match_id: int) -> Iterator[None]:
-    """Hold the lock of ``match_id``. The last task out (none holds it or waits for it) drops
-    it, so none stays behind for a match that is over; a task that waits keeps it, so two
-    tasks of one match never hold two different locks."""
-    with _locks_lock:
-        entry = _locks.setdefault(match_id, _MatchLock())
-        entry.users += 1
+    claim = _claim(match_id)
+    if claim is None:
+        return  # another task holds the match: it serves this change too before it lets go
     try:
-        with entry.lock:
-            yield
-    finally:
-        with _locks_lock:
-            entry.users -= 1
-            if entry.users == 0:
-                del _locks[match_id]
+        while True:
+            asked = GGPProgress.objects.filter(pk=match_id).values_list("asked", flat=True).first()
+            _serve(match_id, claim)
+            if asked is None or _let_go(match_id, claim, asked):
+                return
+    except BaseException:
+        GGPProgress.objects.filter(pk=match_id, claim=claim).update(claim="", held_until=None)
+        raise
+
+
+def _claim(match_id: int) -> str | None:
+    """Count this change, then take the match for this task unless another holds it (and
+    its time is not up): the claim, or None. Counting first means a holder that lets go
+    after this task looked either sees the count grow (and serves again) or leaves the
+    match free for this task to take."""
+    if not Match.objects.filter(pk=match_id).exists():
+        return None
+    GGPProgress.objects.get_or_create(match_id=match_id)
+    GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1)
+    claim, now = secrets.token_hex(8), timezone.now()
+    taken = (GGPProgress.objects.filter(pk=match_id).filter(Q(claim="") | Q(held_until__lt=now))
+             .update(claim=claim, held_until=now + timedelta(seconds=HOLD_MARGIN)))
+    return claim if taken else None
+
+
+def _let_go(match_id: int, claim: str, asked: int) -> bool:
+    """Let the match go if no change was asked for since ``asked``: True when done (let go,
+    or no longer this task's), False when it must serve again."""
+    if GGPProgress.objects.filter(pk=match_id, claim=claim, asked=asked).update(claim="", held_until=None):
+        return True
+    return not GGPProgress.objects.filter(pk=match_id, claim=claim).exists()
+
+
+def _hold(match_id: int, claim: str, seconds: float) -> bool:
+    """Keep the match for a call of up to ``seconds``; False when it is no longer this task's
+    (its time ran out and another took it): it must not send anything more."""
+    until = timezone.now() + timedelta(seconds=seconds + HOLD_MARGIN)
+    return bool(GGPProgress.objects.filter(pk=match_id, claim=claim).update(held_until=until))
+
+
+def _note(match_id: int, claim: str, **progress: object) -> None:
+    GGPProgress.objects.filter(pk=match_id, claim=claim).update(**progress)
 
 
 @dataclass
@@ -142,44 +150,50 @@ def _read(match_id: int) -> _View | None:
     return _View(match, game, TimeControl.of(match), states, actions, seats)
 
 
-def _serve(match_id: int) -> None:
+def _serve(match_id: int, claim: str) -> None:
+    progress = GGPProgress.objects.filter(pk=match_id).first()
     view = _read(match_id)
-    if view is None or not view.seats:
+    if progress is None or progress.ended or view is None or not view.seats:
         return
-    if match_id not in _progress and view.match.status != Match.Status.ACTIVE:
-        return  # never started here (or already ended): nobody to tell
-    progress = _progress.setdefault(match_id, Progress())
-    if progress.ended:
-        return
+    if not progress.started and view.match.status != Match.Status.ACTIVE:
+        return  # never started (or called off before it began): nobody to tell
     mid = protocol.match_id(match_id)
     if not progress.started:
-        progress.started = True
-        if view.match.status == Match.Status.ACTIVE and not _start(view, mid):
+        start = (view.control.start or 0) + settings.GGP_GRACE_SECONDS
+        if not _hold(match_id, claim, start):
+            return
+        _note(match_id, claim, started=True)
+        if view.match.status == Match.Status.ACTIVE and not _start(view, mid, claim):
             return
     plies, active = len(view.actions), view.match.status == Match.Status.ACTIVE
+    answer: Answer | None = None
     # every step in order, the ones missed included (the computer or a resigned seat's
     # random turns can move on before a PLAY went out); the last one's answer counts
     for step in range(progress.sent + 1, plies + (1 if active else 0)):
-        answers = _send_all(view, protocol.play(mid, _joint(view, step)), _clock(view) + settings.GGP_GRACE_SECONDS)
-        progress.sent = step
+        seconds = _clock(view) + settings.GGP_GRACE_SECONDS
+        if not _hold(match_id, claim, seconds):
+            return
+        answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
+        _note(match_id, claim, sent=step)
         if step == plies:
-            progress.answer = _judge(view, answers)
+            answer = _judge(view, answers)
     if active:
-        _play_answer(match_id, progress)
+        _play_answer(match_id, answer)
         return
-    progress.ended = True
+    if not _hold(match_id, claim, _clock(view)):
+        return
+    _note(match_id, claim, ended=True)
     if view.match.status == Match.Status.FINISHED:
         _send_all(view, protocol.stop(mid, _joint(view, plies)), _clock(view))
     else:
         _send_all(view, protocol.abort(mid), _clock(view))
-    _progress.pop(match_id, None)
 
 
 def _clock(view: _View) -> float:
     return float(view.control.play or settings.GGP_INFO_SECONDS)
 
 
-def _start(view: _View, mid: str) -> bool:
+def _start(view: _View, mid: str, claim: str) -> bool:
     """START to every GGP seat; False when one is busy (the match is called off)."""
     gdl = _gdl(view.game.slug)
     start, play = view.control.start or 0, view.control.play or int(settings.GGP_INFO_SECONDS)
@@ -198,8 +212,8 @@ def _start(view: _View, mid: str) -> bool:
                 GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.ONLINE, note="")
             if said == "busy":
                 GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.BUSY, note="answered START busy")
+                _note(view.match.pk, claim, ended=True)  # it never began: nothing more to send
                 _services["call_off"](match_id=view.match.pk, reason=f"{player.account} is busy in another match")
-                _progress.pop(view.match.pk, None)
                 return False
     return True
 
@@ -236,7 +250,7 @@ def _send_all(view: _View, message: str, seconds: float) -> dict[str, client.Ans
     return _send_each(view, lambda role: message, seconds)
 
 
-def _judge(view: _View, answers: dict[str, client.Answer]) -> tuple[int, str | None, str, str] | None:
+def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
     """The GGP mover's answer to this step: (plies, action or None, reason, answer text)."""
     state = view.states[-1]
     if view.game.is_terminal(state):
@@ -259,12 +273,12 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> tuple[int, str | N
     return (plies, action, "", move) if action is not None else (plies, None, "illegal", move)
 
 
-def _play_answer(match_id: int, progress: Progress) -> None:
+def _play_answer(match_id: int, answer: Answer | None) -> None:
     """Play the GGP mover's answer (or a random legal move for it) at the match's version now,
     if the match still waits for that move; again if an offer moved the version meanwhile."""
-    if progress.answer is None:
+    if answer is None:
         return
-    plies, action, reason, text = progress.answer
+    plies, action, reason, text = answer
     for _ in range(MAX_SUBMITS):
         match = Match.objects.filter(pk=match_id).only("status", "plies", "version", "game", "state").first()
         if match is None or match.status != Match.Status.ACTIVE or match.plies != plies:
@@ -285,4 +299,3 @@ def _play_answer(match_id: int, progress: Progress) -> None:
                 action, reason = None, "illegal"
             elif err.code not in {"stale_version", "not_your_turn"}:
                 break
-    progress.answer = None

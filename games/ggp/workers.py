@@ -3,8 +3,9 @@
 (``games.ggp.offpath``), so no web process waits on a player.
 
 A worker takes a channel's messages one after another; each task is started on a thread and
-not awaited, so one player's play clock never holds up another match. The tasks of one match
-take turns (``manager``'s lock per match) and each serves every step not yet sent, in order.
+not awaited, so one player's play clock never holds up another match. One task at a time
+serves a match, in any worker (``manager``'s claim on the match's ``GGPProgress`` row), and it
+serves every step not yet sent, in order: several workers may run.
 """
 
 from __future__ import annotations

@@ -1,26 +1,28 @@
-"""The manager's own bookkeeping: one task of a match at a time in this process, and nothing
-kept for a match that is over (a long-running server serves matches without end).
+"""The manager's own bookkeeping: one task of a match at a time in any process, what was sent
+kept in the database (a restarted worker carries on), and a match that is over let go.
 
 The services run inline; the GGP seat is a small HTTP server that answers START ``ready`` and
 every PLAY with a move that is not legal, so its turns are played at random at once."""
 
 import threading
-import time
+from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from games import services
 from games.ggp import manager, offpath
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import Match
+from games.models import GGPProgress, Match
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, resign_seat
 from tests.support.ggphttp import PlayerServer
 from tests.support.players import make_accounts
-from tests.support.waits import EVENT_SECONDS, POLL_SECONDS
+from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PER_MOVE = TimeControl(start=10, play=2)
@@ -46,7 +48,11 @@ def seat_a_ggp_player(server: PlayerServer, slug: str = "tictactoe-x9") -> tuple
     return match, person
 
 
-def test_a_finished_match_keeps_no_lock():
+def progress_of(match) -> GGPProgress:
+    return GGPProgress.objects.get(pk=match.pk)
+
+
+def test_a_finished_match_is_let_go_and_hears_nothing_more():
     game = get_game("tictactoe-x9")
     with PlayerServer(answer) as server:
         match, person = seat_a_ggp_player(server)
@@ -56,52 +62,94 @@ def test_a_finished_match_keeps_no_lock():
                 break
             action = game.legal_actions(game.state_from_json(match.state))[0]
             services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    assert server.bodies()[-1].startswith("(STOP ")
-    assert match.pk not in manager._locks
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        assert server.bodies()[-1].startswith("(STOP ")
+        progress = progress_of(match)
+        assert progress.ended and progress.claim == "" and progress.sent == match.plies - 1
+        heard = len(server.bodies())
+        manager.ggp_match_changed(match.pk)  # a change asked for again (a redelivered task)
+        assert len(server.bodies()) == heard
 
 
-def test_a_called_off_match_keeps_no_lock():
+def test_a_called_off_match_is_let_go():
     with PlayerServer(answer) as server:
         match, person = seat_a_ggp_player(server)
         services.match_abort(match_id=match.pk, user=person)
     assert server.bodies()[-1].startswith("(ABORT ")
-    assert match.pk not in manager._locks
+    progress = progress_of(match)
+    assert progress.ended and progress.claim == ""
 
 
-def test_the_tasks_of_one_match_take_turns_and_the_last_one_out_drops_the_lock(monkeypatch):
-    """A task that waits for the lock keeps it alive: the one that holds it cannot drop it
-    from under the waiting one (a third task would then take a new lock and run beside it)."""
-    inside, release = [], threading.Event()
+def test_what_was_sent_survives_the_process_that_sent_it():
+    """A worker that restarts (or another worker) carries on from the steps recorded: no second
+    START, no step sent twice, the next one sent once."""
+    game = get_game("tictactoe-x9")
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        action = game.legal_actions(game.state_from_json(match.state))[0]
+        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
+        heard = server.bodies()
+        assert [body.split()[0] for body in heard] == ["(INFO)", "(START", "(PLAY", "(PLAY", "(PLAY"]
+        manager.ggp_match_changed(match.pk)  # as a new process would, with nothing in memory
+        assert server.bodies() == heard
+        match.refresh_from_db()
+        GGPProgress.objects.filter(pk=match.pk).update(sent=F("sent") - 1)  # the last step's answers never came
+        manager.ggp_match_changed(match.pk)
+        assert server.bodies()[len(heard):] == [heard[-1]]  # that step once more, and only it
 
-    def serve(match_id):
-        inside.append(threading.current_thread().name)
-        if len(inside) == 1:
+
+def test_a_change_while_another_task_serves_the_match_is_served_by_that_task_after(monkeypatch):
+    """No two tasks serve one match at once, in any process: the second only counts its change
+    and returns at once (it does not wait out the first one's play clock); the first serves
+    again before it lets go, so the change is not lost."""
+    [person] = make_accounts(1)
+    match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9"), role="xplayer")
+    served, inside, release = [], threading.Event(), threading.Event()
+
+    def serve(match_id, claim):
+        served.append(threading.current_thread().name)
+        if len(served) == 1:
+            inside.set()
             release.wait(EVENT_SECONDS)
 
     monkeypatch.setattr(manager, "_serve", serve)
-    first = threading.Thread(target=manager.ggp_match_changed, args=(7,), name="first")
-    second = threading.Thread(target=manager.ggp_match_changed, args=(7,), name="second")
+    first = threading.Thread(target=offpath.run_here, args=("ggp_match_changed", match.pk), name="first")
     first.start()
     try:
-        until(lambda: inside == ["first"], "the first task serves")
-        second.start()
-        until(lambda: manager._locks[7].users == 2, "the second task waits for the lock")
-        assert inside == ["first"]
+        assert inside.wait(EVENT_SECONDS)
+        manager.ggp_match_changed(match.pk)  # the second task, here
+        assert served == ["first"]
+        assert progress_of(match).claim != ""
     finally:
         release.set()
     first.join(EVENT_SECONDS)
-    second.join(EVENT_SECONDS)
-    assert inside == ["first", "second"]
-    assert 7 not in manager._locks
+    assert served == ["first", "first"]  # served again for the second change
+    progress = progress_of(match)
+    assert progress.claim == "" and progress.asked == 2
 
 
-def until(condition, what: str) -> None:
-    deadline = time.monotonic() + EVENT_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, f"{what}: not within {EVENT_SECONDS} s"
-        time.sleep(POLL_SECONDS)
+def test_a_task_that_fell_silent_loses_the_match_when_its_time_is_up(monkeypatch):
+    [person] = make_accounts(1)
+    match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9"), role="xplayer")
+    served = []
+    monkeypatch.setattr(manager, "_serve", lambda match_id, claim: served.append(claim))
+    GGPProgress.objects.create(match=match, claim="dead", held_until=timezone.now() + timedelta(seconds=60))
+    manager.ggp_match_changed(match.pk)
+    assert served == []  # still the silent one's: the change is only counted
+    GGPProgress.objects.filter(pk=match.pk).update(held_until=timezone.now() - timedelta(seconds=1))
+    manager.ggp_match_changed(match.pk)
+    assert len(served) == 1 and served[0] != "dead"
+    assert progress_of(match).claim == ""
+
+
+def test_a_task_that_lost_the_match_sends_nothing_more():
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        heard = len(server.bodies())
+        GGPProgress.objects.filter(pk=match.pk).update(sent=-1, claim="other")
+        manager._serve(match.pk, "mine")  # its time ran out and another task took the match
+        assert len(server.bodies()) == heard
 
 
 def test_calling_off_a_match_hands_the_manager_the_seats_in_hand(django_assert_num_queries):

@@ -17,7 +17,6 @@ def forget_process_memory() -> None:
 
     from botapi.limits import limits as api_limits
 
-    from games.ggp import manager as ggp_manager
     from games.match import clocks
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
@@ -28,7 +27,6 @@ def forget_process_memory() -> None:
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
-    ggp_manager.forget()
     flagfall.reset()
     outages.forget()
     clocks.use_time(None)
