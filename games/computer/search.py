@@ -134,7 +134,8 @@ LEVELS = (
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
-# measured and left off (docs/computer.md, "Three players"). Neither ``rank`` nor ``bias``
+# measured and left off (docs/computer.md, "Three players"), and ``exact_leaves`` too
+# ("Classic Quarto"). Neither ``rank`` nor ``bias``
 # changes a two-player game whose goals are 100/0 and 50/50, or a game without
 # ``Game.move_priors``. The expert's
 # contempt 15 (a draw worth 35 to it) won 69% of 240 classic Quarto games against 58 to 61%
