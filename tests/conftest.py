@@ -50,8 +50,10 @@ def fresh_process_memory():
 
 @pytest.fixture(autouse=True)
 def no_clock_sweep(settings):
-    """Server processes sweep for missed deadlines on a timer; tests sweep when they mean to."""
+    """Server processes sweep for missed deadlines, and look for stalled GGP matches, on a
+    timer; tests do when they mean to."""
     settings.CLOCK_SWEEP_SECONDS = 0
+    settings.GGP_RESUME_SECONDS = 0
 
 
 class FakeTime:

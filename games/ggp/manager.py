@@ -20,12 +20,17 @@ What the task does, from the match as it is now:
 - the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
 
 No database connection or lock is held while a player thinks (the claim is a row's value,
-not a lock). A step is recorded as sent once its answers are in, so a process that died while
-its players thought leaves that step to be sent again.
+not a lock). A step is recorded as sent before it goes out, so players hear each step once:
+when the task that sent it died before its answers came in (a worker restarted), the next task
+to serve the match plays the GGP mover's turn at random as "no answer" and carries on. Every
+process looks for such matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match
+whose task died moves on without waiting for anyone's next move.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,6 +46,10 @@ from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
 from games.rules import get_game
+from games.runtime import outages, starting
+from games.runtime.dbthreads import db
+
+logger = logging.getLogger(__name__)
 
 NOOP = "noop"
 MAX_SUBMITS = 5  # a move refused as stale (an offer moved the version meanwhile) is sent again
@@ -173,10 +182,14 @@ def _serve(match_id: int, claim: str) -> None:
         seconds = _clock(view) + settings.GGP_GRACE_SECONDS
         if not _hold(match_id, claim, seconds):
             return
-        answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
         _note(match_id, claim, sent=step)
+        answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
         if step == plies:
             answer = _judge(view, answers)
+    if active and progress.sent == plies:
+        # this step went out before, and the task that sent it let go without playing its
+        # answer: it died while the players thought (or the answer could not be played)
+        answer = _unanswered(view)
     if active:
         _play_answer(match_id, answer)
         return
@@ -271,6 +284,42 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
         return plies, None, "illegal", answer.text or ""
     action = from_gdl(view.game.slug, state, mover, move)
     return (plies, action, "", move) if action is not None else (plies, None, "illegal", move)
+
+
+def _unanswered(view: _View) -> Answer | None:
+    """The GGP mover's turn of a step whose answers were lost: played at random, as no answer."""
+    state = view.states[-1]
+    mover = None if view.game.is_terminal(state) else view.game.to_move(state)
+    return (len(view.actions), None, "silent", "") if mover in view.seats else None
+
+
+def resume_stalled() -> int:
+    """Ask the manager for every active match with GGP seats that no task holds (or whose
+    holder's time is up): one whose task died moves on. How many were asked for."""
+    stalled = list(GGPProgress.objects.filter(match__status=Match.Status.ACTIVE, started=True, ended=False)
+                   .filter(Q(claim="") | Q(held_until__lt=timezone.now())).values_list("match_id", flat=True))
+    for match_id in stalled:
+        offpath.run("ggp_match_changed", match_id)
+    return len(stalled)
+
+
+async def _resume_forever() -> None:
+    while True:
+        await asyncio.sleep(settings.GGP_RESUME_SECONDS)
+        try:
+            await db(resume_stalled)()
+        except Exception as err:
+            outages.report_or_log(f"looking for stalled GGP matches (again in {settings.GGP_RESUME_SECONDS} s)",
+                                  err, logger)
+
+
+def _resume_from_the_start() -> None:
+    if settings.GGP_RESUME_SECONDS > 0:
+        asyncio.ensure_future(_resume_forever())
+
+
+# Every process, web or worker, from its first scope: the claims keep their asks apart.
+starting.on_start("the GGP resume", _resume_from_the_start, scopes=starting.EVERY_SCOPE)
 
 
 def _play_answer(match_id: int, answer: Answer | None) -> None:

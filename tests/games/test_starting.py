@@ -6,6 +6,7 @@ import logging
 
 from games.runtime import starting
 from games.runtime.starting import CONNECTIONS, EVERY_SCOPE, RunStartHooks, StartHook
+from games.ggp import manager as ggp_manager
 from games.services import flagfall
 from tests.support.waits import until
 
@@ -62,6 +63,7 @@ def test_the_served_application_runs_the_hooks_the_modules_registered():
     hooks = {hook.name: hook for hook in starting.registered()}
     assert hooks["the clock sweep"].scopes == EVERY_SCOPE
     assert hooks["the analysis queue"].scopes == CONNECTIONS
+    assert hooks["the GGP resume"].scopes == EVERY_SCOPE
 
 
 async def test_the_clock_sweep_starts_at_the_first_scope_of_any_type(settings, monkeypatch):
@@ -81,3 +83,23 @@ async def test_the_clock_sweep_starts_at_the_first_scope_of_any_type(settings, m
             if task.get_coro().__name__ == "_sweep_forever":
                 task.cancel()
     assert swept == ["swept"]
+
+
+async def test_every_process_looks_for_stalled_ggp_matches_on_a_timer(settings, monkeypatch):
+    """From its first scope of any type (a worker's first message too), and then every
+    ``GGP_RESUME_SECONDS``; never with 0."""
+    looked = []
+    monkeypatch.setattr(ggp_manager, "resume_stalled", lambda: looked.append("looked") or 0)
+    monkeypatch.setattr(ggp_manager, "db", on_the_loop)  # no database here
+    resume = next(hook for hook in starting.registered() if hook.name == "the GGP resume")
+    settings.GGP_RESUME_SECONDS = 0
+    await RunStartHooks(served_by([]), [resume])({"type": "channel"}, None, None)
+    assert not any(task.get_coro().__name__ == "_resume_forever" for task in asyncio.all_tasks())
+    settings.GGP_RESUME_SECONDS = 0.01
+    await RunStartHooks(served_by([]), [resume])({"type": "channel"}, None, None)
+    try:
+        await until(lambda: len(looked) >= 2, "two looks on the timer")
+    finally:
+        for task in asyncio.all_tasks():
+            if task.get_coro().__name__ == "_resume_forever":
+                task.cancel()

@@ -9,14 +9,13 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import services
-from games.ggp import manager, offpath
+from games.ggp import client, manager, offpath
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import GGPProgress, Match
+from games.models import GGPProgress, Match, ReplacedMove
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, resign_seat
@@ -93,10 +92,46 @@ def test_what_was_sent_survives_the_process_that_sent_it():
         assert [body.split()[0] for body in heard] == ["(INFO)", "(START", "(PLAY", "(PLAY", "(PLAY"]
         manager.ggp_match_changed(match.pk)  # as a new process would, with nothing in memory
         assert server.bodies() == heard
+
+
+class Died(Exception):
+    """The worker process dies here."""
+
+
+def test_a_step_whose_task_died_is_played_at_random_and_sent_once(monkeypatch):
+    """The task that sent a step dies before it reads the answers (a worker restarted): the
+    step is not sent again; the next look for stalled matches plays the GGP mover's turn at
+    random, as no answer, and the match goes on."""
+    game = get_game("tictactoe-x9")
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        call, dying = client.call, [True]
+
+        def dies_after_sending(url, body, seconds):
+            sent = call(url, body, seconds=seconds)
+            if dying[0] and body.startswith("(PLAY"):
+                raise Died
+            return sent
+
+        monkeypatch.setattr(client, "call", dies_after_sending)
+        action = game.legal_actions(game.state_from_json(match.state))[0]
+        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
         match.refresh_from_db()
-        GGPProgress.objects.filter(pk=match.pk).update(sent=F("sent") - 1)  # the last step's answers never came
-        manager.ggp_match_changed(match.pk)
-        assert server.bodies()[len(heard):] == [heard[-1]]  # that step once more, and only it
+        assert match.plies == 1  # the GGP seat's turn waits
+        progress = progress_of(match)
+        assert progress.sent == 1 and progress.claim == ""  # sent, and let go as it died
+        dying[0] = False
+        heard = server.bodies()
+        GGPProgress.objects.filter(pk=match.pk).update(claim="alive", held_until=timezone.now() + timedelta(seconds=60))
+        assert manager.resume_stalled() == 0  # a match a task holds is left to it
+        GGPProgress.objects.filter(pk=match.pk).update(claim="", held_until=None)
+        assert manager.resume_stalled() == 1
+        match.refresh_from_db()
+        assert match.plies == 2
+        assert ReplacedMove.objects.get(match=match, ply=2).reason == "silent"
+        new = server.bodies()[len(heard):]
+        assert [body.split()[0] for body in new] == ["(PLAY"]  # the next step once; the last not again
+        assert new[0] != heard[-1]
 
 
 def test_a_change_while_another_task_serves_the_match_is_served_by_that_task_after(monkeypatch):
