@@ -147,7 +147,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 class _Node:
     __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors",
-                 "bit", "amaf_visits", "amaf_total")
+                 "bit", "amaf_visits", "amaf_total", "made")
 
     def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
@@ -164,6 +164,7 @@ class _Node:
         self.bit = 0  # the move to here as ``Game.move_bit`` (``rave``)
         self.amaf_visits = 0  # playouts in which the parent's mover made this move later (``rave``)
         self.amaf_total = 0.0  # their summed value to the parent's mover
+        self.made: int | None = None  # this node's mover's marks (``rave``), once asked
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
@@ -259,7 +260,9 @@ def _update_amaf(game: Game, path: list[_Node], end_marks: tuple[int, ...], goal
         me = node.me
         if me < 0 or not node.children:
             continue
-        later = end_marks[me] & ~game.marks(node.state)[me]
+        if node.made is None:  # the mover's marks so far, once per node
+            node.made = game.marks(node.state)[me]
+        later = end_marks[me] & ~node.made
         value = goals[me]
         for _, child in node.children:
             if later >> child.bit & 1:
