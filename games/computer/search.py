@@ -46,6 +46,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              (``Game.MAST``): per role and move, the mean result of the playouts in which that
              role made it; a playout mover takes its best-averaging move, or with this chance
              a random one (measured in the three-player game, not paying: off at every level).
+``paranoid`` the other roles are taken to play together against the searching role: an end is
+             worth to each of them what the searcher does not get (100 less its value), as in
+             Sturtevant's paranoid search, instead of each playing for itself (max^n);
 ``exact_leaves`` with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``):
              a node added to the tree with at most this many plies left (``Game.plies_left``)
              is solved exactly instead of played out, with one table for the whole move (the
@@ -115,6 +118,7 @@ class Level:
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     mast: float = 0.0  # MAST playouts (``Game.guided_playout``) with this chance of a random move (0: off)
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
+    paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -219,12 +223,24 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(share if value == top else 0 for value in values)
 
 
-def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int = 0) -> Worth:
+def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int = 0, paranoid: bool = False) -> Worth:
     """How a search values an end, from the goals in ``game.roles`` order: as they are; as
     ``ranked`` shares (``rank``); or, without ``rank_others``, the ranked share for role
     ``me`` alone and the goals for the others. With ``contempt``, a draw (every role ends
     with the same value) is worth that much less to ``me`` alone:
-    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
+    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``. With ``paranoid``, each
+    other role gets what ``me`` does not: ``worth_for(True, me=1, paranoid=True)((66, 100, 66)) == (0, 100, 0)``."""
+    valued = _worth_for(rank, rank_others, me, contempt)
+    if not paranoid:
+        return valued
+
+    def against_me(values: tuple[int, ...]) -> tuple[int, ...]:
+        mine = valued(values)[me]
+        return tuple(mine if role == me else TOP_GOAL - mine for role in range(len(values)))
+    return against_me
+
+
+def _worth_for(rank: bool, rank_others: bool, me: int, contempt: int) -> Worth:
     if not rank:
         worth: Worth = tuple
     elif rank_others:
@@ -245,7 +261,8 @@ def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int =
 
 def _level_worth(game: Game, state: Any, level: Level) -> Worth:
     mover = game.to_move(state)
-    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover), level.contempt)
+    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover), level.contempt,
+                     level.paranoid)
 
 
 def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:

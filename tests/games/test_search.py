@@ -468,7 +468,7 @@ def test_slips_spread_the_other_roles_turns_but_not_the_searchers():
     assert mine_slips > 3  # the searcher's own turns still follow UCB
 
 
-def _tree(node):
+def _tree(node):  # every node of a search tree
     yield node
     for _, child in node.children:
         yield from _tree(child)
@@ -503,3 +503,19 @@ def test_exact_leaves_need_the_solver_and_the_rules_own_exact_search(monkeypatch
     level = dataclasses.replace(LEVELS[3], exact_leaves=40)
     search.search(nine, search.new_root(nine, nine.initial_state(), level=level), rng=random.Random(0),
                   level=level, rounds=50)
+
+
+def test_paranoid_others_value_each_end_at_what_the_searcher_does_not_get():
+    worth = search.worth_for(True, me=1, paranoid=True)
+    assert worth((66, 100, 66)) == (0, 100, 0) and worth((100, 66, 66)) == (100, 0, 100)
+    assert worth((66, 66, 66)) == (67, 33, 67)  # a three-way share: a third to the searcher
+    assert search.worth_for(True, me=0, contempt=15, paranoid=True)((66, 66, 66)) == (18, 82, 82)
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 2 2)", "(mark 4 4)"])  # xplayer to move
+    level = dataclasses.replace(STRONG, paranoid=True, contempt=0)
+    root = search.new_root(game, state, level=level)
+    search.search(game, root, rng=random.Random(5), level=level, rounds=300)
+    nodes = list(_tree(root))
+    assert len(nodes) > 100
+    for node in nodes:  # every round's value, summed: the others' is the searcher's complement
+        assert node.totals[1] == node.totals[2] == 100 * node.visits - node.totals[0]
