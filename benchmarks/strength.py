@@ -199,7 +199,8 @@ def main() -> None:
                         help="ablation: the parts to switch off one at a time (old: the old strongest level)")
     parser.add_argument("--set", dest="changes", default="",
                         help="uct mode: the strongest level with these switches changed, instead of --levels, "
-                             "e.g. 'rank=0' or 'tactics=0,rank=1' (names of search.Level's fields)")
+                             "e.g. 'rank=0' or 'tactics=0,rank=1' (names of search.Level's fields; "
+                             "a tuple's numbers joined by '+': 'score_seats=1+2')")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
     print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
@@ -214,7 +215,8 @@ def main() -> None:
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:
-            readers = {"int": int, "float": float, "bool": lambda v: bool(int(v))}
+            readers = {"int": int, "float": float, "bool": lambda v: bool(int(v)),
+                       "tuple[int, ...]": lambda v: tuple(int(n) for n in v.split("+") if n)}
             kinds = {field.name: readers[field.type] for field in dataclasses.fields(search.Level)
                      if field.type in readers}
             changes = {name: kinds[name](value) for name, value in

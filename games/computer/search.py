@@ -46,6 +46,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              (``Game.MAST``): per role and move, the mean result of the playouts in which that
              role made it; a playout mover takes its best-averaging move, or with this chance
              a random one (measured in the three-player game, not paying: off at every level).
+``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
+             first place (``rank`` off): a three-player seat whose next mover blocks for it
+             may do better building threes (66 whoever makes four) than blocking;
 ``paranoid`` the other roles are taken to play together against the searching role: an end is
              worth to each of them what the searcher does not get (100 less its value), as in
              Sturtevant's paranoid search, instead of each playing for itself (max^n);
@@ -119,6 +122,7 @@ class Level:
     mast: float = 0.0  # MAST playouts (``Game.guided_playout``) with this chance of a random move (0: off)
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
     paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
+    score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -261,8 +265,9 @@ def _worth_for(rank: bool, rank_others: bool, me: int, contempt: int) -> Worth:
 
 def _level_worth(game: Game, state: Any, level: Level) -> Worth:
     mover = game.to_move(state)
-    return worth_for(level.rank, level.rank_others, 0 if mover is None else game.roles.index(mover), level.contempt,
-                     level.paranoid)
+    me = 0 if mover is None else game.roles.index(mover)
+    rank = level.rank and me not in level.score_seats
+    return worth_for(rank, level.rank_others, me, level.contempt, level.paranoid)
 
 
 def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:

@@ -519,3 +519,19 @@ def test_paranoid_others_value_each_end_at_what_the_searcher_does_not_get():
     assert len(nodes) > 100
     for node in nodes:  # every round's value, summed: the others' is the searcher's complement
         assert node.totals[1] == node.totals[2] == 100 * node.visits - node.totals[0]
+
+
+def test_score_seats_value_ends_by_the_goals_in_those_seats_only():
+    game = get_game("tictactoe-3player")
+    level = dataclasses.replace(LEVELS[3], score_seats=(1,), contempt=0)
+    as_o = game.replay(["(mark 3 3)"])  # oplayer to move
+    as_z = game.replay(["(mark 3 3)", "(mark 2 2)"])
+    assert search._level_worth(game, as_o, level)((66, 100, 66)) == (66, 100, 66)  # a three keeps its 66
+    assert search._level_worth(game, as_z, level)((66, 100, 66)) == (0, 100, 0)  # first place, as the levels
+    root = search.new_root(game, as_o, level=level)
+    search.search(game, root, rng=random.Random(4), level=level, rounds=200)
+    # a leaf's one round valued 66 to oplayer: a GGP goal (a place is worth 100, 50, 33 or 0)
+    assert any(node.visits == 1 and node.totals[1] == 66 for node in _tree(root))
+    ranked_root = search.new_root(game, as_o, level=LEVELS[3])
+    search.search(game, ranked_root, rng=random.Random(4), level=LEVELS[3], rounds=200)
+    assert not any(node.visits == 1 and node.totals[1] == 66 for node in _tree(ranked_root))
