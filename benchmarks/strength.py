@@ -87,12 +87,16 @@ def play_game(game: Game, players: dict[str, tuple[str, Player]], rng: random.Ra
 
 
 def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], games: int,
-           think: dict[str, list[float]], start: int = 0) -> None:
+           think: dict[str, list[float]], start: int = 0, only: str | None = None) -> None:
     """``games`` games of ``first`` in each seat in turn against ``other`` in all the rest,
-    numbered from ``start`` (the number seeds the game and picks the seat)."""
+    numbered from ``start`` (the number seeds the game and picks the seat); with ``only`` (a
+    role), the games of those numbers in which ``first`` has that seat."""
     game = get_game(slug)
     won = drawn = lost = 0
-    for n in range(start, start + games):
+    numbers = range(start, start + games)
+    if only is not None:
+        numbers = [n for n in range(start, start + games * len(game.roles)) if game.roles[n % len(game.roles)] == only]
+    for played, n in enumerate(numbers, 1):
         seat = game.roles[n % len(game.roles)]
         players = {role: first if role == seat else other for role in game.roles}
         goals = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
@@ -103,7 +107,7 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
             drawn += 1
         else:
             won += 1
-        print(f"{slug} game {n + 1 - start}/{games} (no. {n}, {first[0]} as {seat}): {won} won, {drawn} drawn, "
+        print(f"{slug} game {played}/{games} (no. {n}, {first[0]} as {seat}): {won} won, {drawn} drawn, "
               f"{lost} lost",
               file=sys.stderr, flush=True)
     low, high = wilson(won, games)
@@ -190,6 +194,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=["uct", "ladder", "ablation", "rounds", "endgame"], default="uct")
     parser.add_argument("--games", type=int, default=10, help="games per rule set and pairing")
+    parser.add_argument("--seat", default=None,
+                        help="only the games in which the first side has this role (still --games of them)")
     parser.add_argument("--first", type=int, default=0,
                         help="the number of the first game (its seed and seat), to split a series across processes")
     parser.add_argument("--seconds", type=float, default=1.0, help="thinking time a move, for every side")
@@ -235,7 +241,7 @@ def main() -> None:
         for first, other in pairs:
             for name in (first[0], other[0]):
                 think.setdefault(name, [])
-            series(slug, first, other, args.games, think, args.first)
+            series(slug, first, other, args.games, think, args.first, args.seat)
     print()
     print("| side | moves | median ms | p95 ms | moves/s |")
     print("| --- | ---: | ---: | ---: | ---: |")

@@ -34,6 +34,12 @@ def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_exper
     out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--first", "2", "--seconds", "0.01",
               "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,rave=100,slips=0.1,practical=0")
     assert "| tictactoe-3player | expert with rank=0,bias=1.5,rave=100,slips=0.1,practical=0 | plain UCT | 1 |" in out
+    done = subprocess.run([sys.executable, "benchmarks/strength.py", "--mode", "uct", "--games", "2", "--seconds",
+                           "0.01", "--seat", "oplayer", "--slugs", "tictactoe-3player", "--set", "score_seats=1+2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "| tictactoe-3player | expert with score_seats=1+2 | plain UCT | 2 |" in done.stdout
+    seats = [line.split(" as ")[1].split(")")[0] for line in done.stderr.splitlines() if " as " in line]
+    assert seats == ["oplayer", "oplayer"]  # games 1 and 4: the ones in that seat
 
 
 def test_the_strength_benchmark_times_the_exact_endgame_searches():
