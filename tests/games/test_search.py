@@ -522,6 +522,7 @@ def test_paranoid_others_value_each_end_at_what_the_searcher_does_not_get():
 
 
 def test_score_seats_value_ends_by_the_goals_in_those_seats_only():
+    assert LEVELS[3].score_seats == (1,) and LEVELS[2].score_seats == ()  # the expert's second seat of three
     game = get_game("tictactoe-3player")
     level = dataclasses.replace(LEVELS[3], score_seats=(1,), contempt=0)
     as_o = game.replay(["(mark 3 3)"])  # oplayer to move
@@ -532,6 +533,7 @@ def test_score_seats_value_ends_by_the_goals_in_those_seats_only():
     search.search(game, root, rng=random.Random(4), level=level, rounds=200)
     # a leaf's one round valued 66 to oplayer: a GGP goal (a place is worth 100, 50, 33 or 0)
     assert any(node.visits == 1 and node.totals[1] == 66 for node in _tree(root))
-    ranked_root = search.new_root(game, as_o, level=LEVELS[3])
-    search.search(game, ranked_root, rng=random.Random(4), level=LEVELS[3], rounds=200)
+    ranking = dataclasses.replace(level, score_seats=())
+    ranked_root = search.new_root(game, as_o, level=ranking)
+    search.search(game, ranked_root, rng=random.Random(4), level=ranking, rounds=200)
     assert not any(node.visits == 1 and node.totals[1] == 66 for node in _tree(ranked_root))
