@@ -145,8 +145,8 @@ LEVELS = (
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
 # measured and left off (docs/computer.md, "Three players"), and ``exact_leaves`` too
 # ("Classic Quarto"). In the second seat of three (``score_seats``) the expert plays for its
-# score, not first place: it then took more first places there (45% against 29% of the
-# levels' over hundreds of games, docs/computer.md "Three players"). Neither ``rank`` nor ``bias``
+# score, not first place: it then took more first places there (42% against 26% side by side
+# over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor ``bias``
 # changes a two-player game whose goals are 100/0 and 50/50, or a game without
 # ``Game.move_priors``. The expert's
 # contempt 15 (a draw worth 35 to it) won 69% of 240 classic Quarto games against 58 to 61%
