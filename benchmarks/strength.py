@@ -24,6 +24,9 @@ side, its win rate with a Wilson 95% interval, and then each side's think time p
 
     python3 benchmarks/strength.py --mode uct --games 20 --seconds 0.25 --slugs nine-board-tictactoe
 
+``--set`` measures the strongest level with some of its switches changed (``uct`` mode), and
+``--seat ROLE`` plays only the games in which the measured side has that role.
+
 The figures go to docs/computer.md. Not a test.
 """
 
