@@ -313,8 +313,9 @@ GGP_INFO_SECONDS = float(os.environ.get("GGP_INFO_SECONDS", "3"))
 GGP_GRACE_SECONDS = float(os.environ.get("GGP_GRACE_SECONDS", "1"))
 # Threads of an embedded server that wait on GGP players (games/ggp/offpath.py).
 GGP_THREADS = int(os.environ.get("GGP_THREADS", "8"))
-# Every process asks, this often, for the active GGP matches no task serves (one whose task died
-# with a worker moves on: games/ggp/manager.py); 0 turns it off.
+# Each process that serves GGP tasks (each runworker ggp, or the embedded server) asks, this often,
+# for the active GGP matches no task serves (one whose task died with a worker moves on:
+# games/ggp/manager.py); 0 turns it off.
 GGP_RESUME_SECONDS = float(os.environ.get("GGP_RESUME_SECONDS", "30"))
 
 LOGGING = {

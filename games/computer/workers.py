@@ -4,11 +4,7 @@ turns that the web processes ask for (``games.computer.bots``), and the post-gam
 
 from __future__ import annotations
 
-import asyncio
-
 from channels.consumer import AsyncConsumer
-from channels.worker import Worker
-from django.conf import settings
 
 from games.computer import analysis_runs, bots
 
@@ -19,15 +15,3 @@ class ComputerWorker(AsyncConsumer):
 
     async def analysis_run(self, message: dict) -> None:
         await analysis_runs.run_queue(analysis_runs.analysis_thread())
-
-
-class StartingWorker(Worker):
-    """Channels' worker (``manage.py runworker``, ``games/management/commands/runworker.py``)
-    that, listening on the computer's channel, runs the analysis queue as it starts: the jobs
-    queued while no worker ran. The message that asked for them reached nobody (the
-    publish/subscribe layer keeps no message for a channel nobody listens to)."""
-
-    async def handle(self) -> None:
-        if analysis_runs.CHANNEL in self.channels and settings.ANALYSIS_WORKERS == "channel":
-            self.analyses = asyncio.ensure_future(analysis_runs.run_queue(analysis_runs.analysis_thread()))
-        await super().handle()

@@ -23,8 +23,9 @@ No database connection or lock is held while a player thinks (the claim is a row
 not a lock). A step is recorded as sent before it goes out, so players hear each step once:
 when the task that sent it died before its answers came in (a worker restarted), the next task
 to serve the match plays the GGP mover's turn at random as "no answer" and carries on. Every
-process looks for such matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match
-whose task died moves on without waiting for anyone's next move.
+process that serves GGP tasks (each ``runworker ggp``, or the embedded server) looks for such
+matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match whose task died moves on
+without waiting for anyone's next move.
 """
 
 from __future__ import annotations
@@ -92,9 +93,12 @@ def ggp_match_changed(match_id: int) -> None:
         return  # another task holds the match: it serves this change too before it lets go
     try:
         while True:
-            asked = GGPProgress.objects.filter(pk=match_id).values_list("asked", flat=True).first()
-            _serve(match_id, claim)
-            if asked is None or _let_go(match_id, claim, asked):
+            # read before the match: a change committed after this read bumps ``asked``
+            progress = GGPProgress.objects.filter(pk=match_id).first()
+            if progress is None:
+                return
+            _serve(match_id, claim, progress)
+            if _let_go(match_id, claim, progress.asked):
                 return
     except BaseException:
         GGPProgress.objects.filter(pk=match_id, claim=claim).update(claim="", held_until=None)
@@ -108,8 +112,9 @@ def _claim(match_id: int) -> str | None:
     match free for this task to take."""
     if not Match.objects.filter(pk=match_id).exists():
         return None
-    GGPProgress.objects.get_or_create(match_id=match_id)
-    GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1)
+    if not GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1):  # the match's first change
+        GGPProgress.objects.get_or_create(match_id=match_id)
+        GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1)
     claim, now = secrets.token_hex(8), timezone.now()
     taken = (GGPProgress.objects.filter(pk=match_id).filter(Q(claim="") | Q(held_until__lt=now))
              .update(claim=claim, held_until=now + timedelta(seconds=HOLD_MARGIN)))
@@ -159,10 +164,10 @@ def _read(match_id: int) -> _View | None:
     return _View(match, game, TimeControl.of(match), states, actions, seats)
 
 
-def _serve(match_id: int, claim: str) -> None:
-    progress = GGPProgress.objects.filter(pk=match_id).first()
+def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
+    """Send what the match as it is now asks for, from what ``progress`` says was sent."""
     view = _read(match_id)
-    if progress is None or progress.ended or view is None or not view.seats:
+    if progress.ended or view is None or not view.seats:
         return
     if not progress.started and view.match.status != Match.Status.ACTIVE:
         return  # never started (or called off before it began): nobody to tell
@@ -313,13 +318,29 @@ async def _resume_forever() -> None:
                                   err, logger)
 
 
-def _resume_from_the_start() -> None:
+_resuming: set[asyncio.Task] = set()
+
+
+def _resume_here() -> None:
     if settings.GGP_RESUME_SECONDS > 0:
-        asyncio.ensure_future(_resume_forever())
+        _resuming.add(task := asyncio.ensure_future(_resume_forever()))
+        task.add_done_callback(_resuming.discard)
 
 
-# Every process, web or worker, from its first scope: the claims keep their asks apart.
-starting.on_start("the GGP resume", _resume_from_the_start, scopes=starting.EVERY_SCOPE)
+def _resume_in_the_embedded_server() -> None:
+    if settings.COMPUTER_WORKERS != "channel":  # with workers, each ``runworker ggp`` looks instead
+        _resume_here()
+
+
+def _resume_in_this_worker() -> None:
+    if settings.COMPUTER_WORKERS == "channel":
+        _resume_here()
+
+
+# Where the tasks run: the embedded server (from its first scope), or each worker on the GGP
+# channel (as it starts, before any message); the claims keep several workers' asks apart.
+starting.on_start("the GGP resume", _resume_in_the_embedded_server, scopes=starting.EVERY_SCOPE)
+starting.on_worker_start("the GGP resume", _resume_in_this_worker, channel=offpath.GGP_CHANNEL)
 
 
 def _play_answer(match_id: int, answer: Answer | None) -> None:

@@ -270,7 +270,9 @@ def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
     (``tests/games/test_live_analysis.py`` runs it across processes, in stage 2)."""
     from django.core.management import get_commands, load_command_class
 
-    from games.computer.workers import StartingWorker
+    from games.runtime.starting import StartingWorker, worker_hooks
 
     assert get_commands()["runworker"] == "games"
     assert load_command_class("games", "runworker").worker_class is StartingWorker
+    assert "the analysis queue" in worker_hooks(["computer"])
+    assert "the analysis queue" not in worker_hooks(["ggp"])

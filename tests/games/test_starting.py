@@ -4,8 +4,11 @@ starts serving, each hook registered by the module that owns the work."""
 import asyncio
 import logging
 
+import pytest
+from channels.worker import Worker
+
 from games.runtime import starting
-from games.runtime.starting import CONNECTIONS, EVERY_SCOPE, RunStartHooks, StartHook
+from games.runtime.starting import CONNECTIONS, EVERY_SCOPE, RunStartHooks, StartHook, StartingWorker
 from games.ggp import manager as ggp_manager
 from games.services import flagfall
 from tests.support.waits import until
@@ -85,21 +88,92 @@ async def test_the_clock_sweep_starts_at_the_first_scope_of_any_type(settings, m
     assert swept == ["swept"]
 
 
-async def test_every_process_looks_for_stalled_ggp_matches_on_a_timer(settings, monkeypatch):
-    """From its first scope of any type (a worker's first message too), and then every
-    ``GGP_RESUME_SECONDS``; never with 0."""
+def resume_tasks() -> list[asyncio.Task]:
+    return [task for task in asyncio.all_tasks() if task.get_coro().__name__ == "_resume_forever"]
+
+
+@pytest.fixture
+async def no_resume_yet(monkeypatch):
     looked = []
     monkeypatch.setattr(ggp_manager, "resume_stalled", lambda: looked.append("looked") or 0)
     monkeypatch.setattr(ggp_manager, "db", on_the_loop)  # no database here
+    yield looked
+    for task in resume_tasks():
+        task.cancel()
+
+
+async def test_the_embedded_server_looks_for_stalled_ggp_matches_on_a_timer(settings, no_resume_yet):
+    """From its first scope of any type, and then every ``GGP_RESUME_SECONDS``; never with 0,
+    and not in a web process of the scaled set-up (the GGP workers look there)."""
     resume = next(hook for hook in starting.registered() if hook.name == "the GGP resume")
+    settings.COMPUTER_WORKERS = "pool"
     settings.GGP_RESUME_SECONDS = 0
-    await RunStartHooks(served_by([]), [resume])({"type": "channel"}, None, None)
-    assert not any(task.get_coro().__name__ == "_resume_forever" for task in asyncio.all_tasks())
+    await RunStartHooks(served_by([]), [resume])({"type": "http"}, None, None)
+    settings.COMPUTER_WORKERS = "channel"
     settings.GGP_RESUME_SECONDS = 0.01
-    await RunStartHooks(served_by([]), [resume])({"type": "channel"}, None, None)
+    await RunStartHooks(served_by([]), [resume])({"type": "http"}, None, None)
+    assert not resume_tasks()
+    settings.COMPUTER_WORKERS = "pool"
+    await RunStartHooks(served_by([]), [resume])({"type": "http"}, None, None)
+    await until(lambda: len(no_resume_yet) >= 2, "two looks on the timer")
+
+
+@pytest.fixture
+def worker_listening(monkeypatch):
+    """A ``StartingWorker`` on some channels whose own work (Channels' ``Worker.handle``:
+    listening for messages) does nothing here."""
+    async def nothing(self):
+        return None
+
+    monkeypatch.setattr(Worker, "handle", nothing)
+    return lambda *channels: StartingWorker(application=None, channels=list(channels), channel_layer=object())
+
+
+async def test_a_ggp_worker_looks_for_stalled_ggp_matches_as_it_starts(settings, no_resume_yet, worker_listening):
+    """Before any message comes (after a restart nobody may ask), in the scaled set-up only;
+    a worker of the computer's channel alone does not."""
+    settings.GGP_RESUME_SECONDS = 0.01
+    settings.COMPUTER_WORKERS = "channel"
+    settings.ANALYSIS_WORKERS = "off"
+    await worker_listening("computer").handle()
+    assert not resume_tasks()
+    await worker_listening("computer", "ggp").handle()
+    await until(lambda: len(no_resume_yet) >= 2, "two looks on the timer")
+    assert len(resume_tasks()) == 1
+
+
+def test_worker_hooks_are_named_by_channel():
+    starting_hooks = dict(starting._worker_hooks)
     try:
-        await until(lambda: len(looked) >= 2, "two looks on the timer")
+        starting._worker_hooks.clear()
+        starting.on_worker_start("a", lambda: None, channel="one")
+        starting.on_worker_start("b", lambda: None, channel="two")
+        starting.on_worker_start("c", lambda: None, channel="two")
+        starting.on_worker_start("a", lambda: None, channel="two")  # registered again: replaced
+        assert starting.worker_hooks(["two"]) == ["a", "b", "c"]
+        assert starting.worker_hooks(["one"]) == []
+        assert starting.worker_hooks(["one", "two", "three"]) == ["a", "b", "c"]
     finally:
-        for task in asyncio.all_tasks():
-            if task.get_coro().__name__ == "_resume_forever":
-                task.cancel()
+        starting._worker_hooks.clear()
+        starting._worker_hooks.update(starting_hooks)
+
+
+async def test_a_failing_worker_hook_is_one_warning_and_the_worker_runs_on(caplog, worker_listening):
+    starting_hooks = dict(starting._worker_hooks)
+    ran = []
+
+    def broken():
+        raise OSError("no space left")
+
+    try:
+        starting._worker_hooks.clear()
+        starting.on_worker_start("broken", broken, channel="one")
+        starting.on_worker_start("fine", lambda: ran.append("fine"), channel="one")
+        with caplog.at_level(logging.WARNING, logger="games.runtime.starting"):
+            await worker_listening("one").handle()
+    finally:
+        starting._worker_hooks.clear()
+        starting._worker_hooks.update(starting_hooks)
+    assert ran == ["fine"]
+    warning, = [r for r in caplog.records if r.name == "games.runtime.starting"]
+    assert warning.getMessage() == "start hook 'broken' failed, the server serves on without it: OSError: no space left"

@@ -8,7 +8,8 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
@@ -69,6 +70,22 @@ def test_a_finished_match_is_let_go_and_hears_nothing_more():
         heard = len(server.bodies())
         manager.ggp_match_changed(match.pk)  # a change asked for again (a redelivered task)
         assert len(server.bodies()) == heard
+
+
+def test_a_pass_reads_the_progress_row_once():
+    """Before the match (a change committed after the read counts itself in ``asked``, and the
+    pass serves again), and not again to serve it; counting the change and claiming the match
+    are updates."""
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        services.match_abort(match_id=match.pk, user=person)
+    with CaptureQueriesContext(connection) as queries:
+        manager.ggp_match_changed(match.pk)  # asked for again: the row says it ended
+    table = GGPProgress._meta.db_table
+    reads = [q["sql"] for q in queries.captured_queries
+             if q["sql"].lstrip().upper().startswith("SELECT") and f'FROM "{table}"' in q["sql"]]
+    assert len(reads) == 1, reads
+    assert progress_of(match).claim == ""
 
 
 def test_a_called_off_match_is_let_go():
@@ -142,7 +159,7 @@ def test_a_change_while_another_task_serves_the_match_is_served_by_that_task_aft
     match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9"), role="xplayer")
     served, inside, release = [], threading.Event(), threading.Event()
 
-    def serve(match_id, claim):
+    def serve(match_id, claim, progress):
         served.append(threading.current_thread().name)
         if len(served) == 1:
             inside.set()
@@ -168,7 +185,7 @@ def test_a_task_that_fell_silent_loses_the_match_when_its_time_is_up(monkeypatch
     [person] = make_accounts(1)
     match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9"), role="xplayer")
     served = []
-    monkeypatch.setattr(manager, "_serve", lambda match_id, claim: served.append(claim))
+    monkeypatch.setattr(manager, "_serve", lambda match_id, claim, progress: served.append(claim))
     GGPProgress.objects.create(match=match, claim="dead", held_until=timezone.now() + timedelta(seconds=60))
     manager.ggp_match_changed(match.pk)
     assert served == []  # still the silent one's: the change is only counted
@@ -183,7 +200,7 @@ def test_a_task_that_lost_the_match_sends_nothing_more():
         match, person = seat_a_ggp_player(server)
         heard = len(server.bodies())
         GGPProgress.objects.filter(pk=match.pk).update(sent=-1, claim="other")
-        manager._serve(match.pk, "mine")  # its time ran out and another task took the match
+        manager._serve(match.pk, "mine", progress_of(match))  # its time ran out and another task took the match
         assert len(server.bodies()) == heard
 
 
