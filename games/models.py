@@ -301,14 +301,15 @@ class GGPProgress(models.Model):
 
 
 class ReplacedMove(models.Model):
-    """A turn a GGP seat did not answer in time or legally: the random legal move played in its
-    place is ``Move`` ``ply``; pages and the replay show it as such."""
+    """A turn a GGP seat did not answer in time or legally, or whose answer Boardhall lost (the
+    task that asked died before it came: ``lost``, not the player's fault): the random legal move
+    played in its place is ``Move`` ``ply``; pages and the replay show it as such."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="ggp_replaced")
     ply = models.PositiveIntegerField()
     role = models.CharField(max_length=20)
     reason = models.CharField(max_length=10, choices=[("late", "late"), ("illegal", "illegal"),
-                                                      ("silent", "no answer")])
+                                                      ("silent", "no answer"), ("lost", "answer lost")])
     answer = models.CharField(max_length=200, blank=True, default="", help_text="what it answered, if anything")
 
     class Meta:

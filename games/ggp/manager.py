@@ -22,7 +22,7 @@ What the task does, from the match as it is now:
 No database connection or lock is held while a player thinks (the claim is a row's value,
 not a lock). A step is recorded as sent before it goes out, so players hear each step once:
 when the task that sent it died before its answers came in (a worker restarted), the next task
-to serve the match plays the GGP mover's turn at random as "no answer" and carries on. Every
+to serve the match plays the GGP mover's turn at random as "answer lost" and carries on. Every
 process that serves GGP tasks (each ``runworker ggp``, or the embedded server) looks for such
 matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match whose task died moves on
 without waiting for anyone's next move.
@@ -292,10 +292,11 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
 
 
 def _unanswered(view: _View) -> Answer | None:
-    """The GGP mover's turn of a step whose answers were lost: played at random, as no answer."""
+    """The GGP mover's turn of a step whose answers Boardhall lost: played at random, recorded as
+    lost (the player is not to blame)."""
     state = view.states[-1]
     mover = None if view.game.is_terminal(state) else view.game.to_move(state)
-    return (len(view.actions), None, "silent", "") if mover in view.seats else None
+    return (len(view.actions), None, "lost", "") if mover in view.seats else None
 
 
 def resume_stalled() -> int:

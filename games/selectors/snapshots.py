@@ -50,7 +50,8 @@ def seat_rating_json(seat) -> dict[str, Any]:
             "unrated_against": seat.unrated_against.split()}
 
 
-REPLACED = {"late": "too late", "illegal": "not a legal move", "silent": "no answer"}
+REPLACED = {"late": "too late", "illegal": "not a legal move", "silent": "no answer",
+            "lost": "answer lost by the server (a restart)"}
 
 
 def move_json(game, ply: int, role: str, action: str, replaced: str | None = None) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def test_a_step_whose_task_died_is_played_at_random_and_sent_once(monkeypatch):
         assert manager.resume_stalled() == 1
         match.refresh_from_db()
         assert match.plies == 2
-        assert ReplacedMove.objects.get(match=match, ply=2).reason == "silent"
+        assert ReplacedMove.objects.get(match=match, ply=2).reason == "lost"  # not the player's fault
         new = server.bodies()[len(heard):]
         assert [body.split()[0] for body in new] == ["(PLAY"]  # the next step once; the last not again
         assert new[0] != heard[-1]
@@ -241,3 +241,11 @@ def test_every_change_of_a_match_asks_the_manager_once(monkeypatch):
             match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert asked.count("ggp_match_changed") == 1 + match.plies
+
+
+def test_every_reason_for_a_replaced_move_has_its_words_on_the_pages():
+    from games.selectors.snapshots import REPLACED
+
+    reasons = {value for value, _ in ReplacedMove._meta.get_field("reason").choices}
+    assert reasons == set(REPLACED) and "lost" in reasons
+    assert "server" in REPLACED["lost"]  # not the player's "no answer"
