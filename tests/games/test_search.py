@@ -521,9 +521,10 @@ def test_paranoid_others_value_each_end_at_what_the_searcher_does_not_get():
         assert node.totals[1] == node.totals[2] == 100 * node.visits - node.totals[0]
 
 
-def test_score_seats_value_ends_by_the_goals_in_those_seats_only():
+@pytest.mark.parametrize("slug", ["tictactoe-3player", "tictactoe-3player-torus"])
+def test_score_seats_value_ends_by_the_goals_in_those_seats_only(slug):
     assert LEVELS[3].score_seats == (1,) and LEVELS[2].score_seats == ()  # the expert's second seat of three
-    game = get_game("tictactoe-3player")
+    game = get_game(slug)
     level = dataclasses.replace(LEVELS[3], score_seats=(1,), contempt=0)
     as_o = game.replay(["(mark 3 3)"])  # oplayer to move
     as_z = game.replay(["(mark 3 3)", "(mark 2 2)"])
