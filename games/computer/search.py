@@ -52,6 +52,12 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``paranoid`` the other roles are taken to play together against the searching role: an end is
              worth to each of them what the searcher does not get (100 less its value), as in
              Sturtevant's paranoid search, instead of each playing for itself (max^n);
+``verify``   with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``): the
+             last share of the time checks the move the search prefers with the rules'
+             exact search (``Game.exact_not_lost``): one proven lost is dropped and the next
+             preferred checked, until one holds or time runs out (then it is played), so a
+             move is never a blunder the exact search could see in time, before it can solve
+             the whole position;
 ``exact_leaves`` with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``):
              a node added to the tree with at most this many plies left (``Game.plies_left``)
              is solved exactly instead of played out, with one table for the whole move (the
@@ -123,6 +129,7 @@ class Level:
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
     paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
+    verify: float = 0.0  # with ``solver``: the share of the time that checks the preferred moves exactly (0: off)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -409,9 +416,9 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                     break
 
 
-def final_choice(root: _Node) -> tuple[Action, _Node]:
+def final_choice(root: _Node, refuted: frozenset | set = frozenset()) -> tuple[Action, _Node]:
     """The move to play: a proven best one when the root is proven, else the most visited among
-    those not proven worse than the best proven value."""
+    those not proven worse than the best proven value nor ``refuted`` (all else failing, any)."""
     me = root.me
     if root.proven is not None:
         best = root.proven[me]
@@ -419,7 +426,24 @@ def final_choice(root: _Node) -> tuple[Action, _Node]:
                    key=lambda item: item[1].visits)
     floor = max((child.proven[me] for _, child in root.children if child.proven is not None), default=-1)
     open_or_good = [item for item in root.children if item[1].proven is None or item[1].proven[me] >= floor]
-    return max(open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
+    kept = [item for item in open_or_good if item[0] not in refuted]
+    return max(kept or open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
+
+
+def _refuted(game: Game, root: _Node, table: dict, deadline: float) -> set[Action]:
+    """``verify``: the moves, in the order ``final_choice`` prefers them, that the rules' exact
+    search proves lost for the mover, up to the first it does not (it holds, or time ran out)."""
+    refuted: set[Action] = set()
+    mover = game.roles[root.me]
+    while time.monotonic() < deadline:
+        action, child = final_choice(root, refuted)
+        if child.proven is not None or action in refuted:
+            break
+        held = game.exact_not_lost(child.state, mover, deadline, table)
+        if held is not False:
+            break
+        refuted.add(action)
+    return refuted
 
 
 def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
@@ -467,9 +491,13 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
     if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
                         _level_worth(game, state, level), table)
-    search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline, table=table)
+    verify = level.verify if level.solver and game.EXACT_SEARCH and seconds is not None else 0.0
+    searching = deadline if not verify else started + seconds * (1 - verify)
+    search(game, root, rng=rng, level=level, rounds=iterations, deadline=searching, table=table)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
         return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
+    if verify and root.proven is None and root.children:
+        return final_choice(root, _refuted(game, root, table, deadline))[0]
     if not level.solver:
         # A move that wins at once is taken without further thought; otherwise the most visited.
         for action, child in root.children:

@@ -3,6 +3,7 @@ layer, so bin/test runs it in stage 1 only (the ``pure`` marker)."""
 
 import dataclasses
 import random
+import time
 
 import pytest
 
@@ -447,6 +448,47 @@ def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeyp
     action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
     assert calls
     assert exact(game.play(state, mover, action))[mover] == 100  # a winning move, proven
+
+
+def test_verify_drops_the_preferred_moves_the_exact_search_proves_lost():
+    """The search's favourite is made a losing move (the most visits): the check proves it lost
+    and the next preferred that holds is played; without the check the favourite would be."""
+    game = get_game("quarto-misere-classic")
+    rng = random.Random("verify")
+    while True:  # a placement with 7 pieces left where some moves lose and some do not
+        state = game.initial_state()
+        while state.ply < 19:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state) or game.phase(state) != "place":
+            continue
+        mover = game.to_move(state)
+        values = {a: game.exact_goals(game.play(state, mover, a))[mover] for a in game.legal_actions(state)}
+        if 0 in values.values() and max(values.values()) > 0:
+            break
+    level = dataclasses.replace(LEVELS[3], endgame=False, verify=0.3)
+    root = search.new_root(game, state, level=level)
+    search.search(game, root, rng=random.Random(1), level=dataclasses.replace(level, solver=False), rounds=400)
+    losing = [child for action, child in root.children if values[action] == 0]
+    losing[0].visits = 10**6  # the search's favourite now loses
+    assert search.final_choice(root)[1] is losing[0]
+    refuted = search._refuted(game, root, {}, deadline=time.monotonic() + 60)
+    action, _ = search.final_choice(root, refuted)
+    assert values[action] > 0
+    assert refuted and all(values[a] == 0 for a in refuted)
+
+
+def test_verify_needs_the_solver_the_rules_exact_search_and_a_clock(monkeypatch):
+    checked = []
+    monkeypatch.setattr(search, "_refuted", lambda *args: checked.append(args) or set())
+    quarto, nine = get_game("quarto-misere-classic"), get_game("nine-board-tictactoe")
+    level = dataclasses.replace(LEVELS[3], endgame=False, verify=0.3)
+    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, level=level)  # no clock
+    choose_action(nine, nine.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05, level=level)
+    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05,
+                  level=dataclasses.replace(level, solver=False))
+    assert not checked
+    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05, level=level)
+    assert len(checked) == 1
 
 
 def test_slips_spread_the_other_roles_turns_but_not_the_searchers():

@@ -320,6 +320,29 @@ def test_the_exact_endgame_search_agrees_with_plain_recursion(game):
 def test_the_exact_endgame_search_gives_up_at_its_deadline(game):
     state = game.replay(steps(("p0000", 1, 1), ("p1111", 2, 2)))
     assert game.exact_goals(state, deadline=0.0) is None  # long past: gives up at its first check
+    assert game.exact_not_lost(state, "white", deadline=0.0) is None
+
+
+@BOTH
+def test_whether_a_role_avoids_a_loss_agrees_with_the_exact_goals(game):
+    """The null-window question, for the mover and the other role, in both phases, with a
+    table shared by the calls on one position (its bounds serve the full search after)."""
+    rng = random.Random(f"not lost:{game.slug}")
+    seen = set()
+    while len(seen) < 6:
+        state = game.initial_state()
+        stop = rng.randint(17, 24)  # 8 to 4 pieces left
+        while not game.is_terminal(state) and state.ply < stop:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state):
+            continue
+        table = {}
+        held = {role: game.exact_not_lost(state, role, None, table) for role in game.roles}
+        goals = game.exact_goals(state, None, table)
+        assert goals == game.exact_goals(state)
+        assert held == {role: goals[role] > 0 for role in game.roles}
+        seen.add((game.phase(state), goals[game.to_move(state)]))
+    assert {value for _, value in seen} == {0, 50, 100}
 
 
 @BOTH
