@@ -52,8 +52,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``paranoid`` the other roles are taken to play together against the searching role: an end is
              worth to each of them what the searcher does not get (100 less its value), as in
              Sturtevant's paranoid search, instead of each playing for itself (max^n);
-``verify``   with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``): the
-             last share of the time checks the move the search prefers with the rules'
+``verify``   with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``), in a
+             position with at most this many plies left (``Game.plies_left``): the last
+             ``VERIFY_SHARE`` of the time checks the move the search prefers with the rules'
              exact search (``Game.exact_not_lost``): one proven lost is dropped and the next
              preferred checked, until one holds or time runs out (then it is played), so a
              move is never a blunder the exact search could see in time, before it can solve
@@ -100,6 +101,7 @@ ENDGAME_TREE = 20_000
 # 0.34 s here, one with 7 left in 0.04 to 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
 EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
+VERIFY_SHARE = 0.4  # the share of the time budget that checks the preferred moves (``verify``)
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 MAST_SORT_EVERY = 32  # rounds between re-ordering MAST's moves
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
@@ -129,7 +131,7 @@ class Level:
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
     paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
-    verify: float = 0.0  # with ``solver``: the share of the time that checks the preferred moves exactly (0: off)
+    verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -491,8 +493,9 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
     if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
                         _level_worth(game, state, level), table)
-    verify = level.verify if level.solver and game.EXACT_SEARCH and seconds is not None else 0.0
-    searching = deadline if not verify else started + seconds * (1 - verify)
+    verify = (level.verify and level.solver and game.EXACT_SEARCH and seconds is not None
+              and game.plies_left(state) <= level.verify)
+    searching = deadline if not verify else started + seconds * (1 - VERIFY_SHARE)
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=searching, table=table)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
         return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)

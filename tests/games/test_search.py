@@ -465,7 +465,7 @@ def test_verify_drops_the_preferred_moves_the_exact_search_proves_lost():
         values = {a: game.exact_goals(game.play(state, mover, a))[mover] for a in game.legal_actions(state)}
         if 0 in values.values() and max(values.values()) > 0:
             break
-    level = dataclasses.replace(LEVELS[3], endgame=False, verify=0.3)
+    level = dataclasses.replace(LEVELS[3], endgame=False, verify=20)
     root = search.new_root(game, state, level=level)
     search.search(game, root, rng=random.Random(1), level=dataclasses.replace(level, solver=False), rounds=400)
     losing = [child for action, child in root.children if values[action] == 0]
@@ -477,17 +477,21 @@ def test_verify_drops_the_preferred_moves_the_exact_search_proves_lost():
     assert refuted and all(values[a] == 0 for a in refuted)
 
 
-def test_verify_needs_the_solver_the_rules_exact_search_and_a_clock(monkeypatch):
+def test_verify_needs_the_solver_the_rules_exact_search_a_clock_and_few_plies_left(monkeypatch):
     checked = []
     monkeypatch.setattr(search, "_refuted", lambda *args: checked.append(args) or set())
     quarto, nine = get_game("quarto-misere-classic"), get_game("nine-board-tictactoe")
-    level = dataclasses.replace(LEVELS[3], endgame=False, verify=0.3)
+    level = dataclasses.replace(LEVELS[3], endgame=False, verify=20)
     choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, level=level)  # no clock
     choose_action(nine, nine.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05, level=level)
     choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05,
                   level=dataclasses.replace(level, solver=False))
     assert not checked
-    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05, level=level)
+    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05,
+                  level=dataclasses.replace(level, verify=31))  # the start has 32 plies left
+    assert not checked
+    choose_action(quarto, quarto.initial_state(), rng=random.Random(0), iterations=200, seconds=0.05,
+                  level=dataclasses.replace(level, verify=32))
     assert len(checked) == 1
 
 
