@@ -147,7 +147,7 @@ LEVELS = (
           3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
     Level("expert", "Uses its whole thinking time on the strong search, solves the last moves exactly, "
                     "and prefers keeping winning chances to a safe draw",
-          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=15,
+          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=25,
           score_seats=(1,)),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
@@ -158,9 +158,10 @@ LEVELS = (
 # over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor ``bias``
 # changes a two-player game whose goals are 100/0 and 50/50, or a game without
 # ``Game.move_priors``. The expert's
-# contempt 15 (a draw worth 35 to it) won 69% of 240 classic Quarto games against 58 to 61%
-# without (docs/computer.md, "Classic Quarto"); a larger one makes a draw proven inside the
-# tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
+# contempt 25 (a draw worth 25 to it) won 49% of 120 classic Quarto games as white, side by
+# side with contempt 15's 34% (which had won 69% of 240 against 58 to 61% without; docs/computer.md,
+# "Classic Quarto"); one as large as 45 makes a draw proven inside the tree worth less than a
+# losing line's hopeful estimate (tests/games/test_search.py).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 

@@ -420,7 +420,7 @@ ONE_DRAW = {
 
 
 @pytest.mark.parametrize("draw", sorted(ONE_DRAW))
-@pytest.mark.parametrize("contempt, seconds", [(0, None), (15, None), (45, 30.0)])
+@pytest.mark.parametrize("contempt, seconds", [(0, None), (25, None), (45, 30.0)])
 def test_contempt_never_trades_a_proven_draw_for_a_loss(draw, contempt, seconds):
     """With time to think (as in play) the exact endgame search proves every move, and any
     contempt keeps the draw; the search alone (no clock: no exact search) keeps it at the
@@ -431,7 +431,7 @@ def test_contempt_never_trades_a_proven_draw_for_a_loss(draw, contempt, seconds)
     mover = game.to_move(state)
     values = {a: game.exact_goals(game.play(state, mover, a))[mover] for a in game.legal_actions(state)}
     assert values[draw] == 50 and sorted(values.values()).count(50) == 1 and max(values.values()) == 50
-    assert LEVELS[3].contempt == 15  # the levels' own
+    assert LEVELS[3].contempt == 25  # the levels' own
     level = dataclasses.replace(LEVELS[3], rounds=2000, contempt=contempt)
     assert {choose_action(game, state, rng=random.Random(seed), iterations=2000, seconds=seconds, level=level)
             for seed in range(4)} == {draw}
