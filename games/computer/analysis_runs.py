@@ -146,16 +146,12 @@ def _run_left_over_jobs() -> None:
         asyncio.ensure_future(_to_worker())
 
 
-_running: set[asyncio.Task] = set()
-
-
 def _run_the_queue_in_this_worker() -> None:
     """A worker on the computer's channel runs the queue as it starts: the jobs queued while no
     worker ran. The message that asked for them reached nobody (the publish/subscribe layer
     keeps no message for a channel nobody listens to)."""
     if settings.ANALYSIS_WORKERS == "channel":
-        _running.add(task := asyncio.ensure_future(run_queue(analysis_thread())))
-        task.add_done_callback(_running.discard)
+        eventloop.start(run_queue(analysis_thread()))
 
 
 starting.on_start("the analysis queue", _run_left_over_jobs)

@@ -47,7 +47,7 @@ from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
 from games.rules import get_game
-from games.runtime import outages, starting
+from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
 
 logger = logging.getLogger(__name__)
@@ -319,13 +319,9 @@ async def _resume_forever() -> None:
                                   err, logger)
 
 
-_resuming: set[asyncio.Task] = set()
-
-
 def _resume_here() -> None:
     if settings.GGP_RESUME_SECONDS > 0:
-        _resuming.add(task := asyncio.ensure_future(_resume_forever()))
-        task.add_done_callback(_resuming.discard)
+        eventloop.start(_resume_forever())
 
 
 def _resume_in_the_embedded_server() -> None:

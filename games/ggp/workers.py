@@ -10,20 +10,15 @@ serves every step not yet sent, in order: several workers may run.
 
 from __future__ import annotations
 
-import asyncio
-
 from asgiref.sync import sync_to_async
 from channels.consumer import AsyncConsumer
 
 from games.ggp import manager, players, offpath  # noqa: F401 - they register their tasks
-
-_running: set[asyncio.Task] = set()
+from games.runtime import eventloop
 
 
 class GGPWorker(AsyncConsumer):
     async def ggp_task(self, message: dict) -> None:
         if message.get("name") in offpath.TASKS:
             run = sync_to_async(offpath.run_here, thread_sensitive=False)
-            task = asyncio.ensure_future(run(message["name"], *message.get("args", [])))
-            _running.add(task)
-            task.add_done_callback(_running.discard)
+            eventloop.start(run(message["name"], *message.get("args", [])))

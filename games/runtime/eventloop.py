@@ -31,6 +31,18 @@ def call_soon(callback: Callable[..., object], *args) -> bool:
     return True
 
 
+_kept: set[asyncio.Task] = set()
+
+
+def start(awaitable: Awaitable[object]) -> asyncio.Task:
+    """Start ``awaitable`` as a task on the running loop, held until it ends (the loop keeps only
+    weak references to its tasks: one nobody holds can be collected half way)."""
+    task = asyncio.ensure_future(awaitable)
+    _kept.add(task)
+    task.add_done_callback(_kept.discard)
+    return task
+
+
 def run_coroutine(factory: Callable[..., Awaitable[object]], *args) -> None:
     """Start ``factory(*args)`` as a task on the server's event loop without waiting for it;
     with no loop behind this thread (a management command, a test), run it to the end here."""
