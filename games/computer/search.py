@@ -59,6 +59,10 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              preferred checked, until one holds or time runs out (then it is played), so a
              move is never a blunder the exact search could see in time, before it can solve
              the whole position;
+``keep_table`` in games with their own exact search (``Game.EXACT_SEARCH``): its table of
+             positions (each entry a fact about a position: bounds on its mover's value) is
+             kept in the process from one move of a game to the next, so a search that ran
+             out of time leaves the next move's search the positions it had settled;
 ``exact_leaves`` with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``):
              a node added to the tree with at most this many plies left (``Game.plies_left``)
              is solved exactly instead of played out, with one table for the whole move (the
@@ -104,6 +108,7 @@ ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may
 VERIFY_SHARE = 0.4  # the share of the time budget that checks the preferred moves (``verify``)
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 MAST_SORT_EVERY = 32  # rounds between re-ordering MAST's moves
+KEPT_POSITIONS = 2_000_000  # the most positions a kept exact table (``keep_table``) holds before it starts afresh
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
 
@@ -132,6 +137,7 @@ class Level:
     paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
+    keep_table: bool = False  # in games with their own exact search: its table is kept from move to move
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -490,7 +496,7 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
                 return action
     root = new_root(game, state, level=level)
-    table: dict[Any, Any] = {}  # the exact searches' positions, for this move
+    table = _exact_table(game, state, level)  # the exact searches' positions
     if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
                         _level_worth(game, state, level), table)
@@ -511,6 +517,26 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
 
 
 # -- exact endgame search (``endgame``) -----------------------------------------------------------
+
+# ``keep_table``: per rule set, the exact searches' table of this process's last move, and the
+# plies that were left then.
+_kept_tables: dict[str, tuple[int, dict]] = {}
+
+
+def _exact_table(game: Game, state: Any, level: Level) -> dict:
+    """The exact searches' table for a move in ``state``: a new one, or (``keep_table``, in a
+    game with its own exact search) the one of this process's last move in the rule set while
+    fewer plies are left than then (the same game going on) and it holds at most
+    ``KEPT_POSITIONS``. Entries are bounds on a position's value to its mover, true whichever
+    search or game found them, so reusing a table never changes a value, only the time."""
+    if not (level.keep_table and game.EXACT_SEARCH):
+        return {}
+    left = game.plies_left(state)
+    kept = _kept_tables.get(game.slug)
+    table = kept[1] if kept is not None and left < kept[0] and len(kept[1]) <= KEPT_POSITIONS else {}
+    _kept_tables[game.slug] = (left, table)
+    return table
+
 
 class _OutOfTime(Exception):
     pass

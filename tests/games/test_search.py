@@ -584,3 +584,54 @@ def test_score_seats_value_ends_by_the_goals_in_those_seats_only(slug):
     ranked_root = search.new_root(game, as_o, level=ranking)
     search.search(game, ranked_root, rng=random.Random(4), level=ranking, rounds=200)
     assert not any(node.visits == 1 and node.totals[1] == 66 for node in _tree(ranked_root))
+
+
+def test_a_kept_table_serves_the_next_moves_of_the_same_game_and_never_changes_a_value(monkeypatch):
+    monkeypatch.setattr(search, "_kept_tables", {})
+    game = get_game("quarto-misere-classic")
+    moves = ONE_DRAW["(select p1101)"]
+    keeping = dataclasses.replace(LEVELS[3], keep_table=True)
+    earlier, later = game.replay(moves[:-4]), game.replay(moves)  # 12 plies left, then 8
+    table = search._exact_table(game, earlier, keeping)
+    assert table == {}
+    game.exact_goals(earlier, None, table)
+    assert table  # the positions it settled
+    settled = dict(table)
+    assert search._exact_table(game, later, keeping) is table  # the same game, two moves on
+    assert game.exact_goals(later, None, table) == game.exact_goals(later, None, {})
+    for key, (lower, upper) in settled.items():  # what it knew still holds, at most narrowed
+        assert lower <= table[key][0] <= table[key][1] <= upper
+    assert search._exact_table(game, earlier, keeping) == {}  # more plies left: another game, afresh
+    assert search._exact_table(game, earlier, LEVELS[3]) == {}  # off at the levels: a table a move
+    assert search._exact_table(game, later, LEVELS[3]) is not search._kept_tables[game.slug][1]
+    monkeypatch.setattr(search, "KEPT_POSITIONS", 0)  # too large to keep: afresh
+    game.exact_goals(earlier, None, search._exact_table(game, earlier, keeping))
+    assert search._exact_table(game, later, keeping) == {}
+
+
+def test_a_table_is_kept_only_in_games_with_their_own_exact_search(monkeypatch):
+    monkeypatch.setattr(search, "_kept_tables", {})
+    game = get_game("nine-board-tictactoe")  # its generic exact search's values are the searcher's own
+    keeping = dataclasses.replace(LEVELS[3], keep_table=True)
+    state = game.initial_state()
+    assert search._exact_table(game, state, keeping) is not search._exact_table(game, state, keeping)
+    assert search._kept_tables == {}
+
+
+def test_choose_action_hands_its_kept_table_to_the_next_moves_exact_search(monkeypatch):
+    monkeypatch.setattr(search, "_kept_tables", {})
+    game = get_game("quarto-misere-classic")
+    tables = []
+    exact_goals = game.exact_goals
+
+    def recorded(state, deadline=None, table=None):
+        tables.append(table)
+        return exact_goals(state, deadline, table)
+    monkeypatch.setattr(game, "exact_goals", recorded)
+    keeping = dataclasses.replace(LEVELS[3], keep_table=True)
+    moves = ONE_DRAW["(select p1101)"]
+    for played in (16, 19):  # white to select (16 plies left), then to place (13)
+        state = game.replay(moves[:played])
+        assert game.to_move(state) == "white"
+        choose_action(game, state, rng=random.Random(0), iterations=500, seconds=30.0, level=keeping)
+    assert tables and all(table is tables[0] for table in tables)  # one table over both moves
