@@ -15,7 +15,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
              an exact depth-first search with a transposition table proves the root's children
              first, within a share of the time: the rules' own (``Game.exact_goals``) where
-             they have one, else a generic one over ``play`` (``solve``);
+             they have one, else a generic one over ``play`` (``solve``); with
+             ``endgame_plies``, in games with their own, only once at most that many plies are
+             left (``Game.plies_left``);
 ``rank``     every role is taken to play for first place rather than for its GGP score: an end
              is worth 100 to a role alone at the top, 100/k to each of k sharing it, 0 to the
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
@@ -138,6 +140,7 @@ class Level:
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
     keep_table: bool = False  # in games with their own exact search: its table is kept from move to move
+    endgame_plies: int = 0  # with ``endgame``, in games with their own exact search: tried only with at most this many plies left (0: any)
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -497,7 +500,8 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
                 return action
     root = new_root(game, state, level=level)
     table = _exact_table(game, state, level)  # the exact searches' positions
-    if level.endgame and root.proven is None:
+    if level.endgame and root.proven is None and (not (level.endgame_plies and game.EXACT_SEARCH)
+                                                  or game.plies_left(state) <= level.endgame_plies):
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
                         _level_worth(game, state, level), table)
     verify = (level.verify and level.solver and game.EXACT_SEARCH and seconds is not None

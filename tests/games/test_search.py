@@ -635,3 +635,22 @@ def test_choose_action_hands_its_kept_table_to_the_next_moves_exact_search(monke
         assert game.to_move(state) == "white"
         choose_action(game, state, rng=random.Random(0), iterations=500, seconds=30.0, level=keeping)
     assert tables and all(table is tables[0] for table in tables)  # one table over both moves
+
+
+def test_endgame_plies_holds_the_exact_endgame_search_back_until_few_plies_are_left(monkeypatch):
+    tried = []
+    monkeypatch.setattr(search, "_solve_children", lambda game, root, *args: tried.append(
+        game.plies_left(root.state) if game.EXACT_SEARCH else game.slug))
+    game = get_game("quarto-misere-classic")
+    moves = ONE_DRAW["(select p1101)"]
+    level = dataclasses.replace(LEVELS[3], endgame_plies=14)
+    for played in (16, 19):  # 16 plies left, then 13
+        state = game.replay(moves[:played])
+        choose_action(game, state, rng=random.Random(0), iterations=50, seconds=30.0, level=level)
+        choose_action(game, state, rng=random.Random(0), iterations=50, seconds=30.0,
+                      level=dataclasses.replace(level, endgame_plies=0))  # any: by the estimate alone
+    assert tried == [16, 13, 13]
+    nine = get_game("nine-board-tictactoe")  # no exact search of its own: the switch is ignored
+    monkeypatch.setattr(nine, "plies_left", lambda state: pytest.fail("asked for plies left"))
+    choose_action(nine, nine.initial_state(), rng=random.Random(0), iterations=50, seconds=30.0, level=level)
+    assert tried[3:] == ["nine-board-tictactoe"]  # tried, by the estimate alone
