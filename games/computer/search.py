@@ -34,6 +34,12 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              without proofs among the moves that keep that value, and the one it likes best is
              played: the move a fallible opponent is likeliest to get wrong, not the first in
              the rules' order;
+``traps``    with ``practical``, in games with their own exact search (``Game.EXACT_SEARCH``), where
+             the move hands the turn over: among the moves that keep the proven value, the one
+             after which the other role, choosing uniformly at random until it is the
+             searcher's turn again, most often reaches a position the exact search proves
+             better for the searcher (``trap_chance``); the search without proofs decides
+             when no move sets a trap or time runs out;
 ``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
              chance, a random move instead of the one UCB prefers, so that a line which needs
              a third role to block a four for us is worth less, and a trap more;
@@ -141,6 +147,7 @@ class Level:
     verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
     keep_table: bool = False  # in games with their own exact search: its table is kept from move to move
     endgame_plies: int = 0  # with ``endgame``, in games with their own exact search: tried only with at most this many plies left (0: any)
+    traps: bool = False  # with ``practical``, in games with their own exact search: the move with the most losing replies
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -459,7 +466,7 @@ def _refuted(game: Game, root: _Node, table: dict, deadline: float) -> set[Actio
 
 
 def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
-                      deadline: float | None) -> Action:
+                      deadline: float | None, table: dict | None = None) -> Action:
     """``practical``: in a position proven drawn or lost, the move among those that keep the
     proven value that a search without proofs values most (its playouts err as a fallible
     opponent does), searched for what is left of ``rounds`` and of the time."""
@@ -468,11 +475,59 @@ def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Lev
                and child.proven[me] == root.proven[me]]
     if len(keeping) < 2 or (deadline is not None and time.monotonic() >= deadline):
         return final_choice(root)[0]
+    if level.traps and game.EXACT_SEARCH:  # at most half of the time left, the rest for the search below
+        halfway = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / 2
+        trapping = _most_traps(game, root, keeping, table, halfway, _level_worth(game, root.state, level))
+        if trapping is not None:
+            return trapping
     fresh = _Node(game, root.state, False, _level_worth(game, root.state, level))
     fresh.untried = keeping
     search(game, fresh, rng=rng, level=replace(level, solver=False), rounds=max(rounds - root.visits, len(keeping)),
            deadline=deadline)
     return max(fresh.children, key=lambda item: item[1].visits)[0]
+
+
+def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict | None, deadline: float | None,
+                worth: Worth) -> Action | None:
+    """``traps``: among ``keeping`` (moves that keep the root's proven value), the one with the
+    highest ``trap_chance``; ``None`` when the moves keep the turn, none sets a trap, or
+    ``deadline`` passes first."""
+    me, value = root.me, root.proven[root.me]
+    children = dict(root.children)
+    best, best_chance = None, 0.0
+    for action in keeping:
+        after = children[action].state
+        mover = game.to_move(after)
+        if mover is None or game.roles.index(mover) == me:
+            return None
+        chance = trap_chance(game, after, me, value, worth, {} if table is None else table, deadline)
+        if chance is None:
+            return None
+        if chance > best_chance:
+            best, best_chance = action, chance
+    return best
+
+
+def trap_chance(game: Game, state: Any, me: int, value: int, worth: Worth, table: dict,
+                deadline: float | None = None) -> float | None:
+    """The chance that the other roles, each choosing uniformly among its moves, bring
+    ``state`` to an end or to role ``me``'s turn in a position the rules' exact search
+    (``Game.exact_goals``) values above ``value`` for ``me`` (as ``worth`` has it): an error
+    of theirs. ``None`` when ``deadline`` passes first."""
+    mover = game.to_move(state)
+    if mover is None or game.roles.index(mover) == me:
+        goals = game.goals(state) if mover is None else game.exact_goals(state, deadline, table)
+        if goals is None:
+            return None
+        return 1.0 if _values(game, goals, worth)[me] > value else 0.0
+    actions = game.legal_actions(state)
+    total = 0.0
+    for action in actions:
+        chance = trap_chance(game, game.play(state, mover, action), me, value, worth, table, deadline)
+        if chance is None:
+            return None
+        total += chance
+    return total / len(actions)
 
 
 def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int = 2000,
@@ -509,7 +564,7 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
     searching = deadline if not verify else started + seconds * (1 - VERIFY_SHARE)
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=searching, table=table)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
-        return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
+        return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline, table=table)
     if verify and root.proven is None and root.children:
         return final_choice(root, _refuted(game, root, table, deadline))[0]
     if not level.solver:
