@@ -36,9 +36,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              the rules' order;
 ``traps``    with ``practical``, in games with their own exact search (``Game.EXACT_SEARCH``), where
              the move hands the turn over: among the moves that keep the proven value, the one
-             after which the other role, choosing uniformly at random until it is the
-             searcher's turn again, most often reaches a position the exact search proves
-             better for the searcher (``trap_chance``); the search without proofs decides
+             after which the other role, choosing uniformly at random among its moves that do
+             not lose at once until it is the searcher's turn again, most often reaches a
+             position the exact search proves better for the searcher (``trap_chance``); the search without proofs decides
              when no move sets a trap or time runs out;
 ``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
              chance, a random move instead of the one UCB prefers, so that a line which needs
@@ -510,24 +510,34 @@ def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict | No
 
 def trap_chance(game: Game, state: Any, me: int, value: int, worth: Worth, table: dict,
                 deadline: float | None = None) -> float | None:
-    """The chance that the other roles, each choosing uniformly among its moves, bring
-    ``state`` to an end or to role ``me``'s turn in a position the rules' exact search
-    (``Game.exact_goals``) values above ``value`` for ``me`` (as ``worth`` has it): an error
-    of theirs. ``None`` when ``deadline`` passes first."""
+    """The chance that the other roles, each choosing uniformly among its moves that do not
+    lose at once (all of them if every one does), bring ``state`` to an end or to role
+    ``me``'s turn in a position the rules' exact search (``Game.exact_goals``) values above
+    ``value`` for ``me`` (as ``worth`` has it): an error of theirs that a glance would not
+    catch. ``None`` when ``deadline`` passes first."""
     mover = game.to_move(state)
     if mover is None or game.roles.index(mover) == me:
         goals = game.goals(state) if mover is None else game.exact_goals(state, deadline, table)
         if goals is None:
             return None
         return 1.0 if _values(game, goals, worth)[me] > value else 0.0
-    actions = game.legal_actions(state)
+    after = [game.play(state, mover, action) for action in game.legal_actions(state)]
+    surviving = [position for position in after if not _loses_at_once(game, position, mover)]
     total = 0.0
-    for action in actions:
-        chance = trap_chance(game, game.play(state, mover, action), me, value, worth, table, deadline)
+    for position in surviving or after:
+        chance = trap_chance(game, position, me, value, worth, table, deadline)
         if chance is None:
             return None
         total += chance
-    return total / len(actions)
+    return total / len(surviving or after)
+
+
+def _loses_at_once(game: Game, state: Any, role: str) -> bool:
+    """Whether ``state`` is an end at which ``role`` has the lowest score and someone more."""
+    if not game.is_terminal(state):
+        return False
+    goals = game.goals(state)
+    return goals[role] < max(goals.values()) and goals[role] == min(goals.values())
 
 
 def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int = 2000,

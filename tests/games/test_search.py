@@ -656,14 +656,15 @@ def test_endgame_plies_holds_the_exact_endgame_search_back_until_few_plies_are_l
     assert tried[3:] == ["nine-board-tictactoe"]  # tried, by the estimate alone
 
 
-# Classic Quarto, white to select with 6 pieces left: a draw, kept by three of its six pieces.
+# Classic Quarto, white to select with 6 pieces left: a draw, kept by three of its six pieces,
+# two of which black can place on a cell that makes a line (it would lose at once).
 THREE_DRAWS = ["(select p1101)", "(place p1101 2 2)", "(select p0101)", "(place p0101 3 1)", "(select p0110)",
                "(place p0110 2 3)", "(select p0100)", "(place p0100 2 4)", "(select p0011)", "(place p0011 1 1)",
                "(select p0000)", "(place p0000 2 1)", "(select p0010)", "(place p0010 3 4)", "(select p1000)",
                "(place p1000 1 3)", "(select p1001)", "(place p1001 3 2)", "(select p0111)", "(place p0111 4 2)"]
 
 
-def test_trap_chance_is_the_share_of_the_other_roles_random_replies_that_lose_the_draw():
+def test_trap_chance_is_the_share_of_the_other_roles_random_replies_that_lose_the_draw_past_a_glance():
     game = get_game("quarto-misere-classic")
     state = game.replay(THREE_DRAWS)
     assert game.to_move(state) == "white" and game.exact_goals(state)["white"] == 50
@@ -672,11 +673,11 @@ def test_trap_chance_is_the_share_of_the_other_roles_random_replies_that_lose_th
         after = game.play(state, "white", action)
         if game.exact_goals(after)["white"] != 50:
             continue
-        errors = []  # black places the piece, then selects one for white: each pair by hand
+        errors = []  # black places the piece where it makes no line, then selects one for white
         for place in game.legal_actions(after):
             placed = game.play(after, "black", place)
             if game.is_terminal(placed):
-                errors.append(float(game.goals(placed)["white"] > 50))
+                assert game.goals(placed)["black"] == 0  # a line: a glance avoids it
                 continue
             choices = game.legal_actions(placed)
             errors.append(sum(game.exact_goals(game.play(placed, "black", pick))["white"] > 50
@@ -691,10 +692,10 @@ def test_traps_pick_the_drawing_move_with_the_most_losing_replies():
     worth = search.worth_for(False, me=0)
     chances = {action: search.trap_chance(game, game.play(state, "white", action), 0, 50, worth, {})
                for action in ("(select p0001)", "(select p1011)", "(select p1111)")}  # the three draws
-    assert max(chances, key=chances.get) == "(select p0001)" and len(set(chances.values())) == 3
+    assert max(chances, key=chances.get) == "(select p1011)" and len(set(chances.values())) == 3
     level = dataclasses.replace(LEVELS[3], traps=True, contempt=0)
     assert {choose_action(game, state, rng=random.Random(seed), iterations=2000, seconds=30.0, level=level)
-            for seed in range(3)} == {"(select p0001)"}
+            for seed in range(3)} == {"(select p1011)"}
     placing = game.replay(THREE_DRAWS[:-1])  # white places, then selects: the move keeps the turn
     root = search.new_root(game, placing, level=level)
     for action in game.legal_actions(placing):  # every move proven, as the endgame search leaves them
