@@ -168,16 +168,16 @@ LEVELS = (
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
-# measured and left off (docs/computer.md, "Three players"), and ``exact_leaves`` too
-# ("Classic Quarto"). In the second seat of three (``score_seats``) the expert plays for its
+# measured and left off (docs/computer.md, "Three players"), and ``exact_leaves``, ``verify``,
+# ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of three (``score_seats``) the expert plays for its
 # score, not first place: it then took more first places there (42% against 26% side by side
 # over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor ``bias``
 # changes a two-player game whose goals are 100/0 and 50/50, or a game without
 # ``Game.move_priors``. The expert's
 # contempt 25 (a draw worth 25 to it) won 49% of 120 classic Quarto games as white, side by
 # side with contempt 15's 34% (which had won 69% of 240 against 58 to 61% without; docs/computer.md,
-# "Classic Quarto"); one as large as 45 makes a draw proven inside the tree worth less than a
-# losing line's hopeful estimate (tests/games/test_search.py).
+# "Classic Quarto"; 35 won 45% against 25's 53%); one as large as 45 makes a draw proven inside
+# the tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
