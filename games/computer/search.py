@@ -34,12 +34,12 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              without proofs among the moves that keep that value, and the one it likes best is
              played: the move a fallible opponent is likeliest to get wrong, not the first in
              the rules' order;
-``traps``    with ``practical``, in games with their own exact search (``Game.EXACT_SEARCH``), where
-             the move hands the turn over: among the moves that keep the proven value, the one
-             after which the other role, choosing uniformly at random among its moves that do
-             not lose at once until it is the searcher's turn again, most often reaches a
-             position the exact search proves better for the searcher (``trap_chance``); the search without proofs decides
-             when no move sets a trap or time runs out;
+``traps``    with ``practical``, in games with their own exact search (``Game.EXACT_SEARCH``),
+             where the move hands the turn over: among the moves that keep the proven value,
+             the one after which the other role, choosing uniformly among its moves that do not
+             lose at once until it is the searcher's turn again, most often reaches a position
+             the exact search proves better for the searcher (``trap_chance``); the search
+             without proofs decides when no move sets a trap or time runs out;
 ``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
              chance, a random move instead of the one UCB prefers, so that a line which needs
              a third role to block a four for us is worth less, and a trap more;
@@ -169,15 +169,15 @@ LEVELS = (
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
 # measured and left off (docs/computer.md, "Three players"), and ``exact_leaves``, ``verify``,
-# ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of three (``score_seats``) the expert plays for its
-# score, not first place: it then took more first places there (42% against 26% side by side
-# over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor ``bias``
-# changes a two-player game whose goals are 100/0 and 50/50, or a game without
-# ``Game.move_priors``. The expert's
-# contempt 25 (a draw worth 25 to it) won 49% of 120 classic Quarto games as white, side by
-# side with contempt 15's 34% (which had won 69% of 240 against 58 to 61% without; docs/computer.md,
-# "Classic Quarto"; 35 won 45% against 25's 53%); one as large as 45 makes a draw proven inside
-# the tree worth less than a losing line's hopeful estimate (tests/games/test_search.py).
+# ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of
+# three (``score_seats``) the expert plays for its score, not first place: it then took more
+# first places there (42% against 26% side by side over 90 games each; docs/computer.md "Three
+# players"). Neither ``rank`` nor ``bias`` changes a two-player game whose goals are 100/0 and
+# 50/50, or a game without ``Game.move_priors``. The expert's contempt 25 (a draw worth 25 to
+# it) won 49% of 120 classic Quarto games as white, side by side with contempt 15's 34% (which
+# had won 69% of 240 against 58 to 61% without; docs/computer.md, "Classic Quarto"; 35 won 45%
+# against 25's 53%); one as large as 45 makes a draw proven inside the tree worth less than a
+# losing line's hopeful estimate (tests/games/test_search.py).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
