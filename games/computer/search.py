@@ -466,7 +466,7 @@ def _refuted(game: Game, root: _Node, table: dict, deadline: float) -> set[Actio
 
 
 def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
-                      deadline: float | None, table: dict | None = None) -> Action:
+                      deadline: float | None, table: dict) -> Action:
     """``practical``: in a position proven drawn or lost, the move among those that keep the
     proven value that a search without proofs values most (its playouts err as a fallible
     opponent does), searched for what is left of ``rounds`` and of the time."""
@@ -487,7 +487,7 @@ def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Lev
     return max(fresh.children, key=lambda item: item[1].visits)[0]
 
 
-def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict | None, deadline: float | None,
+def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict, deadline: float | None,
                 worth: Worth) -> Action | None:
     """``traps``: among ``keeping`` (moves that keep the root's proven value), the one with the
     highest ``trap_chance``; ``None`` when the moves keep the turn, none sets a trap, or
@@ -500,7 +500,7 @@ def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict | No
         mover = game.to_move(after)
         if mover is None or game.roles.index(mover) == me:
             return None
-        chance = trap_chance(game, after, me, value, worth, {} if table is None else table, deadline)
+        chance = trap_chance(game, after, me, value, worth, table, deadline)
         if chance is None:
             return None
         if chance > best_chance:
