@@ -46,14 +46,6 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``contempt`` a draw (every role ends with the same value) is worth that much less to the
              searching role (as chess engines' contempt): against a fallible opponent, lines
              that keep winning chances are preferred to a safe draw;
-``rave``     RAVE (all moves as first), in games whose moves are marks that stay (``Game.AMAF``):
-             each child also keeps the results of every playout in which its mover made the same
-             mark later on, and its value is a blend that leans on those many samples while its
-             own are few: ``beta = sqrt(rave / (3 * visits + rave))`` of the AMAF mean.
-``mast``     MAST (move-average sampling), in games whose playouts can be guided
-             (``Game.MAST``): per role and move, the mean result of the playouts in which that
-             role made it; a playout mover takes its best-averaging move, or with this chance
-             a random one (measured in the three-player game, not paying: off at every level).
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
              may do better building threes (66 whoever makes four) than blocking;
@@ -115,7 +107,6 @@ EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
 VERIFY_SHARE = 0.4  # the share of the time budget that checks the preferred moves (``verify``)
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
-MAST_SORT_EVERY = 32  # rounds between re-ordering MAST's moves
 KEPT_POSITIONS = 2_000_000  # the most positions a kept exact table (``keep_table``) holds before it starts afresh
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
@@ -135,12 +126,10 @@ class Level:
     rank: bool = False
     rank_others: bool = True  # with ``rank``: the other roles play for first place too (else for their goals)
     bias: float = 0.0
-    rave: int = 0  # RAVE's equivalence parameter (0: off)
     practical: bool = False
     slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
-    mast: float = 0.0  # MAST playouts (``Game.guided_playout``) with this chance of a random move (0: off)
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
     paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
@@ -167,8 +156,8 @@ LEVELS = (
           score_seats=(1,)),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
-# in proven positions (``practical``); RAVE, ``rank_others`` off, ``slips`` and ``mast`` were
-# measured and left off (docs/computer.md, "Three players"), and ``exact_leaves``, ``verify``,
+# in proven positions (``practical``); ``rank_others`` off and ``slips`` were measured and
+# left off (docs/computer.md, "Three players"; RAVE and MAST too, since removed), and ``exact_leaves``, ``verify``,
 # ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of
 # three (``score_seats``) the expert plays for its score, not first place: it then took more
 # first places there (42% against 26% side by side over 90 games each; docs/computer.md "Three
@@ -183,8 +172,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors",
-                 "bit", "amaf_visits", "amaf_total", "made")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors")
 
     def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
@@ -198,16 +186,12 @@ class _Node:
         self.proven: tuple[int, ...] | None = None
         self.prior = 0.0  # the parent's mover's hint for the move to here (``bias``)
         self.priors: dict[Action, float] | None = None  # the hints for this node's moves, once asked
-        self.bit = 0  # the move to here as ``Game.move_bit`` (``rave``)
-        self.amaf_visits = 0  # playouts in which the parent's mover made this move later (``rave``)
-        self.amaf_total = 0.0  # their summed value to the parent's mover
-        self.made: int | None = None  # this node's mover's marks (``rave``), once asked
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
-    def select(self, bias: float = 0.0, rave: int = 0, exploration: float = EXPLORATION) -> "_Node":
-        """The child UCB1 prefers (with progressive ``bias`` and ``rave``); a proven child counts
-        at its exact value, without exploration."""
+    def select(self, bias: float = 0.0, exploration: float = EXPLORATION) -> "_Node":
+        """The child UCB1 prefers (with progressive ``bias``); a proven child counts at its exact
+        value, without exploration."""
         me, log_visits = self.me, math.log(self.visits or 1)
         best, best_score = None, -1.0
         for _, child in self.children:
@@ -218,11 +202,7 @@ class _Node:
                 return child
             else:
                 visits = child.visits
-                mean = child.totals[me] / (100.0 * visits)
-                if rave and child.amaf_visits:
-                    beta = math.sqrt(rave / (3 * visits + rave))
-                    mean += beta * (child.amaf_total / (100.0 * child.amaf_visits) - mean)
-                score = mean + exploration * math.sqrt(log_visits / visits)
+                score = child.totals[me] / (100.0 * visits) + exploration * math.sqrt(log_visits / visits)
                 if bias:
                     score += bias * child.prior / (visits + 1)
             if score > best_score:
@@ -304,48 +284,6 @@ def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:
     return worth(tuple(goals[role] for role in game.roles))
 
 
-def _update_amaf(game: Game, path: list[_Node], end_marks: tuple[int, ...], goals: tuple[int, ...]) -> None:
-    """RAVE: for each node on the path, every child whose move its mover made at any time
-    after the node (in the tree or the playout) gains this round's result for that mover."""
-    for node in path:
-        me = node.me
-        if me < 0 or not node.children:
-            continue
-        if node.made is None:  # the mover's marks so far, once per node
-            node.made = game.marks(node.state)[me]
-        later = end_marks[me] & ~node.made
-        value = goals[me]
-        for _, child in node.children:
-            if later >> child.bit & 1:
-                child.amaf_visits += 1
-                child.amaf_total += value
-
-
-class _Mast:
-    """MAST's table: per role and move bit, the summed value of the playouts in which the role
-    made that move, their count, and the bits in order of mean value, best first."""
-
-    def __init__(self, roles: int, bits: int) -> None:
-        self.totals = [[0.0] * bits for _ in range(roles)]
-        self.counts = [[0] * bits for _ in range(roles)]
-        self.orders = [list(range(bits)) for _ in range(roles)]
-
-    def add(self, end_marks: tuple[int, ...], values: tuple[int, ...]) -> None:
-        for role, marks in enumerate(end_marks):
-            totals, counts, value = self.totals[role], self.counts[role], values[role]
-            while marks:
-                low = marks & -marks
-                bit = low.bit_length() - 1
-                totals[bit] += value
-                counts[bit] += 1
-                marks ^= low
-
-    def sort(self) -> None:
-        for role, (totals, counts) in enumerate(zip(self.totals, self.counts)):
-            means = [total / count if count else 50.0 for total, count in zip(totals, counts)]
-            self.orders[role] = sorted(range(len(means)), key=means.__getitem__, reverse=True)
-
-
 def _priors(game: Game, node: _Node) -> dict[Action, float]:
     """``node``'s moves' hints from ``Game.move_priors``, asked once per node (empty if none)."""
     if node.priors is None:
@@ -367,15 +305,11 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
-    rave = level.rave if game.AMAF else 0
     slips, searcher = level.slips, root.me
-    tactics, exploration = level.tactics, level.exploration
-    mast = level.mast if game.MAST else 0.0
+    exploration = level.exploration
     exact_leaves = level.exact_leaves if solver and game.EXACT_SEARCH else 0
     if exact_leaves and table is None:
         table = {}
-    if mast:
-        learned = _Mast(len(roles), game.MOVE_BITS)
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -391,8 +325,6 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 child = _Node(game, game.play(node.state, roles[node.me], action), solver, worth)
                 if bias:
                     child.prior = _priors(game, node).get(action, 0.0)
-                if rave:
-                    child.bit = game.move_bit(action)
                 node.children.append((action, child))
                 path.append(child)
                 if child.me < 0:
@@ -400,15 +332,6 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 elif exact_leaves and game.plies_left(child.state) <= exact_leaves and (
                         proven := _proved(game, child.state, table, deadline, worth)) is not None:
                     goals = child.proven = proven
-                elif mast:
-                    if not done % MAST_SORT_EVERY:
-                        learned.sort()
-                    ended, end_marks = game.guided_playout(child.state, rng, learned.orders, mast)
-                    goals = _values(game, ended, worth)
-                    learned.add(end_marks, goals)
-                elif rave:
-                    ended, end_marks = game.marked_playout(child.state, rng, tactics)
-                    goals = _values(game, ended, worth)
                 else:
                     goals = _values(game, playout(child.state, rng), worth)
                 break
@@ -418,17 +341,13 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if slips and node.me != searcher and rng.random() < slips:
                 node = node.children[int(rng.random() * len(node.children))][1]
             else:
-                node = node.select(bias, rave, exploration)
+                node = node.select(bias, exploration)
             path.append(node)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for index, value in enumerate(goals):
                 totals[index] += value
-        if rave:
-            if path[-1].me < 0 or path[-1].proven is not None:  # no playout: the marks it ends with
-                end_marks = game.marks(path[-1].state)
-            _update_amaf(game, path, end_marks, goals)
         if solver and path[-1].proven is not None:
             for parent in reversed(path[:-1]):
                 if parent.proven is not None or not parent.try_to_prove():

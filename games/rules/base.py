@@ -225,35 +225,6 @@ class Game(ABC):
         """
         return self.random_playout(state, rng)
 
-    # All-moves-as-first (the search's RAVE): a game whose moves are marks that stay where they
-    # are (a cell, say) may number them as bits and say which each role has made.
-    AMAF = False
-
-    def move_bit(self, action: Action) -> int:
-        """The bit that stands for ``action`` in ``marks`` (``AMAF`` games only)."""
-        raise NotImplementedError
-
-    def marks(self, state: Any) -> tuple[int, ...]:
-        """Per role in ``roles`` order, the bits of the moves it has made (``AMAF`` games only)."""
-        raise NotImplementedError
-
-    def marked_playout(self, state: Any, rng: random.Random, tactical: bool) -> tuple[dict[Role, int], tuple[int, ...]]:
-        """``tactical_playout`` (or ``random_playout``) that also returns ``marks`` of the end
-        position (``AMAF`` games only)."""
-        raise NotImplementedError
-
-    # Move-average sampling (MAST, as in GGP's CadiaPlayer): an ``AMAF`` game may guide its
-    # playouts by an order of its move bits per role, best first, that the search learns.
-    MAST = False
-    MOVE_BITS = 0  # how many move bits there are (``MAST`` games)
-
-    def guided_playout(self, state: Any, rng: random.Random, orders: list[list[int]],
-                       epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
-        """A playout in which each mover, with chance ``1 - epsilon``, makes the first legal
-        move of ``orders[its role index]`` (move bits), otherwise a random one; returns the
-        goals and ``marks`` of the end position (``MAST`` games only)."""
-        raise NotImplementedError
-
     # An exact endgame search of the rules' own, faster than the computer's generic one over
     # ``play`` and ``legal_actions``: two-player games whose ends are a win or a draw only, so
     # that best play for one's own goal is best play for first place.

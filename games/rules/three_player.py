@@ -247,38 +247,16 @@ class ThreePlayerTicTacToe(Game):
         return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE + 1}"
 
     # -- the computer player's hot loop -------------------------------------------------------
-    AMAF = True  # a move is a cell: ``move_bit`` and the masks ``marked_playout`` ends with
-
-    def move_bit(self, action: Action) -> int:
-        return self.parse(action)
-
-    def marks(self, state: ThreePlayerState) -> tuple[int, ...]:
-        return state.masks
-
     def random_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
-        return self._random_run(state, rng)[0]
-
-    def tactical_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
-        """``random_playout`` where the mover completes a four when it can. (Also blocking the
-        next mover's four was measured in the search and lost: 5 first places of 21 against
-        plain UCTs, against 10 of 21 without tactical playouts; again 33 of 90 against 41 of
-        90 side by side; docs/computer.md.)"""
-        return self._guided_run(state, rng, None, 1.0)[0]
-
-    def marked_playout(self, state: ThreePlayerState, rng: random.Random,
-                       tactical: bool) -> tuple[dict[Role, int], tuple[int, ...]]:
-        return self._guided_run(state, rng, None, 1.0) if tactical else self._random_run(state, rng)
-
-    def _random_run(self, state: ThreePlayerState, rng: random.Random) -> tuple[dict[Role, int], tuple[int, ...]]:
-        """Uniformly random marks to the end; returns the goals and the final masks.
+        """Uniformly random marks to the end; returns the goals.
 
         Draws from a list of empty cells (swap-remove) and tests only the fours through the cell
         just marked, since a four can appear nowhere else.
         """
         masks, over = list(state.masks), self._four_owner(state.masks)
         if over is not None:
-            return self._scores(masks, over), state.masks
-        occupied, empty = state.occupied, list(_cells_of(FULL & ~state.occupied))
+            return self._scores(masks, over)
+        empty = list(_cells_of(FULL & ~state.occupied))
         left = len(empty)
         mover = state.ply % 3
         rand = rng.random
@@ -292,27 +270,18 @@ class ThreePlayerTicTacToe(Game):
             masks[mover] = mask
             for window in fours_through[cell]:
                 if mask & window == window:
-                    return self._scores(masks, mover), tuple(masks)
+                    return self._scores(masks, mover)
             mover = _NEXT_MOVER[mover]
-        return self._scores(masks, None), tuple(masks)
+        return self._scores(masks, None)
 
-    MAST = True  # ``guided_playout``: cells ordered by how they did in earlier playouts
-    MOVE_BITS = CELLS
-
-    def guided_playout(self, state: ThreePlayerState, rng: random.Random, orders: list[list[int]],
-                       epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
-        """``tactical_playout`` where the mover, when it has no four to complete, takes a random
-        cell with chance ``epsilon`` and otherwise the first empty cell of its ``orders`` list
-        (MAST's epsilon-greedy policy); returns the goals and the final masks."""
-        return self._guided_run(state, rng, orders, epsilon)
-
-    def _guided_run(self, state: ThreePlayerState, rng: random.Random, orders: list[list[int]] | None,
-                    epsilon: float) -> tuple[dict[Role, int], tuple[int, ...]]:
-        """The tactical playout (a mover completes a four when it can), its other moves random,
-        or with ``orders`` as ``guided_playout`` says."""
+    def tactical_playout(self, state: ThreePlayerState, rng: random.Random) -> dict[Role, int]:
+        """``random_playout`` where the mover completes a four when it can. (Also blocking the
+        next mover's four was measured in the search and lost: 5 first places of 21 against
+        plain UCTs, against 10 of 21 without tactical playouts; again 33 of 90 against 41 of
+        90 side by side; docs/computer.md.)"""
         masks, over = list(state.masks), self._four_owner(state.masks)
         if over is not None:
-            return self._scores(masks, over), state.masks
+            return self._scores(masks, over)
         occupied = state.occupied
         empty = list(_cells_of(FULL & ~occupied))
         left = len(empty)
@@ -329,12 +298,8 @@ class ThreePlayerTicTacToe(Game):
         while left:
             if threats[mover] & ~occupied:
                 return self._win(masks, mover, threats[mover] & ~occupied)
-            if orders is None or rand() < epsilon:
-                pick = int(rand() * left)
-                cell = empty[pick]
-            else:
-                cell = next(c for c in orders[mover] if not occupied >> c & 1)
-                pick = empty.index(cell)
+            pick = int(rand() * left)
+            cell = empty[pick]
             left -= 1
             empty[pick] = empty[left]
             bit = _BIT[cell]
@@ -347,7 +312,7 @@ class ThreePlayerTicTacToe(Game):
                 if own.bit_count() == 3 and not rest & occupied:
                     threats[mover] |= rest
             mover = _NEXT_MOVER[mover]
-        return self._scores(masks, None), tuple(masks)
+        return self._scores(masks, None)
 
     def move_priors(self, state: ThreePlayerState) -> list[float] | None:
         """Per empty cell, in ``legal_actions`` order: how much it builds the mover's open fours
@@ -372,9 +337,9 @@ class ThreePlayerTicTacToe(Game):
         top = max(weights, default=0) or 1
         return [weight / top for weight in weights]
 
-    def _win(self, masks: list[int], mover: int, cells: int) -> tuple[dict[Role, int], tuple[int, ...]]:
+    def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
         masks[mover] |= cells & -cells
-        return self._scores(masks, mover), tuple(masks)
+        return self._scores(masks, mover)
 
 
 def _action_text(cell: int) -> Action:

@@ -32,8 +32,8 @@ def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_exper
     row = next(line for line in out.splitlines() if line.startswith("| quarto-misere |"))
     assert all(int(cell.replace(",", "")) > 0 for cell in row.split("|")[2:6])
     out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--first", "2", "--seconds", "0.01",
-              "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,rave=100,slips=0.1,practical=0")
-    assert "| tictactoe-3player | expert with rank=0,bias=1.5,rave=100,slips=0.1,practical=0 | plain UCT | 1 |" in out
+              "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,contempt=10,practical=0")
+    assert "| tictactoe-3player | expert with rank=0,bias=1.5,contempt=10,practical=0 | plain UCT | 1 |" in out
     done = subprocess.run([sys.executable, "benchmarks/strength.py", "--mode", "uct", "--games", "2", "--seconds",
                            "0.01", "--seat", "oplayer", "--slugs", "tictactoe-3player", "--set", "score_seats=1+2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)

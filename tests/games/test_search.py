@@ -299,59 +299,6 @@ def test_progressive_bias_takes_each_move_hint_from_the_rules_and_tries_the_prom
     assert all(child.prior == 0.0 for _, child in plain.children)
 
 
-def test_rave_counts_each_move_made_later_in_a_round_for_its_mover():
-    game = get_game("tictactoe-3player")
-    state = game.replay(["(mark 3 3)", "(mark 2 2)", "(mark 4 4)"])
-    with_rave = dataclasses.replace(STRONG, rave=300)
-    root = search.new_root(game, state, level=with_rave)
-    search.search(game, root, rng=random.Random(2), level=with_rave, rounds=400)
-    # A round through a child made its move: the child's AMAF count includes its own visits,
-    # and rounds through its siblings in which the mover made that mark later add to it.
-    assert all(child.amaf_visits >= child.visits for _, child in root.children)
-    assert sum(child.amaf_visits for _, child in root.children) > root.visits
-    assert all(child.bit == game.move_bit(action) for action, child in root.children)
-    plain = search.new_root(game, state, level=STRONG)
-    search.search(game, plain, rng=random.Random(2), level=STRONG, rounds=400)
-    assert all(child.amaf_visits == 0 for _, child in plain.children)
-
-
-def test_rave_is_ignored_where_the_rules_do_not_number_moves():
-    game = get_game("quarto-misere")
-    assert not game.AMAF
-    level = dataclasses.replace(STRONG, rave=300)
-    action = choose_action(game, game.initial_state(), rng=random.Random(1), iterations=200, level=level)
-    assert action in game.legal_actions(game.initial_state())
-
-
-def test_mast_orders_each_roles_moves_by_the_mean_value_of_the_playouts_that_made_them():
-    table = search._Mast(2, 3)
-    table.add((0b011, 0b100), (100, 0))  # role 0 made moves 0 and 1 and won; role 1 made move 2
-    table.add((0b110, 0b001), (0, 100))
-    table.sort()
-    # role 0: move 0 averages 100, move 1 50, move 2 0; role 1: move 0 100, move 1 unseen (50), move 2 0
-    assert table.orders == [[0, 1, 2], [0, 1, 2]]
-    assert table.counts == [[1, 2, 1], [1, 0, 1]]
-
-
-def test_mast_guides_the_playouts_only_where_the_rules_number_moves(monkeypatch):
-    game = get_game("tictactoe-3player")
-    state = game.replay(["(mark 3 3)", "(mark 2 2)", "(mark 4 4)"])
-    guided = dataclasses.replace(STRONG, mast=0.4)
-    calls = []
-    real = type(game).guided_playout
-
-    def counted(self, *args):
-        calls.append(args[2])  # the orders it was given
-        return real(self, *args)
-    monkeypatch.setattr(type(game), "guided_playout", counted)
-    root = search.new_root(game, state, level=guided)
-    search.search(game, root, rng=random.Random(3), level=guided, rounds=200)
-    assert len(calls) > 100 and calls[-1][0] != list(range(game.MOVE_BITS))  # learned, re-sorted
-    quarto = get_game("quarto-misere")  # no MAST of its own: searched as without it
-    start = quarto.initial_state()
-    assert choose_action(quarto, start, rng=random.Random(1), iterations=100, level=guided) in quarto.legal_actions(start)
-
-
 # Nine-board, xPlayer to move in sub-board (1 3): every move loses against best play, but four of the
 # six let oPlayer win at once and two ("(play 1 3 1 3 x)" is the first) only three plies later.
 ALL_LOSE = [
