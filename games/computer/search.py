@@ -23,9 +23,6 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
              the three-player game a second place with a three (66) is no longer worth nearly
              a win. Ratings count places, so this is what a player on the ladder plays for;
-             with ``rank_others`` off, only the searching role plays for first place and the
-             others are taken to play for their GGP goals (as GGP programs do: one who holds a
-             three keeps 66 whoever makes four, so it need not block);
 ``bias``     progressive bias: a child's UCB score gains ``bias * prior / (visits + 1)``, its
              prior from ``Game.move_priors`` (games without one: no change), so promising moves
              are tried first and the hint fades as rounds come in;
@@ -40,18 +37,12 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              lose at once until it is the searcher's turn again, most often reaches a position
              the exact search proves better for the searcher (``trap_chance``); the search
              without proofs decides when no move sets a trap or time runs out;
-``slips``    the other roles are taken to be fallible: at their turns in the tree, with this
-             chance, a random move instead of the one UCB prefers, so that a line which needs
-             a third role to block a four for us is worth less, and a trap more;
 ``contempt`` a draw (every role ends with the same value) is worth that much less to the
              searching role (as chess engines' contempt): against a fallible opponent, lines
              that keep winning chances are preferred to a safe draw;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
              may do better building threes (66 whoever makes four) than blocking;
-``paranoid`` the other roles are taken to play together against the searching role: an end is
-             worth to each of them what the searcher does not get (100 less its value), as in
-             Sturtevant's paranoid search, instead of each playing for itself (max^n);
 ``verify``   with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``), in a
              position with at most this many plies left (``Game.plies_left``): the last
              ``VERIFY_SHARE`` of the time checks the move the search prefers with the rules'
@@ -124,14 +115,11 @@ class Level:
     solver: bool = False
     endgame: bool = False
     rank: bool = False
-    rank_others: bool = True  # with ``rank``: the other roles play for first place too (else for their goals)
     bias: float = 0.0
     practical: bool = False
-    slips: float = 0.0  # the chance, at another role's turn in the tree, that it plays a random move
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
-    paranoid: bool = False  # the other roles are taken to play against the searching role (what it loses, they gain)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
     keep_table: bool = False  # in games with their own exact search: its table is kept from move to move
@@ -156,8 +144,8 @@ LEVELS = (
           score_seats=(1,)),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
-# in proven positions (``practical``); ``rank_others`` off and ``slips`` were measured and
-# left off (docs/computer.md, "Three players"; RAVE and MAST too, since removed), and ``exact_leaves``, ``verify``,
+# in proven positions (``practical``); RAVE, MAST, ``rank_others`` off, ``slips`` and
+# ``paranoid`` were measured and removed (docs/computer.md, "Three players"), and ``exact_leaves``, ``verify``,
 # ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of
 # three (``score_seats``) the expert plays for its score, not first place: it then took more
 # first places there (42% against 26% side by side over 90 games each; docs/computer.md "Three
@@ -236,31 +224,12 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(share if value == top else 0 for value in values)
 
 
-def worth_for(rank: bool, rank_others: bool = True, me: int = 0, contempt: int = 0, paranoid: bool = False) -> Worth:
-    """How a search values an end, from the goals in ``game.roles`` order: as they are; as
-    ``ranked`` shares (``rank``); or, without ``rank_others``, the ranked share for role
-    ``me`` alone and the goals for the others. With ``contempt``, a draw (every role ends
-    with the same value) is worth that much less to ``me`` alone:
-    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``. With ``paranoid``, each
-    other role gets what ``me`` does not: ``worth_for(True, me=1, paranoid=True)((66, 100, 66)) == (0, 100, 0)``."""
-    valued = _worth_for(rank, rank_others, me, contempt)
-    if not paranoid:
-        return valued
-
-    def against_me(values: tuple[int, ...]) -> tuple[int, ...]:
-        mine = valued(values)[me]
-        return tuple(mine if role == me else TOP_GOAL - mine for role in range(len(values)))
-    return against_me
-
-
-def _worth_for(rank: bool, rank_others: bool, me: int, contempt: int) -> Worth:
-    if not rank:
-        worth: Worth = tuple
-    elif rank_others:
-        worth = ranked
-    else:
-        def worth(values: tuple[int, ...]) -> tuple[int, ...]:
-            return values[:me] + (ranked(values)[me],) + values[me + 1:]
+def worth_for(rank: bool, me: int = 0, contempt: int = 0) -> Worth:
+    """How a search values an end, from the goals in ``game.roles`` order: as they are, or as
+    ``ranked`` shares (``rank``). With ``contempt``, a draw (every role ends with the same
+    value) is worth that much less to role ``me`` alone:
+    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
+    worth: Worth = ranked if rank else tuple
     if not contempt:
         return worth
 
@@ -276,7 +245,7 @@ def _level_worth(game: Game, state: Any, level: Level) -> Worth:
     mover = game.to_move(state)
     me = 0 if mover is None else game.roles.index(mover)
     rank = level.rank and me not in level.score_seats
-    return worth_for(rank, level.rank_others, me, level.contempt, level.paranoid)
+    return worth_for(rank, me, level.contempt)
 
 
 def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:
@@ -305,7 +274,6 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
-    slips, searcher = level.slips, root.me
     exploration = level.exploration
     exact_leaves = level.exact_leaves if solver and game.EXACT_SEARCH else 0
     if exact_leaves and table is None:
@@ -338,10 +306,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if not node.children:  # terminal, outside the solver
                 goals = _values(game, game.goals(node.state), worth)
                 break
-            if slips and node.me != searcher and rng.random() < slips:
-                node = node.children[int(rng.random() * len(node.children))][1]
-            else:
-                node = node.select(bias, exploration)
+            node = node.select(bias, exploration)
             path.append(node)
         for visited in path:
             visited.visits += 1
