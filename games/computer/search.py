@@ -15,9 +15,7 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``endgame``  when a sampled estimate of the remaining game tree is small (Quarto's last pieces),
              an exact depth-first search with a transposition table proves the root's children
              first, within a share of the time: the rules' own (``Game.exact_goals``) where
-             they have one, else a generic one over ``play`` (``solve``); with
-             ``endgame_plies``, in games with their own, only once at most that many plies are
-             left (``Game.plies_left``);
+             they have one, else a generic one over ``play`` (``solve``);
 ``rank``     every role is taken to play for first place rather than for its GGP score: an end
              is worth 100 to a role alone at the top, 100/k to each of k sharing it, 0 to the
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
@@ -31,37 +29,21 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              without proofs among the moves that keep that value, and the one it likes best is
              played: the move a fallible opponent is likeliest to get wrong, not the first in
              the rules' order;
-``traps``    with ``practical``, in games with their own exact search (``Game.EXACT_SEARCH``),
-             where the move hands the turn over: among the moves that keep the proven value,
-             the one after which the other role, choosing uniformly among its moves that do not
-             lose at once until it is the searcher's turn again, most often reaches a position
-             the exact search proves better for the searcher (``trap_chance``); the search
-             without proofs decides when no move sets a trap or time runs out;
 ``contempt`` a draw (every role ends with the same value) is worth that much less to the
              searching role (as chess engines' contempt): against a fallible opponent, lines
              that keep winning chances are preferred to a safe draw;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
-             may do better building threes (66 whoever makes four) than blocking;
-``verify``   with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``), in a
-             position with at most this many plies left (``Game.plies_left``): the last
-             ``VERIFY_SHARE`` of the time checks the move the search prefers with the rules'
-             exact search (``Game.exact_not_lost``): one proven lost is dropped and the next
-             preferred checked, until one holds or time runs out (then it is played), so a
-             move is never a blunder the exact search could see in time, before it can solve
-             the whole position;
-``keep_table`` in games with their own exact search (``Game.EXACT_SEARCH``): its table of
-             positions (each entry a fact about a position: bounds on its mover's value) is
-             kept in the process from one move of a game to the next, so a search that ran
-             out of time leaves the next move's search the positions it had settled;
-``exact_leaves`` with ``solver``, in games with their own exact search (``Game.EXACT_SEARCH``):
-             a node added to the tree with at most this many plies left (``Game.plies_left``)
-             is solved exactly instead of played out, with one table for the whole move (the
-             endgame search's), so that the tree's deepest lines end in proofs, not samples.
+             may do better building threes (66 whoever makes four) than blocking.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
 4-4 in nine-board and in Quarto, so it was left out (it also held memory between moves).
+Ten more switches were built, measured side by side against plain UCTs and did not pay, so
+they were removed: ``rave`` (RAVE), ``mast`` (MAST playouts), ``slips``, ``paranoid`` and
+``rank_others`` (three players); ``exact_leaves``, ``verify``, ``keep_table``,
+``endgame_plies`` and ``traps`` (classic Quarto). Their last version is at commit ``f4f612b``
+(``git show f4f612b:games/computer/search.py``); the measurements are in docs/computer.md.
 
 Example::
 
@@ -96,9 +78,7 @@ ENDGAME_TREE = 20_000
 # 0.34 s here, one with 7 left in 0.04 to 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
 EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
-VERIFY_SHARE = 0.4  # the share of the time budget that checks the preferred moves (``verify``)
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
-KEPT_POSITIONS = 2_000_000  # the most positions a kept exact table (``keep_table``) holds before it starts afresh
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
 
@@ -119,12 +99,7 @@ class Level:
     practical: bool = False
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
-    exact_leaves: int = 0  # with ``solver``: a new node with at most this many plies left is solved exactly (0: off)
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
-    verify: int = 0  # with ``solver``: with at most this many plies left, the preferred moves are checked exactly (0: off)
-    keep_table: bool = False  # in games with their own exact search: its table is kept from move to move
-    endgame_plies: int = 0  # with ``endgame``, in games with their own exact search: tried only with at most this many plies left (0: any)
-    traps: bool = False  # with ``practical``, in games with their own exact search: the move with the most losing replies
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -144,17 +119,19 @@ LEVELS = (
           score_seats=(1,)),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
-# in proven positions (``practical``); RAVE, MAST, ``rank_others`` off, ``slips`` and
-# ``paranoid`` were measured and removed (docs/computer.md, "Three players"), and ``exact_leaves``, ``verify``,
-# ``keep_table``, ``endgame_plies`` and ``traps`` too ("Classic Quarto"). In the second seat of
-# three (``score_seats``) the expert plays for its score, not first place: it then took more
-# first places there (42% against 26% side by side over 90 games each; docs/computer.md "Three
-# players"). Neither ``rank`` nor ``bias`` changes a two-player game whose goals are 100/0 and
-# 50/50, or a game without ``Game.move_priors``. The expert's contempt 25 (a draw worth 25 to
-# it) won 49% of 120 classic Quarto games as white, side by side with contempt 15's 34% (which
-# had won 69% of 240 against 58 to 61% without; docs/computer.md, "Classic Quarto"; 35 won 45%
-# against 25's 53%); one as large as 45 makes a draw proven inside the tree worth less than a
-# losing line's hopeful estimate (tests/games/test_search.py).
+# in proven positions (``practical``). In the second seat of three (``score_seats``) the expert
+# plays for its score, not first place: it then took more first places there (42% against 26%
+# side by side over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor
+# ``bias`` changes a two-player game whose goals are 100/0 and 50/50, or a game without
+# ``Game.move_priors``. The expert's contempt 25 (a draw worth 25 to it) won 49% of 120 classic
+# Quarto games as white, side by side with contempt 15's 34% (which had won 69% of 240 against
+# 58 to 61% without; docs/computer.md, "Classic Quarto"; 35 won 45% against 25's 53%); one as
+# large as 45 makes a draw proven inside the tree worth less than a losing line's hopeful
+# estimate (tests/games/test_search.py). The switches that were measured and did not pay were
+# removed: RAVE, MAST, ``slips``, ``paranoid`` and ``rank_others`` off (docs/computer.md, "Three
+# players"), ``exact_leaves``, ``verify``, ``keep_table``, ``endgame_plies`` and ``traps``
+# ("Classic Quarto"); their last version is at commit f4f612b
+# (``git show f4f612b:games/computer/search.py``).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
@@ -267,17 +244,13 @@ def new_root(game: Game, state: Any, *, level: Level) -> _Node:
 
 
 def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
-           deadline: float | None = None, table: dict | None = None) -> None:
+           deadline: float | None = None) -> None:
     """Run up to ``rounds`` rounds of search from ``root`` (fewer when ``deadline``, a
-    ``time.monotonic()`` value, passes first, or the root is proven). ``table`` is the exact
-    search's for this move (``exact_leaves``), shared with the endgame search."""
+    ``time.monotonic()`` value, passes first, or the root is proven)."""
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
     exploration = level.exploration
-    exact_leaves = level.exact_leaves if solver and game.EXACT_SEARCH else 0
-    if exact_leaves and table is None:
-        table = {}
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -297,9 +270,6 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 path.append(child)
                 if child.me < 0:
                     goals = child.proven or _values(game, game.goals(child.state), worth)
-                elif exact_leaves and game.plies_left(child.state) <= exact_leaves and (
-                        proven := _proved(game, child.state, table, deadline, worth)) is not None:
-                    goals = child.proven = proven
                 else:
                     goals = _values(game, playout(child.state, rng), worth)
                 break
@@ -319,9 +289,9 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                     break
 
 
-def final_choice(root: _Node, refuted: frozenset | set = frozenset()) -> tuple[Action, _Node]:
+def final_choice(root: _Node) -> tuple[Action, _Node]:
     """The move to play: a proven best one when the root is proven, else the most visited among
-    those not proven worse than the best proven value nor ``refuted`` (all else failing, any)."""
+    those not proven worse than the best proven value (all else failing, any)."""
     me = root.me
     if root.proven is not None:
         best = root.proven[me]
@@ -329,28 +299,11 @@ def final_choice(root: _Node, refuted: frozenset | set = frozenset()) -> tuple[A
                    key=lambda item: item[1].visits)
     floor = max((child.proven[me] for _, child in root.children if child.proven is not None), default=-1)
     open_or_good = [item for item in root.children if item[1].proven is None or item[1].proven[me] >= floor]
-    kept = [item for item in open_or_good if item[0] not in refuted]
-    return max(kept or open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
-
-
-def _refuted(game: Game, root: _Node, table: dict, deadline: float) -> set[Action]:
-    """``verify``: the moves, in the order ``final_choice`` prefers them, that the rules' exact
-    search proves lost for the mover, up to the first it does not (it holds, or time ran out)."""
-    refuted: set[Action] = set()
-    mover = game.roles[root.me]
-    while time.monotonic() < deadline:
-        action, child = final_choice(root, refuted)
-        if child.proven is not None or action in refuted:
-            break
-        held = game.exact_not_lost(child.state, mover, deadline, table)
-        if held is not False:
-            break
-        refuted.add(action)
-    return refuted
+    return max(open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
 
 
 def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,
-                      deadline: float | None, table: dict) -> Action:
+                      deadline: float | None) -> Action:
     """``practical``: in a position proven drawn or lost, the move among those that keep the
     proven value that a search without proofs values most (its playouts err as a fallible
     opponent does), searched for what is left of ``rounds`` and of the time."""
@@ -359,69 +312,11 @@ def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Lev
                and child.proven[me] == root.proven[me]]
     if len(keeping) < 2 or (deadline is not None and time.monotonic() >= deadline):
         return final_choice(root)[0]
-    if level.traps and game.EXACT_SEARCH:  # at most half of the time left, the rest for the search below
-        halfway = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / 2
-        trapping = _most_traps(game, root, keeping, table, halfway, _level_worth(game, root.state, level))
-        if trapping is not None:
-            return trapping
     fresh = _Node(game, root.state, False, _level_worth(game, root.state, level))
     fresh.untried = keeping
     search(game, fresh, rng=rng, level=replace(level, solver=False), rounds=max(rounds - root.visits, len(keeping)),
            deadline=deadline)
     return max(fresh.children, key=lambda item: item[1].visits)[0]
-
-
-def _most_traps(game: Game, root: _Node, keeping: list[Action], table: dict, deadline: float | None,
-                worth: Worth) -> Action | None:
-    """``traps``: among ``keeping`` (moves that keep the root's proven value), the one with the
-    highest ``trap_chance``; ``None`` when the moves keep the turn, none sets a trap, or
-    ``deadline`` passes first."""
-    me, value = root.me, root.proven[root.me]
-    children = dict(root.children)
-    best, best_chance = None, 0.0
-    for action in keeping:
-        after = children[action].state
-        mover = game.to_move(after)
-        if mover is None or game.roles.index(mover) == me:
-            return None
-        chance = trap_chance(game, after, me, value, worth, table, deadline)
-        if chance is None:
-            return None
-        if chance > best_chance:
-            best, best_chance = action, chance
-    return best
-
-
-def trap_chance(game: Game, state: Any, me: int, value: int, worth: Worth, table: dict,
-                deadline: float | None = None) -> float | None:
-    """The chance that the other roles, each choosing uniformly among its moves that do not
-    lose at once (all of them if every one does), bring ``state`` to an end or to role
-    ``me``'s turn in a position the rules' exact search (``Game.exact_goals``) values above
-    ``value`` for ``me`` (as ``worth`` has it): an error of theirs that a glance would not
-    catch. ``None`` when ``deadline`` passes first."""
-    mover = game.to_move(state)
-    if mover is None or game.roles.index(mover) == me:
-        goals = game.goals(state) if mover is None else game.exact_goals(state, deadline, table)
-        if goals is None:
-            return None
-        return 1.0 if _values(game, goals, worth)[me] > value else 0.0
-    after = [game.play(state, mover, action) for action in game.legal_actions(state)]
-    surviving = [position for position in after if not _loses_at_once(game, position, mover)]
-    total = 0.0
-    for position in surviving or after:
-        chance = trap_chance(game, position, me, value, worth, table, deadline)
-        if chance is None:
-            return None
-        total += chance
-    return total / len(surviving or after)
-
-
-def _loses_at_once(game: Game, state: Any, role: str) -> bool:
-    """Whether ``state`` is an end at which ``role`` has the lowest score and someone more."""
-    if not game.is_terminal(state):
-        return False
-    goals = game.goals(state)
-    return goals[role] < max(goals.values()) and goals[role] == min(goals.values())
 
 
 def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int = 2000,
@@ -448,19 +343,12 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
                 return action
     root = new_root(game, state, level=level)
-    table = _exact_table(game, state, level)  # the exact searches' positions
-    if level.endgame and root.proven is None and (not (level.endgame_plies and game.EXACT_SEARCH)
-                                                  or game.plies_left(state) <= level.endgame_plies):
+    if level.endgame and root.proven is None:
         _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
-                        _level_worth(game, state, level), table)
-    verify = (level.verify and level.solver and game.EXACT_SEARCH and seconds is not None
-              and game.plies_left(state) <= level.verify)
-    searching = deadline if not verify else started + seconds * (1 - VERIFY_SHARE)
-    search(game, root, rng=rng, level=level, rounds=iterations, deadline=searching, table=table)
+                        _level_worth(game, state, level))
+    search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
-        return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline, table=table)
-    if verify and root.proven is None and root.children:
-        return final_choice(root, _refuted(game, root, table, deadline))[0]
+        return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if not level.solver:
         # A move that wins at once is taken without further thought; otherwise the most visited.
         for action, child in root.children:
@@ -470,26 +358,6 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
 
 
 # -- exact endgame search (``endgame``) -----------------------------------------------------------
-
-# ``keep_table``: per rule set, the exact searches' table of this process's last move, and the
-# plies that were left then.
-_kept_tables: dict[str, tuple[int, dict]] = {}
-
-
-def _exact_table(game: Game, state: Any, level: Level) -> dict:
-    """The exact searches' table for a move in ``state``: a new one, or (``keep_table``, in a
-    game with its own exact search) the one of this process's last move in the rule set while
-    fewer plies are left than then (the same game going on) and it holds at most
-    ``KEPT_POSITIONS``. Entries are bounds on a position's value to its mover, true whichever
-    search or game found them, so reusing a table never changes a value, only the time."""
-    if not (level.keep_table and game.EXACT_SEARCH):
-        return {}
-    left = game.plies_left(state)
-    kept = _kept_tables.get(game.slug)
-    table = kept[1] if kept is not None and left < kept[0] and len(kept[1]) <= KEPT_POSITIONS else {}
-    _kept_tables[game.slug] = (left, table)
-    return table
-
 
 class _OutOfTime(Exception):
     pass
@@ -558,15 +426,14 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
     return value
 
 
-def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth,
-                    table: dict) -> None:
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``),
-    keeping what the exact search finds in ``table``."""
+    with one table of the positions the exact search settles for them all."""
     speed = EXACT_TREE_PER_SECOND if game.EXACT_SEARCH else ENDGAME_TREE_PER_SECOND
     limit = ENDGAME_TREE if deadline is None else speed * (deadline - time.monotonic())
     if estimated_tree_size(game, root.state, rng) > limit:
         return
-    mover = game.roles[root.me]
+    mover, table = game.roles[root.me], {}
     known = {action: child for action, child in root.children}
     for action in list(root.untried) + list(known):
         child = known.get(action)

@@ -237,18 +237,6 @@ class Game(ABC):
         be shared by calls on positions of one game, to reuse what they found."""
         raise NotImplementedError
 
-    def exact_not_lost(self, state: Any, role: Role, deadline: float | None = None,
-                       table: dict | None = None) -> bool | None:
-        """Whether ``role`` avoids a loss (ends a draw or better) under best play from ``state``
-        (``EXACT_SEARCH`` games only): a narrower question than ``exact_goals``, answered
-        faster; ``None`` when ``deadline`` passes first. ``table`` as ``exact_goals``'s."""
-        raise NotImplementedError
-
-    def plies_left(self, state: Any) -> int:
-        """At most how many actions are left before the game ends (``EXACT_SEARCH`` games
-        only): the search solves a new node exactly when few are (``Level.exact_leaves``)."""
-        raise NotImplementedError
-
     def move_priors(self, state: Any) -> list[float] | None:
         """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
         that order, from 0 to 1; ``None`` when the game gives none (the default). The search's

@@ -402,39 +402,16 @@ class MisereQuarto(Game):
         if self.is_terminal(state):
             return self.goals(state)
         mover = self._mover_index(state.ply)
-        value = self._negamax(state, deadline, table, -1, 1)
-        if value is None:
-            return None
-        return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
-
-    def exact_not_lost(self, state: QuartoState, role: Role, deadline: float | None = None,
-                       table: dict | None = None) -> bool | None:
-        """By negamax with a null window: is the mover's value at least a draw (0), or, for
-        the other role, at most one."""
-        if self.is_terminal(state):
-            return self.goals(state)[role] > 0
-        if self.roles[self._mover_index(state.ply)] == role:
-            value = self._negamax(state, deadline, table, -1, 0)
-            return None if value is None else value >= 0
-        value = self._negamax(state, deadline, table, 0, 1)
-        return None if value is None else value <= 0
-
-    def _negamax(self, state: QuartoState, deadline: float | None, table: dict | None, low: int,
-                 high: int) -> int | None:
-        """The mover's value of ``state`` (not over): exact inside (``low``, ``high``), a bound
-        outside it; ``None`` when ``deadline`` passes first."""
         board = [state.piece_at(c) for c in range(CELLS)]
         solver = _Negamax(self.order == "classic", {} if table is None else table, deadline, board, state.filled)
         try:
             if state.ply & 1:
-                return solver.placing(state.board, state.filled, state.pool, state.selected, low, high)
-            return solver.choosing(state.board, state.filled, state.pool, solver.risks(state.filled), low, high)
+                value = solver.placing(state.board, state.filled, state.pool, state.selected)
+            else:
+                value = solver.choosing(state.board, state.filled, state.pool, solver.risks(state.filled))
         except _OutOfTime:
             return None
-
-    def plies_left(self, state: QuartoState) -> int:
-        """Two actions (select, place) per piece in the pool, and the placement of the selected one."""
-        return 2 * state.pool.bit_count() + (state.ply & 1)
+        return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
 
 
 def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
@@ -555,10 +532,10 @@ class _Negamax:
         self.table[key] = (best, upper) if best >= high else (lower, best) if best <= low else (best, best)
         return best
 
-    def placing(self, packed: int, filled: int, pool: int, piece: int, low: int = -1, high: int = 1) -> int:
+    def placing(self, packed: int, filled: int, pool: int, piece: int) -> int:
         risks = self.risks(filled)
         safe = ALL_CELLS & ~filled & ~_unsafe_cells(risks, piece)
-        return self._place_on(packed, filled, pool, risks, piece, safe, low, high) if safe else -1
+        return self._place_on(packed, filled, pool, risks, piece, safe, -1, 1) if safe else -1
 
     def _place_on(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]], piece: int,
                   safe: int, low: int, high: int) -> int:
