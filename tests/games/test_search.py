@@ -417,3 +417,45 @@ def test_score_seats_value_ends_by_the_goals_in_those_seats_only(slug):
     ranked_root = search.new_root(game, as_o, level=ranking)
     search.search(game, ranked_root, rng=random.Random(4), level=ranking, rounds=200)
     assert not any(node.visits == 1 and node.totals[1] == 66 for node in _tree(ranked_root))
+
+
+def test_model_takes_a_share_of_a_movers_choice_from_random_playouts():
+    game = get_game("quarto-misere-classic")
+    state = game.initial_state()
+    node = search._Node(game, state, False)
+    assert node.me == 0
+    for action in node.untried[:2]:
+        child = search._Node(game, game.play(state, "white", action), False)
+        node.children.append((action, child))
+    node.untried = []
+    (_, tactical_pick), (_, random_pick) = node.children
+    node.visits = 200
+    # white's value (index 0): tactical playouts prefer the first child, random ones the second
+    for child, tactical, guessed in ((tactical_pick, 70.0, 30.0), (random_pick, 40.0, 80.0)):
+        child.visits, child.totals, child.rtotals = 100, [tactical * 100, 0.0], [guessed * 100, 0.0]
+    assert node.select(exploration=0.0) is tactical_pick
+    assert node.select(exploration=0.0, model=1.0) is random_pick
+    assert node.select(exploration=0.0, model=0.25) is tactical_pick  # 62.5 against 50
+    assert node.select(exploration=0.0, model=0.75) is random_pick  # 40 against 70
+
+
+def test_model_keeps_random_playouts_beside_the_tactical_ones_for_the_other_roles_turns(monkeypatch):
+    game = get_game("quarto-misere-classic")
+    state = game.replay(["(select p0000)", "(place p0000 1 1)", "(select p1111)", "(place p1111 2 2)"])
+    level = dataclasses.replace(LEVELS[3], model=1.0)
+    root = search.new_root(game, state, level=level)
+    asked, select = [], search._Node.select
+
+    def recording(node, bias=0.0, exploration=search.EXPLORATION, model=0.0):
+        asked.append((node.me, model))
+        return select(node, bias, exploration, model)
+    monkeypatch.setattr(search._Node, "select", recording)
+    search.search(game, root, rng=random.Random(3), level=level, rounds=400)
+    assert root.me == 0 and {(0, 0.0), (1, 1.0)} == set(asked)  # white searches: the model at black's turns
+    nodes = [node for node in _tree(root) if node.visits]
+    assert all(node.rtotals is not None and 0 <= sum(node.rtotals) <= 100 * node.visits for node in nodes)
+    assert root.rtotals != root.totals  # random playouts judge the position otherwise than tactical ones
+    assert sum(root.rtotals) <= 100 * root.visits and root.visits == 400
+    off = search.new_root(game, state, level=LEVELS[3])
+    search.search(game, off, rng=random.Random(3), level=LEVELS[3], rounds=400)
+    assert all(node.rtotals is None for node in _tree(off))
