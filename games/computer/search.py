@@ -34,7 +34,10 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              that keep winning chances are preferred to a safe draw;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
-             may do better building threes (66 whoever makes four) than blocking.
+             may do better building threes (66 whoever makes four) than blocking;
+``model``    at the other roles' turns in the tree, this share of the value that decides their
+             move comes from random playouts (one beside each tactical one): they are taken to
+             judge as a plain UCT does. Off at every level; measured in docs/computer.md.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
