@@ -34,10 +34,7 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              that keep winning chances are preferred to a safe draw;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
-             may do better building threes (66 whoever makes four) than blocking;
-``model``    at the other roles' turns in the tree, this share of the value that decides their
-             move comes from random playouts (one beside each tactical one): they are taken to
-             judge as a plain UCT does. Off at every level; measured in docs/computer.md.
+             may do better building threes (66 whoever makes four) than blocking.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -46,7 +43,9 @@ Ten more switches were built, measured side by side against plain UCTs and did n
 they were removed: ``rave`` (RAVE), ``mast`` (MAST playouts), ``slips``, ``paranoid`` and
 ``rank_others`` (three players); ``exact_leaves``, ``verify``, ``keep_table``,
 ``endgame_plies`` and ``traps`` (classic Quarto). Their last version is at commit ``f4f612b``
-(``git show f4f612b:games/computer/search.py``); the measurements are in docs/computer.md.
+(``git show f4f612b:games/computer/search.py``); the measurements are in docs/computer.md. So
+was ``model`` (the other roles judged as a plain UCT judges, by random playouts; both games),
+at commit ``a9f7a08``.
 
 Example::
 
@@ -103,7 +102,6 @@ class Level:
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
-    model: float = 0.0  # at the other roles' turns, this share of a child's value from random playouts
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -141,7 +139,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors", "rtotals")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors")
 
     def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
@@ -155,15 +153,12 @@ class _Node:
         self.proven: tuple[int, ...] | None = None
         self.prior = 0.0  # the parent's mover's hint for the move to here (``bias``)
         self.priors: dict[Action, float] | None = None  # the hints for this node's moves, once asked
-        self.rtotals: list[float] | None = None  # ``model``: the summed values of random playouts
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
-    def select(self, bias: float = 0.0, exploration: float = EXPLORATION, model: float = 0.0) -> "_Node":
+    def select(self, bias: float = 0.0, exploration: float = EXPLORATION) -> "_Node":
         """The child UCB1 prefers (with progressive ``bias``); a proven child counts at its exact
-        value, without exploration. With ``model`` (another role's turn, as the search has it),
-        that share of an unproven child's value comes from random playouts: the mover is taken
-        to judge as a plain UCT does."""
+        value, without exploration."""
         me, log_visits = self.me, math.log(self.visits or 1)
         best, best_score = None, -1.0
         for _, child in self.children:
@@ -174,10 +169,7 @@ class _Node:
                 return child
             else:
                 visits = child.visits
-                mean = child.totals[me]
-                if model:
-                    mean += model * (child.rtotals[me] - mean)
-                score = mean / (100.0 * visits) + exploration * math.sqrt(log_visits / visits)
+                score = child.totals[me] / (100.0 * visits) + exploration * math.sqrt(log_visits / visits)
                 if bias:
                     score += bias * child.prior / (visits + 1)
             if score > best_score:
@@ -260,8 +252,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
-    exploration, model, searcher = level.exploration, level.model, root.me
-    random_playout = game.random_playout
+    exploration = level.exploration
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -270,7 +261,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
         node, path = root, [root]
         while True:
             if node.proven is not None:
-                goals = guessed = node.proven
+                goals = node.proven
                 break
             if node.untried:
                 action = node.untried.pop(int(rng.random() * len(node.untried)))
@@ -281,27 +272,19 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
                 path.append(child)
                 if child.me < 0:
                     goals = child.proven or _values(game, game.goals(child.state), worth)
-                    guessed = goals
                 else:
                     goals = _values(game, playout(child.state, rng), worth)
-                    guessed = _values(game, random_playout(child.state, rng), worth) if model else goals
                 break
             if not node.children:  # terminal, outside the solver
-                goals = guessed = _values(game, game.goals(node.state), worth)
+                goals = _values(game, game.goals(node.state), worth)
                 break
-            node = node.select(bias, exploration, model if node.me != searcher else 0.0)
+            node = node.select(bias, exploration)
             path.append(node)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for index, value in enumerate(goals):
                 totals[index] += value
-            if model:
-                if visited.rtotals is None:
-                    visited.rtotals = [0.0] * len(roles)
-                rtotals = visited.rtotals
-                for index, value in enumerate(guessed):
-                    rtotals[index] += value
         if solver and path[-1].proven is not None:
             for parent in reversed(path[:-1]):
                 if parent.proven is not None or not parent.try_to_prove():
