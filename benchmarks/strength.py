@@ -25,7 +25,9 @@ side, its win rate with a Wilson 95% interval, and then each side's think time p
     python3 benchmarks/strength.py --mode uct --games 20 --seconds 0.25 --slugs nine-board-tictactoe
 
 ``--set`` measures the strongest level with some of its switches changed (``uct`` mode), and
-``--seat ROLE`` plays only the games in which the measured side has that role.
+``--seat ROLE`` plays only the games in which the measured side has that role. ``--side-seconds``
+gives the measured side another thinking time than the plain UCTs' ``--seconds``: not the issue's
+measure (the same time for both) but a ceiling, what several times the thinking would buy.
 
 The figures go to docs/computer.md. Not a test.
 """
@@ -202,6 +204,9 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0,
                         help="the number of the first game (its seed and seat), to split a series across processes")
     parser.add_argument("--seconds", type=float, default=1.0, help="thinking time a move, for every side")
+    parser.add_argument("--side-seconds", type=float, default=None,
+                        help="uct mode: the measured side's thinking time a move instead of --seconds (the plain "
+                             "UCTs keep --seconds): what more time would buy, a ceiling for the search's ideas")
     parser.add_argument("--slugs", default="nine-board-tictactoe,quarto-misere,tictactoe-3player")
     parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
     parser.add_argument("--parts", default="tactics,solver,endgame,old",
@@ -212,7 +217,9 @@ def main() -> None:
                              "a tuple's numbers joined by '+': 'score_seats=1+2')")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
-    print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move; "
+    side_seconds = args.seconds if args.side_seconds is None else args.side_seconds
+    print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move "
+          f"({side_seconds} s for the measured side in uct mode); "
           f"load average at start {os.getloadavg()[0]:.2f}")
     print()
     if args.mode in ("rounds", "endgame"):
@@ -231,10 +238,10 @@ def main() -> None:
             changes = {name: kinds[name](value) for name, value in
                        (change.split("=") for change in args.changes.split(","))}
             variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
-            pairs = [((f"expert with {args.changes}", search_player(variant, args.seconds)),
+            pairs = [((f"expert with {args.changes}", search_player(variant, side_seconds)),
                       ("plain UCT", uct_player(args.seconds)))]
         elif args.mode == "uct":
-            pairs = [((f"level {n}", level_player(n, args.seconds)), ("plain UCT", uct_player(args.seconds)))
+            pairs = [((f"level {n}", level_player(n, side_seconds)), ("plain UCT", uct_player(args.seconds)))
                      for n in levels]
         elif args.mode == "ladder":
             pairs = [((f"level {n}", level_player(n, args.seconds)), (f"level {n - 1}", level_player(n - 1, args.seconds)))

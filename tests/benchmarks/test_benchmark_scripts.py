@@ -42,6 +42,16 @@ def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_exper
     assert seats == ["oplayer", "oplayer"]  # games 1 and 4: the ones in that seat
 
 
+def test_the_strength_benchmark_gives_the_measured_side_its_own_thinking_time():
+    out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--seconds", "0.01", "--side-seconds", "0.1",
+              "--slugs", "nine-board-tictactoe")
+    medians = {cells[0]: int(cells[2]) for cells in
+               ([cell.strip() for cell in line.split("|")[1:-1]] for line in out.splitlines())
+               if len(cells) == 5 and cells[0] in ("level 4", "plain UCT")}
+    # A clock can only stretch a think, never shorten it: the measured side's 0.1 s holds under any load.
+    assert medians["level 4"] >= 90 and medians["plain UCT"] < medians["level 4"]
+
+
 def test_the_strength_benchmark_times_the_exact_endgame_searches():
     out = run("benchmarks/strength.py", "--mode", "endgame", "--games", "2", "--seconds", "0.05",
               "--slugs", "quarto-misere,nine-board-tictactoe")
