@@ -27,7 +27,8 @@ side, its win rate with a Wilson 95% interval, and then each side's think time p
 ``--set`` measures the strongest level with some of its switches changed (``uct`` mode), and
 ``--seat ROLE`` plays only the games in which the measured side has that role. ``--side-seconds``
 gives the measured side another thinking time than the plain UCTs' ``--seconds``: not the issue's
-measure (the same time for both) but a ceiling, what several times the thinking would buy.
+measure (the same time for both) but a ceiling, what several times the thinking would buy;
+``--side-plies N`` keeps that time to the plies before the N-th (an opening book's ceiling).
 
 The figures go to docs/computer.md. Not a test.
 """
@@ -77,6 +78,11 @@ def uct_player(seconds: float) -> Player:
 def search_player(level: search.Level, seconds: float | None) -> Player:
     return lambda game, state, rng: search.choose_action(game, state, rng=rng, iterations=level.rounds,
                                                          seconds=seconds, level=level)
+
+
+def opening_only(opening: Player, later: Player, plies: int) -> Player:
+    """``opening`` while fewer than ``plies`` plies have been played, ``later`` from then on."""
+    return lambda game, state, rng: (opening if state.ply < plies else later)(game, state, rng)
 
 
 def play_game(game: Game, players: dict[str, tuple[str, Player]], rng: random.Random,
@@ -207,6 +213,9 @@ def main() -> None:
     parser.add_argument("--side-seconds", type=float, default=None,
                         help="uct mode: the measured side's thinking time a move instead of --seconds (the plain "
                              "UCTs keep --seconds): what more time would buy, a ceiling for the search's ideas")
+    parser.add_argument("--side-plies", type=int, default=None,
+                        help="with --side-seconds: only while fewer than this many plies are played (then --seconds): "
+                             "what more thinking in the opening alone would buy, the most an opening book could")
     parser.add_argument("--slugs", default="nine-board-tictactoe,quarto-misere,tictactoe-3player")
     parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
     parser.add_argument("--parts", default="tactics,solver,endgame,old",
@@ -218,8 +227,15 @@ def main() -> None:
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
     side_seconds = args.seconds if args.side_seconds is None else args.side_seconds
+
+    def measured(make: Callable[[float], Player]) -> Player:
+        """The measured side's player: ``side_seconds`` a move, or only before ``--side-plies``."""
+        if args.side_plies is None:
+            return make(side_seconds)
+        return opening_only(make(side_seconds), make(args.seconds), args.side_plies)
     print(f"python {platform.python_version()} on {os.cpu_count()} cpus; {args.seconds} s a move "
-          f"({side_seconds} s for the measured side in uct mode); "
+          f"({side_seconds} s for the measured side in uct mode"
+          f"{'' if args.side_plies is None else f' before ply {args.side_plies}'}); "
           f"load average at start {os.getloadavg()[0]:.2f}")
     print()
     if args.mode in ("rounds", "endgame"):
@@ -238,10 +254,11 @@ def main() -> None:
             changes = {name: kinds[name](value) for name, value in
                        (change.split("=") for change in args.changes.split(","))}
             variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
-            pairs = [((f"expert with {args.changes}", search_player(variant, side_seconds)),
+            pairs = [((f"expert with {args.changes}", measured(lambda seconds: search_player(variant, seconds))),
                       ("plain UCT", uct_player(args.seconds)))]
         elif args.mode == "uct":
-            pairs = [((f"level {n}", level_player(n, side_seconds)), ("plain UCT", uct_player(args.seconds)))
+            pairs = [((f"level {n}", measured(lambda seconds, n=n: level_player(n, seconds))),
+                      ("plain UCT", uct_player(args.seconds)))
                      for n in levels]
         elif args.mode == "ladder":
             pairs = [((f"level {n}", level_player(n, args.seconds)), (f"level {n - 1}", level_player(n - 1, args.seconds)))

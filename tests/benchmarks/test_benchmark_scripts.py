@@ -52,6 +52,23 @@ def test_the_strength_benchmark_gives_the_measured_side_its_own_thinking_time():
     assert medians["level 4"] >= 90 and medians["plain UCT"] < medians["level 4"]
 
 
+def test_the_strength_benchmark_keeps_the_measured_sides_time_to_the_opening_when_asked():
+    from benchmarks.strength import opening_only
+    from games.rules import get_game
+
+    game, calls = get_game("quarto-misere-classic"), []
+    player = opening_only(lambda g, state, rng: calls.append(("opening", state.ply)) or "a",
+                          lambda g, state, rng: calls.append(("later", state.ply)) or "b", plies=4)
+    state = game.initial_state()
+    for _ in range(6):
+        player(game, state, None)
+        state = game.play(state, game.to_move(state), game.legal_actions(state)[0])
+    assert calls == [("opening", 0), ("opening", 1), ("opening", 2), ("opening", 3), ("later", 4), ("later", 5)]
+    out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--seconds", "0.01", "--side-seconds", "0.02",
+              "--side-plies", "6", "--slugs", "quarto-misere")
+    assert "(0.02 s for the measured side in uct mode before ply 6)" in out
+
+
 def test_the_strength_benchmark_times_the_exact_endgame_searches():
     out = run("benchmarks/strength.py", "--mode", "endgame", "--games", "2", "--seconds", "0.05",
               "--slugs", "quarto-misere,nine-board-tictactoe")
