@@ -16,6 +16,9 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              an exact depth-first search with a transposition table proves the root's children
              first, within a share of the time: the rules' own (``Game.exact_goals``) where
              they have one, else a generic one over ``play`` (``solve``);
+``win_share`` with ``endgame``, in rules with their own exact search: before that, a search for
+             a forced win (``Game.exact_win``, a null window) on trees up to ``WIN_REACH`` times
+             larger, for this share of the time: a won position is played as won sooner;
 ``rank``     every role is taken to play for first place rather than for its GGP score: an end
              is worth 100 to a role alone at the top, 100/k to each of k sharing it, 0 to the
              rest (``ranked``). Two-player games with goals 100/0 and 50/50 are unchanged; in
@@ -80,6 +83,10 @@ ENDGAME_TREE = 20_000
 # 0.34 s here, one with 7 left in 0.04 to 0.05 s (docs/computer.md, ``strength.py --mode endgame``).
 EXACT_TREE_PER_SECOND = 1_000_000_000
 ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may take
+# The search for a forced win (``win_share``, the rules' ``Game.exact_win``) is tried on trees up
+# to this many times larger than the exact search would take on in the same time: it only has to
+# find one winning move, or show there is none, which settles far sooner than every move's value.
+WIN_REACH = 30
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
 
@@ -102,6 +109,7 @@ class Level:
     exploration: float = EXPLORATION  # UCB1's constant
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
+    win_share: float = 0.0  # with ``endgame``: the share of the time a search for a forced win may take first
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -346,8 +354,10 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
                 return action
     root = new_root(game, state, level=level)
     if level.endgame and root.proven is None:
-        _solve_children(game, root, rng, None if seconds is None else started + seconds * ENDGAME_SHARE,
-                        _level_worth(game, state, level))
+        clock = seconds is not None
+        _solve_children(game, root, rng, started + seconds * ENDGAME_SHARE if clock else None,
+                        _level_worth(game, state, level),
+                        started + seconds * level.win_share if clock and level.win_share else None)
     search(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
     if level.practical and root.proven is not None and root.proven[root.me] < TOP_GOAL:
         return _practical_choice(game, root, rng=rng, level=level, rounds=iterations, deadline=deadline)
@@ -428,26 +438,61 @@ def _exact(game: Game, state: Any, table: dict, deadline: float | None, count: l
     return value
 
 
-def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth) -> None:
+def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float | None, worth: Worth,
+                    win_by: float | None = None) -> None:
     """Prove the root's children exactly when the tree below looks small enough (``endgame``),
-    with one table of the positions the exact search settles for them all."""
+    with one table of the positions the exact search settles for them all. With ``win_by``
+    (``win_share``, rules with their own exact search), first look until then for a child from
+    which the mover wins, on a tree up to ``WIN_REACH`` times larger."""
     speed = EXACT_TREE_PER_SECOND if game.EXACT_SEARCH else ENDGAME_TREE_PER_SECOND
+    size = estimated_tree_size(game, root.state, rng)
+    table: dict = {}
+    if win_by is not None and game.EXACT_SEARCH and size <= WIN_REACH * speed * (win_by - time.monotonic()):
+        _find_win(game, root, table, win_by, worth)
+        if root.proven is not None:
+            return
     limit = ENDGAME_TREE if deadline is None else speed * (deadline - time.monotonic())
-    if estimated_tree_size(game, root.state, rng) > limit:
+    if size > limit:
         return
-    mover, table = game.roles[root.me], {}
-    known = {action: child for action, child in root.children}
-    for action in list(root.untried) + list(known):
-        child = known.get(action)
-        if child is None:
-            child = _Node(game, game.play(root.state, mover, action), True, worth)
-            root.untried.remove(action)
-            root.children.append((action, child))
+    for child in _all_children(game, root, worth):
         if child.proven is None:
             child.proven = _proved(game, child.state, table, deadline, worth)
             if child.proven is None:
                 return
         if root.try_to_prove():
+            return
+
+
+def _all_children(game: Game, root: _Node, worth: Worth) -> list[_Node]:
+    """Every child of ``root``, those not yet in the tree added (unvisited), in the rules' order."""
+    mover = game.roles[root.me]
+    known = dict(root.children)
+    for action in list(root.untried):
+        known[action] = child = _Node(game, game.play(root.state, mover, action), True, worth)
+        root.children.append((action, child))
+    root.untried.clear()
+    return list(known.values())
+
+
+def _find_win(game: Game, root: _Node, table: dict, deadline: float, worth: Worth) -> None:
+    """Prove the first child from which the root's mover wins (``Game.exact_win``), and so the
+    root, unless ``deadline`` passes first; the other children stay as they were."""
+    mover = game.roles[root.me]
+    win = _values(game, {role: TOP_GOAL if role == mover else 0 for role in game.roles}, worth)  # two players
+    for action, child in list(root.children) + [(action, None) for action in root.untried]:
+        if child is not None and child.proven is not None:
+            continue
+        state = child.state if child is not None else game.play(root.state, mover, action)
+        won = game.exact_win(state, mover, deadline, table)
+        if won is None:
+            return
+        if won:
+            if child is None:
+                child = _Node(game, state, True, worth)
+                root.untried.remove(action)
+                root.children.append((action, child))
+            child.proven = win
+            root.try_to_prove()
             return
 
 

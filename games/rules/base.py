@@ -237,6 +237,13 @@ class Game(ABC):
         be shared by calls on positions of one game, to reuse what they found."""
         raise NotImplementedError
 
+    def exact_win(self, state: Any, role: Role, deadline: float | None = None,
+                  table: dict | None = None) -> bool | None:
+        """Whether ``role`` wins from ``state`` under best play (``EXACT_SEARCH`` games only): a
+        narrower question than ``exact_goals``, settled sooner; ``None`` when ``deadline``
+        passes first. ``table`` may be shared with ``exact_goals`` on positions of one game."""
+        raise NotImplementedError
+
     def move_priors(self, state: Any) -> list[float] | None:
         """A hint of how promising each of ``legal_actions(state)`` looks before any search, in
         that order, from 0 to 1; ``None`` when the game gives none (the default). The search's

@@ -402,16 +402,36 @@ class MisereQuarto(Game):
         if self.is_terminal(state):
             return self.goals(state)
         mover = self._mover_index(state.ply)
+        value = self._negamax(state, deadline, table, -1, 1)
+        if value is None:
+            return None
+        return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
+
+    def exact_win(self, state: QuartoState, role: Role, deadline: float | None = None,
+                  table: dict | None = None) -> bool | None:
+        """Whether ``role`` wins from ``state`` under best play: the same negamax with a null
+        window (it only has to show that the value reaches a win, or that it cannot), so it
+        settles faster than ``exact_goals``; ``None`` if ``deadline`` passes first."""
+        if self.is_terminal(state):
+            return self.goals(state)[role] == 100
+        if self.roles[self._mover_index(state.ply)] == role:
+            value = self._negamax(state, deadline, table, 0, 1)
+            return None if value is None else value >= 1
+        value = self._negamax(state, deadline, table, -1, 0)
+        return None if value is None else value <= -1
+
+    def _negamax(self, state: QuartoState, deadline: float | None, table: dict | None, low: int,
+                 high: int) -> int | None:
+        """The mover's value of a position that is not over (+1, 0, -1), exact inside the
+        window (``low``, ``high``), at most ``low`` or at least ``high`` outside it."""
         board = [state.piece_at(c) for c in range(CELLS)]
         solver = _Negamax(self.order == "classic", {} if table is None else table, deadline, board, state.filled)
         try:
             if state.ply & 1:
-                value = solver.placing(state.board, state.filled, state.pool, state.selected)
-            else:
-                value = solver.choosing(state.board, state.filled, state.pool, solver.risks(state.filled))
+                return solver.placing(state.board, state.filled, state.pool, state.selected, low, high)
+            return solver.choosing(state.board, state.filled, state.pool, solver.risks(state.filled), low, high)
         except _OutOfTime:
             return None
-        return {self.roles[mover]: 50 + 50 * value, self.roles[1 - mover]: 50 - 50 * value}
 
 
 def _working_copy(state: QuartoState) -> tuple[list[int], list[int], list[int]]:
@@ -532,10 +552,10 @@ class _Negamax:
         self.table[key] = (best, upper) if best >= high else (lower, best) if best <= low else (best, best)
         return best
 
-    def placing(self, packed: int, filled: int, pool: int, piece: int) -> int:
+    def placing(self, packed: int, filled: int, pool: int, piece: int, low: int = -1, high: int = 1) -> int:
         risks = self.risks(filled)
         safe = ALL_CELLS & ~filled & ~_unsafe_cells(risks, piece)
-        return self._place_on(packed, filled, pool, risks, piece, safe, -1, 1) if safe else -1
+        return self._place_on(packed, filled, pool, risks, piece, safe, low, high) if safe else -1
 
     def _place_on(self, packed: int, filled: int, pool: int, risks: list[tuple[int, int, int]], piece: int,
                   safe: int, low: int, high: int) -> int:

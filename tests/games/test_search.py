@@ -3,6 +3,7 @@ layer, so bin/test runs it in stage 1 only (the ``pure`` marker)."""
 
 import dataclasses
 import random
+import time
 
 import pytest
 
@@ -392,6 +393,54 @@ def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeyp
     action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
     assert calls
     assert exact(game.play(state, mover, action))[mover] == 100  # a winning move, proven
+
+
+# Classic Quarto after 15 plies (recorded against the plain UCT): white to place with 9 pieces
+# left, a forced win by one placement of nine; the expert at one second a move missed it.
+WON_AT_PLY_15 = [
+    "(select p1111)", "(place p1111 3 1)", "(select p1100)", "(place p1100 3 4)", "(select p0011)",
+    "(place p0011 2 2)", "(select p1010)", "(place p1010 2 3)", "(select p0101)", "(place p0101 1 4)",
+    "(select p0010)", "(place p0010 2 1)", "(select p1001)", "(place p1001 4 4)", "(select p1101)"]
+DRAWN_AT_PLY_15 = [
+    "(select p1110)", "(place p1110 3 2)", "(select p0000)", "(place p0000 2 1)", "(select p1100)",
+    "(place p1100 3 1)", "(select p1000)", "(place p1000 4 1)", "(select p1011)", "(place p1011 2 2)",
+    "(select p0100)", "(place p0100 4 3)", "(select p1111)", "(place p1111 1 4)", "(select p1010)"]
+
+
+def test_the_win_search_proves_a_forced_win_the_exact_search_would_not_try():
+    """With ``win_by``, ``_solve_children`` looks for a winning child before (here: instead of,
+    its deadline being past) proving every child: it proves the one winning placement and the
+    root; in a drawn position it proves nothing; without ``win_by`` it does not look."""
+    game = get_game("quarto-misere-classic")
+    level = dataclasses.replace(LEVELS[3], win_share=0.7)
+    for moves, winning in ((WON_AT_PLY_15, True), (DRAWN_AT_PLY_15, False)):
+        state = game.replay(moves)
+        worth = search._level_worth(game, state, level)
+        root = search.new_root(game, state, level=level)
+        search._solve_children(game, root, random.Random(0), time.monotonic() - 1, worth, time.monotonic() + 120)
+        proven = [(action, child) for action, child in root.children if child.proven is not None]
+        if winning:
+            assert root.proven == (100, 0)
+            assert [action for action, _ in proven] == ["(place p1101 3 2)"]
+            assert game.exact_goals(game.play(state, "white", "(place p1101 3 2)"))["white"] == 100
+        else:
+            assert game.exact_goals(state)["white"] == 50
+            assert root.proven is None and not proven
+        without = search.new_root(game, state, level=level)
+        search._solve_children(game, without, random.Random(0), time.monotonic() - 1, worth, None)
+        assert without.proven is None and all(child.proven is None for _, child in without.children)
+
+
+def test_the_win_search_stops_at_its_deadline():
+    game = get_game("quarto-misere-classic")
+    state = game.replay(WON_AT_PLY_15)
+    level = dataclasses.replace(LEVELS[3], win_share=0.7)
+    root = search.new_root(game, state, level=level)
+    worth = search._level_worth(game, state, level)
+    search._find_win(game, root, {}, 0.0, worth)  # long past: gives up at the first check
+    assert root.proven is None and all(child.proven is None for _, child in root.children)
+    search._find_win(game, root, {}, time.monotonic() + 120, worth)
+    assert root.proven == (100, 0)
 
 
 def _tree(node):  # every node of a search tree

@@ -320,3 +320,30 @@ def test_the_exact_endgame_search_agrees_with_plain_recursion(game):
 def test_the_exact_endgame_search_gives_up_at_its_deadline(game):
     state = game.replay(steps(("p0000", 1, 1), ("p1111", 2, 2)))
     assert game.exact_goals(state, deadline=0.0) is None  # long past: gives up at its first check
+
+
+@BOTH
+def test_the_win_search_agrees_with_the_exact_values(game):
+    """``exact_win`` (a null window) says whether a role wins under best play, for the role to
+    move and for the other, as the full search's values do."""
+    rng = random.Random(f"win:{game.slug}")
+    seen = set()
+    while len(seen) < 4:
+        state = game.initial_state()
+        stop = rng.randint(16, 22)  # 5 to 8 pieces left
+        while not game.is_terminal(state) and state.ply < stop:
+            state = game.play(state, game.to_move(state), rng.choice(game.legal_actions(state)))
+        if game.is_terminal(state):
+            continue
+        goals = game.exact_goals(state)
+        for role in game.roles:
+            won = game.exact_win(state, role)
+            assert won == (goals[role] == 100)
+            seen.add((role == game.to_move(state), won))
+    assert game.exact_win(game.replay(fill(NO_LINE_BOARD)), "white") is False  # over: a draw
+
+
+@BOTH
+def test_the_win_search_gives_up_at_its_deadline(game):
+    state = game.replay(steps(("p0000", 1, 1), ("p1111", 2, 2)))
+    assert game.exact_win(state, "white", deadline=0.0) is None
