@@ -75,3 +75,12 @@ def test_the_strength_benchmark_times_the_exact_endgame_searches():
     rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| quarto-misere |")]
     assert [int(row[1]) for row in rows] == [6, 7, 8, 9]  # nine-board has no search of its own: no row
     assert all(float(row[5]) > 0 for row in rows) and all(row[3].strip() == "" for row in rows[2:])
+
+
+def test_the_forced_wins_benchmark_finds_a_win_in_each_position_given_time():
+    """Each recorded position holds a forced win (the script checks it by exact search), and the
+    expert with the win search and ample time finds it for its one seed."""
+    out = run("benchmarks/forced_wins.py", "--set", "win_share=0.9", "--seeds", "1", "--seconds", "30")
+    rows = [line for line in out.splitlines() if line.startswith("game ")]
+    assert len(rows) == 6 and all(row.endswith("found 1 of 1") for row in rows)
+    assert "found 6 of 6" in out
