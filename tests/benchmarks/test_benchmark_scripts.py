@@ -1,6 +1,7 @@
 """The benchmark scripts still run against today's code (a change of the computer's levels once
 broke benchmarks/analysis.py unnoticed): each, on the smallest input, prints its table."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,24 @@ def test_the_forced_wins_benchmark_finds_a_win_in_each_position_given_time():
     rows = [line for line in out.splitlines() if line.startswith("game ")]
     assert len(rows) == 6 and all(row.endswith("found 1 of 1") for row in rows)
     assert "found 6 of 6" in out
+
+
+def test_the_exact_trace_benchmark_finds_where_a_recorded_game_changed_hands(tmp_path):
+    """The first recorded game: white threw a drawn position away at ply 15 (50 to 0 for it), and
+    black a won one at 17 (0 to 100: white won). (How far back it solves depends on the
+    machine's speed: ply 14 or 13 may come into the trace, so only the end is asserted.)"""
+    first = (ROOT / "benchmarks/data/classic_white_48.jsonl").read_text().splitlines()[0]
+    games = tmp_path / "one.jsonl"
+    games.write_text(first + "\n")
+    out = run("benchmarks/exact_trace.py", "--read", str(games), "--limit", "8")
+    assert "game 5000: white 100, solved from ply " in out
+    assert "ply 15 white 50->0 ply 17 black 0->100\n" in out
+    assert "| 50 to 0 | 1 | 1 | 0 | 0 |" in out
+
+
+def test_the_exact_trace_benchmark_plays_and_records_a_game(tmp_path):
+    games = tmp_path / "played.jsonl"
+    out = run("benchmarks/exact_trace.py", "--games", "1", "--seconds", "0.01", "--record", str(games))
+    record = json.loads(games.read_text())
+    assert len(record["moves"]) >= 8 and record["white"] in (0, 50, 100)
+    assert f"game 0: white {record['white']}" in out
