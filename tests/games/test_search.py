@@ -387,8 +387,9 @@ def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeyp
     state = game.replay(FORCED_WINS["quarto-misere-classic"][1])
     mover = game.to_move(state)
     calls = []
-    exact = game.exact_goals
+    exact, win = game.exact_goals, game.exact_win
     monkeypatch.setattr(game, "exact_goals", lambda *args: calls.append(args) or exact(*args))
+    monkeypatch.setattr(game, "exact_win", lambda *args: calls.append(args) or win(*args))  # the expert's first look
     monkeypatch.setattr(search, "_exact", lambda *args: pytest.fail("the generic exact search ran"))
     action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
     assert calls
