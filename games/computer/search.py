@@ -135,7 +135,7 @@ LEVELS = (
 # ``bias`` changes a two-player game whose goals are 100/0 and 50/50, or a game without
 # ``Game.move_priors``. The expert first looks for a forced win for 70% of its time where the
 # tree is within 30 times the exact search's reach (``win_share``): as classic Quarto's white it
-# found the win in 34 of 48 tries at six recorded positions where it had missed one (21 without),
+# found the win in 35 of 48 tries at six recorded positions where it had missed one (19 without),
 # and won 92 of 200 games side by side with the level before's 73 (docs/computer.md, "Classic
 # Quarto", fourteenth session). The expert's contempt 25 (a draw worth 25 to it) won 49% of 120 classic
 # Quarto games as white, side by side with contempt 15's 34% (which had won 69% of 240 against
