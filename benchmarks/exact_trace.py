@@ -19,7 +19,6 @@ Not a test.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import random
 import sys
@@ -29,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.strength import search_player, uct_player  # noqa: E402
+from benchmarks.strength import expert_with, search_player, uct_player  # noqa: E402
 from games.computer import search  # noqa: E402
 from games.rules import get_game  # noqa: E402
 
 SLUG = "quarto-misere-classic"
 
 
-def play(games: int, first: int, seconds: float, changes: dict) -> list[dict]:
+def play(games: int, first: int, seconds: float, level: search.Level) -> list[dict]:
     game = get_game(SLUG)
-    white = search_player(dataclasses.replace(search.LEVELS[-1], **changes), seconds)
+    white = search_player(level, seconds)
     black = uct_player(seconds)
     records = []
     for number in range(first, first + 2 * games, 2):
@@ -77,7 +76,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first game's number (its seed)")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--set", dest="changes", default="contempt=25",
-                        help="the expert's integer fields changed, e.g. contempt=25 (the level's own)")
+                        help="the expert's fields changed, as in strength.py, e.g. contempt=25 (the level's own)")
     parser.add_argument("--record", help="append the games played to this file")
     parser.add_argument("--read", nargs="*", help="trace these files' games instead of playing")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds for each position's exact search")
@@ -85,9 +84,7 @@ def main() -> None:
     if args.read:
         records = [json.loads(line) for name in args.read for line in Path(name).read_text().splitlines() if line]
     else:
-        changes = {name: int(value) for name, value in
-                   (change.split("=") for change in filter(None, args.changes.split(",")))}
-        records = play(args.games, args.first, args.seconds, changes)
+        records = play(args.games, args.first, args.seconds, expert_with(args.changes))
         if args.record:
             with open(args.record, "a") as out:
                 out.writelines(json.dumps(record) + "\n" for record in records)

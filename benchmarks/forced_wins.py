@@ -16,7 +16,6 @@ Not a test.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import random
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.strength import expert_with  # noqa: E402
 from games.computer import search  # noqa: E402
 from games.rules import get_game  # noqa: E402
 
@@ -59,11 +59,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     args = parser.parse_args()
     game = get_game(SLUG)
-    changes = {}
-    for change in filter(None, args.changes.split(",")):
-        name, value = change.split("=")
-        changes[name] = type(getattr(search.LEVELS[-1], name))(float(value) if "." in value else int(value))
-    level = dataclasses.replace(search.LEVELS[-1], **changes)
+    level = expert_with(args.changes)
     print(f"{args.seconds} s a move, {args.changes or 'the expert as it is'}; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     found = tried = 0

@@ -80,6 +80,17 @@ def search_player(level: search.Level, seconds: float | None) -> Player:
                                                          seconds=seconds, level=level)
 
 
+def expert_with(changes: str) -> search.Level:
+    """The strongest level with ``changes`` to its fields: ``"rank=0,bias=1.5"``, a bool as 0 or 1,
+    a tuple's numbers joined by '+' (``"score_seats=1+2"``); ``""`` changes nothing."""
+    readers = {"int": int, "float": float, "bool": lambda v: bool(int(v)),
+               "tuple[int, ...]": lambda v: tuple(int(n) for n in v.split("+") if n)}
+    kinds = {field.name: readers[field.type] for field in dataclasses.fields(search.Level) if field.type in readers}
+    fields = {name: kinds[name](value) for name, value in
+              (change.split("=") for change in changes.split(",") if change)}
+    return dataclasses.replace(search.LEVELS[-1], name="expert-variant", **fields)
+
+
 def opening_only(opening: Player, later: Player, plies: int) -> Player:
     """``opening`` while fewer than ``plies`` plies have been played, ``later`` from then on."""
     return lambda game, state, rng: (opening if state.ply < plies else later)(game, state, rng)
@@ -247,13 +258,7 @@ def main() -> None:
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:
-            readers = {"int": int, "float": float, "bool": lambda v: bool(int(v)),
-                       "tuple[int, ...]": lambda v: tuple(int(n) for n in v.split("+") if n)}
-            kinds = {field.name: readers[field.type] for field in dataclasses.fields(search.Level)
-                     if field.type in readers}
-            changes = {name: kinds[name](value) for name, value in
-                       (change.split("=") for change in args.changes.split(","))}
-            variant = dataclasses.replace(search.LEVELS[-1], name="expert-variant", **changes)
+            variant = expert_with(args.changes)
             pairs = [((f"expert with {args.changes}", measured(lambda seconds: search_player(variant, seconds))),
                       ("plain UCT", uct_player(args.seconds)))]
         elif args.mode == "uct":
