@@ -467,3 +467,17 @@ def test_score_seats_value_ends_by_the_goals_in_those_seats_only(slug):
     ranked_root = search.new_root(game, as_o, level=ranking)
     search.search(game, ranked_root, rng=random.Random(4), level=ranking, rounds=200)
     assert not any(node.visits == 1 and node.totals[1] == 66 for node in _tree(ranked_root))
+
+
+def test_the_expert_plays_a_forced_win_its_win_search_finds(monkeypatch):
+    """The expert level has the win search: with the exact endgame search given no time, it
+    still plays the one winning placement of nine, by ``Game.exact_win``."""
+    assert LEVELS[3].win_share == 0.7
+    game = get_game("quarto-misere-classic")
+    state = game.replay(WON_AT_PLY_15)
+    calls = []
+    win = game.exact_win
+    monkeypatch.setattr(game, "exact_win", lambda *args: calls.append(args) or win(*args))
+    monkeypatch.setattr(search, "ENDGAME_SHARE", 0.0)
+    action = choose_action(game, state, rng=random.Random(0), iterations=10**7, seconds=30.0, level=LEVELS[3])
+    assert action == "(place p1101 3 2)" and calls
