@@ -19,7 +19,9 @@ game (both seats of a two-player game alternately, each of the three seats in tu
               generic one only where it ends in time for 7 or fewer pieces).
 
 It prints, per rule set and pairing, wins, draws (a shared first place) and losses of the first
-side, its win rate with a Wilson 95% interval, and then each side's think time per move
+side, its win rate with a Wilson 95% interval, its points a game (a first place alone 1, one
+shared by k 1/k, as a chess draw is half a point; a normal-approximation 95% interval) beside
+a fair share (one over the number of players), and then each side's think time per move
 (median, p95) and moves per second. Standard library only, no database:
 
     python3 benchmarks/strength.py --mode uct --games 20 --seconds 0.25 --slugs nine-board-tictactoe
@@ -64,6 +66,12 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its normal-approximation 95% interval."""
+    mean = statistics.fmean(values)
+    return mean, z * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
 def level_player(level: int, seconds: float) -> Player:
@@ -115,6 +123,7 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
     role), the games of those numbers in which ``first`` has that seat."""
     game = get_game(slug)
     won = drawn = lost = 0
+    points: list[float] = []
     numbers = range(start, start + games)
     if only is not None:
         numbers = [n for n in range(start, start + games * len(game.roles)) if game.roles[n % len(game.roles)] == only]
@@ -123,9 +132,11 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
         players = {role: first if role == seat else other for role in game.roles}
         goals = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
         top = max(goals.values())
+        sharing = list(goals.values()).count(top)
+        points.append(0.0 if goals[seat] < top else 1 / sharing)
         if goals[seat] < top:
             lost += 1
-        elif list(goals.values()).count(top) > 1:
+        elif sharing > 1:
             drawn += 1
         else:
             won += 1
@@ -133,8 +144,10 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
               f"{lost} lost",
               file=sys.stderr, flush=True)
     low, high = wilson(won, games)
+    mean, half = mean_interval(points)
     print(f"| {slug} | {first[0]} | {other[0]} | {games} | {won} | {drawn} | {lost} "
-          f"| {won / games:.0%} | {low:.0%} to {high:.0%} |", flush=True)
+          f"| {won / games:.0%} | {low:.0%} to {high:.0%} | {mean:.2f} ({mean - half:.2f} to {mean + half:.2f}) "
+          f"| {1 / len(game.roles):.2f} |", flush=True)
 
 
 def ablations(seconds: float, parts: list[str]) -> list[tuple[tuple[str, Player], tuple[str, Player]]]:
@@ -253,8 +266,9 @@ def main() -> None:
         (rounds_a_second if args.mode == "rounds" else endgame_times)(args.slugs.split(","), args.seconds, args.games)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
-    print("| rule set | side | against | games | won | shared/drawn | lost | win rate | Wilson 95% |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| rule set | side | against | games | won | shared/drawn | lost | win rate | Wilson 95% "
+          "| points a game (95%) | a fair share |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |")
     think: dict[str, list[float]] = {}
     for slug in args.slugs.split(","):
         if args.mode == "uct" and args.changes:

@@ -24,7 +24,20 @@ def test_the_analysis_benchmark_prints_a_row_per_rule_set():
 def test_the_strength_benchmark_plays_its_games():
     out = run("benchmarks/strength.py", "--mode", "ladder", "--games", "2", "--seconds", "0.01",
               "--slugs", "tictactoe-3player", "--levels", "1,2")
-    assert "tictactoe-3player" in out
+    row = next(line for line in out.splitlines() if line.startswith("| tictactoe-3player |")).split("|")
+    won, drawn, lost = (int(cell) for cell in row[5:8])
+    assert won + drawn + lost == 2
+    points = float(row[10].split()[0])
+    assert won / 2 <= points <= (won + drawn / 2) / 2  # a shared first place is worth a half or a third
+    assert row[11].strip() == "0.33"  # a fair share of three
+
+
+def test_points_a_game_have_their_mean_and_a_normal_interval():
+    from benchmarks.strength import mean_interval
+    assert mean_interval([1.0]) == (1.0, 0.0)
+    mean, half = mean_interval([0.0, 1.0, 0.5, 0.5])
+    assert mean == 0.5
+    assert abs(half - 1.96 * (1 / 6) ** 0.5 / 2) < 1e-12
 
 
 def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_expert():
