@@ -26,7 +26,8 @@ a fair share (one over the number of players), and then each side's think time p
 
     python3 benchmarks/strength.py --mode uct --games 20 --seconds 0.25 --slugs nine-board-tictactoe
 
-``--set`` measures the strongest level with some of its switches changed (``uct`` mode), and
+``--set`` measures the strongest level with some of its switches changed (``uct`` mode; in
+``ladder`` mode, against the level below the strongest), and
 ``--seat ROLE`` plays only the games in which the measured side has that role. ``--side-seconds``
 gives the measured side another thinking time than the plain UCTs' ``--seconds``: not the issue's
 measure (the same time for both) but a ceiling, what several times the thinking would buy;
@@ -279,6 +280,11 @@ def main() -> None:
             pairs = [((f"level {n}", measured(lambda seconds, n=n: level_player(n, seconds))),
                       ("plain UCT", uct_player(args.seconds)))
                      for n in levels]
+        elif args.mode == "ladder" and args.changes:
+            variant = expert_with(args.changes)
+            below = search.STRONGEST - 1
+            pairs = [((f"expert with {args.changes}", search_player(variant, args.seconds)),
+                      (f"level {below}", level_player(below, args.seconds)))]
         elif args.mode == "ladder":
             pairs = [((f"level {n}", level_player(n, args.seconds)), (f"level {n - 1}", level_player(n - 1, args.seconds)))
                      for n in levels if n > 1]

@@ -32,6 +32,12 @@ def test_the_strength_benchmark_plays_its_games():
     assert row[11].strip() == "0.33"  # a fair share of three
 
 
+def test_the_ladder_measures_a_changed_expert_against_the_level_below():
+    out = run("benchmarks/strength.py", "--mode", "ladder", "--games", "1", "--seconds", "0.01",
+              "--slugs", "quarto-misere", "--set", "contempt=0")
+    assert "| quarto-misere | expert with contempt=0 | level 3 | 1 |" in out
+
+
 def test_points_a_game_have_their_mean_and_a_normal_interval():
     from benchmarks.strength import mean_interval
     assert mean_interval([1.0]) == (1.0, 0.0)
