@@ -35,10 +35,6 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``contempt`` a draw (every role ends with the same value) is worth that much less to the
              searching role (as chess engines' contempt): against a fallible opponent, lines
              that keep winning chances are preferred to a safe draw;
-``careless`` in the tree, another role that cannot lose by a win not its own (``Game.indifferent``:
-             in the three-player game, one holding a three scores 66 whoever makes four)
-             moves at random: a plain search judging by its goal has little reason to block
-             another's four, and plain UCTs holding a three were seen not to;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
              may do better building threes (66 whoever makes four) than blocking.
@@ -52,7 +48,8 @@ they were removed: ``rave`` (RAVE), ``mast`` (MAST playouts), ``slips``, ``paran
 ``endgame_plies`` and ``traps`` (classic Quarto). Their last version is at commit ``f4f612b``
 (``git show f4f612b:games/computer/search.py``); the measurements are in docs/computer.md. So
 was ``model`` (the other roles judged as a plain UCT judges, by random playouts; both games),
-at commit ``a9f7a08``.
+at commit ``a9f7a08``, and ``careless`` (three players: another role holding a three, which
+scores 66 whoever makes four, moving at random in the tree), at commit ``4d65011``.
 
 Example::
 
@@ -114,7 +111,6 @@ class Level:
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     win_share: float = 0.0  # with ``endgame``: the share of the time a search for a forced win may take first
-    careless: bool = False  # in the tree, another role that ``Game.indifferent`` says cannot lose by a win not its own moves at random
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -156,7 +152,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors", "careless")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors")
 
     def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
@@ -170,7 +166,6 @@ class _Node:
         self.proven: tuple[int, ...] | None = None
         self.prior = 0.0  # the parent's mover's hint for the move to here (``bias``)
         self.priors: dict[Action, float] | None = None  # the hints for this node's moves, once asked
-        self.careless: bool | None = None  # ``careless``: whether its mover is indifferent, once asked
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
@@ -270,7 +265,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     playout = game.tactical_playout if level.tactics else game.random_playout
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
-    exploration, careless = level.exploration, level.careless
+    exploration = level.exploration
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -296,10 +291,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if not node.children:  # terminal, outside the solver
                 goals = _values(game, game.goals(node.state), worth)
                 break
-            if careless and node.me != root.me and _indifferent(game, node):
-                node = node.children[int(rng.random() * len(node.children))][1]
-            else:
-                node = node.select(bias, exploration)
+            node = node.select(bias, exploration)
             path.append(node)
         for visited in path:
             visited.visits += 1
@@ -310,13 +302,6 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             for parent in reversed(path[:-1]):
                 if parent.proven is not None or not parent.try_to_prove():
                     break
-
-
-def _indifferent(game: Game, node: _Node) -> bool:
-    """``Game.indifferent`` for ``node``'s mover, asked once per node."""
-    if node.careless is None:
-        node.careless = game.indifferent(node.state, game.roles[node.me])
-    return node.careless
 
 
 def final_choice(root: _Node) -> tuple[Action, _Node]:

@@ -251,13 +251,6 @@ class Game(ABC):
         """
         return None
 
-    def indifferent(self, state: Any, role: Role) -> bool:
-        """Whether ``role``'s goal no longer depends on whether another role wins: only its own
-        win can change it (the three-player game: a role holding a three scores 66 whoever makes
-        four). A player that searches for its goal then has little reason to stop another's win.
-        False by default; it must be cheap, and is never a rule."""
-        return False
-
     # -- the GGP surface, shared ------------------------------------------------------------
     def legal_moves(self, state: Any, role: Role) -> list[Action]:
         """GGP legal moves of ``role``: ``["noop"]`` while waiting, ``[]`` when terminal."""

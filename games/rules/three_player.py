@@ -337,11 +337,6 @@ class ThreePlayerTicTacToe(Game):
         top = max(weights, default=0) or 1
         return [weight / top for weight in weights]
 
-    def indifferent(self, state: ThreePlayerState, role: Role) -> bool:
-        """A role holding a three scores 66 whether or not another role makes four: only a four
-        of its own would change its goal."""
-        return self._has_three(state.masks[self.roles.index(role)])
-
     def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
         masks[mover] |= cells & -cells
         return self._scores(masks, mover)

@@ -481,28 +481,3 @@ def test_the_expert_plays_a_forced_win_its_win_search_finds(monkeypatch):
     monkeypatch.setattr(search, "ENDGAME_SHARE", 0.0)
     action = choose_action(game, state, rng=random.Random(0), iterations=10**7, seconds=30.0, level=LEVELS[3])
     assert action == "(place p1101 3 2)" and calls
-
-
-def _careless_visits(careless: bool, seed: int) -> tuple[int, int]:
-    """z does not block o's four at c4 (row 3); x, who holds a three and so is indifferent,
-    moves next: the visits of x's block at c4 and of all x's moves in z's tree."""
-    from games.rules.three_player import ThreePlayerState, cell_index
-    game = get_game("tictactoe-3player")
-
-    def cells(*pairs):
-        return sum(1 << cell_index(m, n) for m, n in pairs)
-    state = ThreePlayerState((cells((1, 1), (1, 2), (1, 3)), cells((3, 1), (3, 2), (3, 3)), cells((1, 4), (5, 5))), 8)
-    level = dataclasses.replace(LEVELS[-1], careless=careless)
-    root = search.new_root(game, state, level=level)
-    root.untried = ["(mark 5 1)"]
-    search.search(game, root, rng=random.Random(seed), level=level, rounds=2000)
-    x = root.children[0][1]
-    return dict((action, child.visits) for action, child in x.children)["(mark 3 4)"], x.visits
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_careless_others_who_hold_a_three_move_at_random_in_the_tree(seed):
-    blocked, visits = _careless_visits(True, seed)
-    assert blocked < 0.2 * visits  # one move of 16, about uniformly: x will likely not block
-    blocked, visits = _careless_visits(False, seed)
-    assert blocked > 0.5 * visits  # without it the tree expects x to block o's four

@@ -301,26 +301,3 @@ def test_random_playout_follows_the_rules_near_the_end(game):
 def test_random_playout_from_a_finished_game_returns_its_goals(game):
     state = game.replay(interleave([(1, 1), (1, 2), (1, 3), (1, 4)], QUIET_O, QUIET_Z))
     assert game.random_playout(state, random.Random(0)) == game.goals(state)
-
-
-@BOTH
-def test_a_role_holding_a_three_is_indifferent_to_another_roles_four(game):
-    # x holds a three (row 1), o and z none: another's four would cost o and z their 33 but
-    # could not lower x's 66.
-    state = game.replay(from_picture("""
-        xxx..
-        oo...
-        z....
-        ...o.
-        ....z
-    """))
-    assert game.indifferent(state, "xplayer")
-    assert not game.indifferent(state, "oplayer")
-    assert not game.indifferent(state, "zplayer")
-    assert not game.indifferent(game.initial_state(), "xplayer")
-
-
-def test_two_player_rules_know_no_indifferent_role():
-    quarto = get_game("quarto-misere-classic")
-    state = quarto.initial_state()
-    assert not quarto.indifferent(state, "white") and not quarto.indifferent(state, "black")
