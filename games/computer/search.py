@@ -37,10 +37,7 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
              that keep winning chances are preferred to a safe draw;
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
-             may do better building threes (66 whoever makes four) than blocking;
-``no_consolation`` in those seats, an end where another role wins outright is worth nothing to
-             the rest (``unconsoled``): a three still counts on a full board, but the search
-             no longer settles for it while another makes four.
+             may do better building threes (66 whoever makes four) than blocking.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -52,7 +49,9 @@ they were removed: ``rave`` (RAVE), ``mast`` (MAST playouts), ``slips``, ``paran
 (``git show f4f612b:games/computer/search.py``); the measurements are in docs/computer.md. So
 was ``model`` (the other roles judged as a plain UCT judges, by random playouts; both games),
 at commit ``a9f7a08``, and ``careless`` (three players: another role holding a three, which
-scores 66 whoever makes four, moving at random in the tree), at commit ``4d65011``.
+scores 66 whoever makes four, moving at random in the tree), at commit ``4d65011``, and
+``no_consolation`` (in the score seats, an end where another role wins worth nothing to the
+rest), at commit ``0e56cd3``.
 
 Example::
 
@@ -114,7 +113,6 @@ class Level:
     contempt: int = 0  # what a draw (every role with the same value) is worth less to the searching role
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     win_share: float = 0.0  # with ``endgame``: the share of the time a search for a forced win may take first
-    no_consolation: bool = False  # in ``score_seats``: an end where another role wins outright is worth 0 to the rest
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -220,20 +218,12 @@ def ranked(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(share if value == top else 0 for value in values)
 
 
-def unconsoled(values: tuple[int, ...]) -> tuple[int, ...]:
-    """The goals, except that where one role has the top score (a win) the others get nothing:
-    ``unconsoled((66, 100, 66)) == (0, 100, 0)``, ``unconsoled((66, 33, 66)) == (66, 33, 66)``."""
-    if max(values) < TOP_GOAL:
-        return values
-    return tuple(value if value >= TOP_GOAL else 0 for value in values)
-
-
-def worth_for(rank: bool, me: int = 0, contempt: int = 0, consolation: bool = True) -> Worth:
+def worth_for(rank: bool, me: int = 0, contempt: int = 0) -> Worth:
     """How a search values an end, from the goals in ``game.roles`` order: as they are, or as
-    ``ranked`` shares (``rank``), or (neither ``rank`` nor ``consolation``) ``unconsoled``. With
-    ``contempt``, a draw (every role ends with the same value) is worth that much less to role
-    ``me`` alone: ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
-    worth: Worth = ranked if rank else tuple if consolation else unconsoled
+    ``ranked`` shares (``rank``). With ``contempt``, a draw (every role ends with the same
+    value) is worth that much less to role ``me`` alone:
+    ``worth_for(False, me=0, contempt=10)((50, 50)) == (40, 50)``."""
+    worth: Worth = ranked if rank else tuple
     if not contempt:
         return worth
 
@@ -249,7 +239,7 @@ def _level_worth(game: Game, state: Any, level: Level) -> Worth:
     mover = game.to_move(state)
     me = 0 if mover is None else game.roles.index(mover)
     rank = level.rank and me not in level.score_seats
-    return worth_for(rank, me, level.contempt, not level.no_consolation)
+    return worth_for(rank, me, level.contempt)
 
 
 def _values(game: Game, goals: dict[str, int], worth: Worth) -> tuple[int, ...]:

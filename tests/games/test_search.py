@@ -334,10 +334,6 @@ def test_the_search_values_ends_by_first_place_or_by_the_goals():
     everyone = search.worth_for(True)
     assert everyone((100, 66, 66)) == (100, 0, 0) and everyone((66, 100, 66)) == (0, 100, 0)
     assert search.worth_for(False)((66, 100, 66)) == (66, 100, 66)
-    unconsoled = search.worth_for(False, consolation=False)
-    assert unconsoled((66, 100, 66)) == (0, 100, 0)  # a three is no consolation beside another's four
-    assert unconsoled((66, 33, 66)) == (66, 33, 66)  # a full board: the goals as they are
-    assert unconsoled((50, 50)) == (50, 50)
 
 
 def test_contempt_lowers_a_draw_for_the_searching_role_alone():
