@@ -470,14 +470,20 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
             return
 
 
+def _adopt(game: Game, root: _Node, action: Action, state: Any, worth: Worth) -> _Node:
+    """Add ``state``, reached from ``root`` by its untried ``action``, to the tree (unvisited)."""
+    child = _Node(game, state, True, worth)
+    root.untried.remove(action)
+    root.children.append((action, child))
+    return child
+
+
 def _all_children(game: Game, root: _Node, worth: Worth) -> list[_Node]:
     """Every child of ``root``, those not yet in the tree added (unvisited), in the rules' order."""
     mover = game.roles[root.me]
     known = dict(root.children)
     for action in list(root.untried):
-        known[action] = child = _Node(game, game.play(root.state, mover, action), True, worth)
-        root.children.append((action, child))
-    root.untried.clear()
+        known[action] = _adopt(game, root, action, game.play(root.state, mover, action), worth)
     return list(known.values())
 
 
@@ -495,9 +501,7 @@ def _find_win(game: Game, root: _Node, table: dict, deadline: float, worth: Wort
             return
         if won:
             if child is None:
-                child = _Node(game, state, True, worth)
-                root.untried.remove(action)
-                root.children.append((action, child))
+                child = _adopt(game, root, action, state, worth)
             child.proven = win
             root.try_to_prove()
             return
