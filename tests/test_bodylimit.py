@@ -105,6 +105,33 @@ def test_bodies_within_the_limit_still_reach_the_site():
             assert sent >= size and status == 403, declared  # Django's CSRF check read it
 
 
+def raw_post(port: int, path: str, content_type: str, body: bytes) -> tuple[bytes, bytes]:
+    """One POST of ``body`` as it is, then the whole answer: (head, page)."""
+    with socket.create_connection(("127.0.0.1", port), 30) as sock:
+        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+                     f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        answer = b""
+        while data := sock.recv(65536):
+            answer += data
+    head, _, page = answer.partition(b"\r\n\r\n")
+    return head, page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_form_bodies_are_left_to_django_not_parsed_by_twisted():
+    # Twisted answered a malformed multipart body itself, with a bare 400 and a cut connection,
+    # after parsing it on the event loop's thread; Django's CSRF check now reads it and answers
+    # with the site's page, as for any other POST without a token.
+    fields = b"".join(b'--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n' for _ in range(3)) + b"--x--\r\n"
+    with live_server() as server:
+        for content_type, body in (("multipart/form-data; boundary=x", b"garbage"),
+                                   ("multipart/form-data", fields),  # no boundary
+                                   ("multipart/form-data; boundary=x", fields)):
+            head, page = raw_post(server.port, "/history/import/", content_type, body)
+            assert head.startswith(b"HTTP/1.1 403"), (content_type, body[:20], head)
+            assert b'data-testid="error-page"' in page and b"Content-Security-Policy" in head
+
+
 def test_the_patch_refuses_a_daphne_it_does_not_know(monkeypatch):
     import daphne
     from daphne.http_protocol import WebRequest

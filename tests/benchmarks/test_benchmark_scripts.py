@@ -125,3 +125,8 @@ def test_the_exact_trace_benchmark_plays_and_records_a_game(tmp_path):
     record = json.loads(games.read_text())
     assert len(record["moves"]) >= 8 and record["white"] in (0, 50, 100)
     assert f"game 0: white {record['white']}" in out
+
+
+def test_the_form_bodies_benchmark_times_a_hostile_post_beside_gets():
+    out = run("benchmarks/form_bodies.py", "--repeats", "1")
+    assert "HTTP/1.1 403 Forbidden: POST answered in" in out and "median: POST" in out
