@@ -23,6 +23,7 @@ from games.match.settings import MatchSettings
 from games.models import GGPPlayer, Match, Out, Seat
 from games.rules import get_game
 from games.selectors import match_seats
+from games.selectors.rows import MAX_ID
 from games.services.common import (
     call_off,
     computer_turn_after_commit,
@@ -117,8 +118,9 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
                                                  "(a start clock and a play clock): choose one.")
     if role in chosen or not set(chosen) <= set(game.roles) or len(set(chosen.values())) != len(chosen):
         raise ServiceError("ggp_seats", "Each GGP player takes one seat other than yours.")
+    storable = [pk for pk in chosen.values() if 0 < pk <= MAX_ID]  # no row has another; the database refuses larger
     players = {p.pk: p for p in GGPPlayer.objects.select_related("account")
-               .filter(pk__in=list(chosen.values()), account__is_active=True)}
+               .filter(pk__in=storable, account__is_active=True)}
     if set(players) != set(chosen.values()):
         raise ServiceError("ggp_unknown", "There is no such GGP player.")
     return {r: players[pk].account for r, pk in chosen.items()}

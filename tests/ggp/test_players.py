@@ -119,6 +119,17 @@ def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
         assert Match.objects.count() == 1
 
 
+@pytest.mark.parametrize("player_id", [999, 2**63, 10**20])
+def test_playing_a_missing_ggp_player_is_refused_whatever_its_number(player_id):
+    """An id no database can hold (2^63 and over) is answered as a missing player, not a 500."""
+    [owner] = make_accounts(1)
+    client = Client()
+    client.force_login(owner)
+    answer = client.post(f"/ggp/{player_id}/play/", {"game": "nine-board-tictactoe", "clock": "m10/5"}, follow=True)
+    assert answer.redirect_chain[-1][0] == "/ggp/" and b"There is no such GGP player." in answer.content
+    assert not Match.objects.exists()
+
+
 def test_embedded_the_check_runs_in_a_thread_off_the_request(settings):
     """``COMPUTER_WORKERS=pool`` (the embedded set-up): registering returns at once, while the
     player has not answered yet; the INFO check finishes on a thread of ``offpath``."""
