@@ -2,7 +2,10 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
 from games.match import text
+from lobby.forms import AdminLoginForm
 from lobby.models import User
+
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

@@ -1,4 +1,7 @@
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 
 from games.match import clocks
 from games.match.clocks import TimeControl
@@ -15,6 +18,26 @@ class SignupForm(forms.Form):
     username = forms.CharField(max_length=150, label="User name")
     display_name = forms.CharField(max_length=30, required=False, label="Display name")
     password = forms.CharField(widget=forms.PasswordInput, label="Password")
+
+
+class _UsernameLengthChecked:
+    """For Django's sign-in forms: a user name longer than any account's is refused with the
+    form's message before the database is asked. Django sets the field's ``max_length`` after
+    building it, so no validator held it, and 50,000 characters reached SQLite as a LIKE pattern
+    (``Users.get_by_natural_key``) that it refuses as too complex: the outage page."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
+
+
+class LoginForm(_UsernameLengthChecked, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(_UsernameLengthChecked, AdminAuthenticationForm):
+    pass
 
 
 def roles_by_game() -> dict[str, list[str]]:

@@ -1,14 +1,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from lobby import views
+from lobby import forms, views
 
 app_name = "lobby"
 urlpatterns = [
     path("", views.home, name="home"),
     path("guest/", views.guest, name="guest"),
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=forms.LoginForm), name="login"),
     path("logout/", views.logout_page, name="logout"),
     path("matches/new/", views.match_create, name="match_create"),
 ]

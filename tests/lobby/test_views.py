@@ -7,7 +7,7 @@ from django.utils.html import escape
 
 from games.computer.search import LEVELS
 from games.models import Match
-from tests.support.players import make_players
+from tests.support.players import make_accounts, make_players
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +133,20 @@ def test_logging_in_takes_the_user_name_in_any_case(client):
     response = client.post("/login/", {"username": "GRACE", "password": "correct-horse-battery-staple"})
     assert response.status_code == 302
     assert "Log out" in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_a_user_name_too_long_to_be_one_is_refused_by_the_sign_in_form_without_a_query(client, path):
+    """50,000 characters went to the database as a LIKE pattern SQLite calls too complex: the
+    outage page (503) and a log line saying the database was down."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    make_accounts(1)  # SQLite reads the pattern only against a row
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(path, {"username": "a" * 60_000, "password": "correct-horse-battery-staple"})
+    assert response.status_code == 200 and "at most 150 characters" in response.content.decode()
+    assert not [q for q in queries if "auth_user" in q["sql"] or "lobby_user" in q["sql"]]
 
 
 @pytest.mark.parametrize("path,data", [
