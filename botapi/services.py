@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from botapi.models import ApiToken
+from games.match.text import TextRefused, text_clean
 from games.models import Seat
 from games.services import ServiceError
 
@@ -36,9 +37,11 @@ def token_create(*, user, name: str, scopes: set[str]) -> tuple[ApiToken, str]:
     """A new token for ``user`` with ``scopes`` (``ApiToken.Scope`` values); returns it and its
     secret, which is shown to the owner once and never stored."""
     _require_account(user)
-    name = (name or "").strip()
-    if not name or len(name) > NAME_MAX:
-        raise ServiceError("bad_name", f"Name the token (at most {NAME_MAX} characters), e.g. after your program.")
+    try:
+        name = text_clean(name or "", max_length=NAME_MAX, what="The token's name")
+    except TextRefused as refused:
+        raise ServiceError("bad_name", f"Name the token (at most {NAME_MAX} characters), e.g. after your program."
+                           if refused.code == "blank" else str(refused), {"reason": refused.code}) from None
     if not scopes or not scopes <= set(ApiToken.Scope.values):
         raise ServiceError("bad_scopes", f"Choose at least one scope of: {', '.join(ApiToken.Scope.values)}.")
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)

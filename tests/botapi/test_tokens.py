@@ -29,6 +29,22 @@ def test_a_token_is_stored_hashed_and_shown_once_on_the_account_page():
     assert call(secret, "/account", method="get").json()["id"] == user.pk
 
 
+@pytest.mark.parametrize("name, says", [
+    ("\x00", "a control character (U+0000)"),
+    ("\u202e", "an invisible formatting character (U+202E)"),
+    ("bot\u202eexe.", "an invisible formatting character (U+202E)"),
+    ("\u3164", "Name the token"),
+])
+def test_a_token_name_the_text_policy_refuses_is_refused_and_nothing_stored(name, says):
+    (user,) = make_accounts(1, "owner")
+    client = Client()
+    client.force_login(user)
+    page = client.post("/account/", {"name": name, "scopes": ["play", "read"]})
+    assert page.status_code == 200 and page.context["secret"] is None
+    assert says in page.content.decode().replace("&#x27;", "'")
+    assert not ApiToken.objects.exists()
+
+
 def test_a_revoked_token_opens_nothing():
     (user,) = make_accounts(1, "owner")
     secret = token_for(user)
