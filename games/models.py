@@ -51,8 +51,9 @@ class Match(models.Model):
     # The resigned seats' roles, sorted and space-separated: also on the match row so that a move
     # read without a lock sees a resignation made meanwhile (games.services.statements).
     resigned = models.CharField(max_length=100, blank=True, default="")
-    # An imported match's GGP matchId (games.history.services.match_import): one stored copy each.
-    imported_from = models.CharField(max_length=100, null=True, blank=True)
+    # An imported match's content key (games.history.ggp.import_key: game, names, moves, start time;
+    # not the file's matchId, which result["imported_from"] keeps): one stored copy each.
+    import_key = models.CharField(max_length=100, null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -62,8 +63,8 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline"]),
         ]
         constraints = [
-            models.UniqueConstraint(fields=["game", "imported_from"], name="match_imported_once",
-                                    condition=models.Q(imported_from__isnull=False)),
+            models.UniqueConstraint(fields=["game", "import_key"], name="match_imported_once",
+                                    condition=models.Q(import_key__isnull=False)),
         ]
 
     def __str__(self) -> str:

@@ -40,7 +40,10 @@ Example::
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,6 +199,20 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
 
 # -- load -------------------------------------------------------------------------------------
 
+def import_key(*, game_slug: str, names: dict[str, str], steps: Iterable[Step], start_ms: int) -> str:
+    """What makes two imported files the same match: a sha256 of the game, the players' names
+    (role -> name, as ``result["imported_names"]`` keeps them), the steps and the start time (ms
+    since the epoch, 0 when the file has none). The ``matchId`` is not part of it: a file without
+    one, or with another, is still the same match.
+
+    >>> len(import_key(game_slug="quarto", names={}, steps=[("white", "(select 1)")], start_ms=0))
+    64
+    """
+    content = json.dumps([game_slug, names, [list(step) for step in steps], start_ms],
+                         sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(content.encode()).hexdigest()
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -335,9 +352,13 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
         if any(later < earlier for earlier, later in zip(times, times[1:])):
             raise GGPFormatError("'stateTimes' go back in time.")
     match_id, token = data.get("matchId"), data.get("randomToken")
+    if match_id is None or isinstance(match_id, str) and not match_id.strip():
+        match_id = ""
+    else:  # a number, list or object is refused as not text
+        match_id = _clean(match_id, "matchId", MATCH_ID_MAX)
     record = MatchRecord(
         game_slug=game.slug,
-        match_id=_clean(match_id, "matchId", MATCH_ID_MAX) if isinstance(match_id, str) and match_id.strip() else "",
+        match_id=match_id,
         random_token=token if isinstance(token, str) and token.isascii() and token.isalnum() else "",
         start_ms=start_ms if start_ms is not None else (times[0] if times else 0),
         names=tuple(names),

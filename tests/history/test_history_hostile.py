@@ -38,6 +38,10 @@ HOSTILE = [
     ("long name", names("n" * 61, "b"), "at most 60 characters"),
     ("huge name", names("n" * 450_000, "b"), "at most 60 characters"),
     ("long matchId", lambda d: d.update(matchId="m" * 101), "at most 100 characters"),
+    ("number matchId", lambda d: d.update(matchId=5), "'matchId' must be text"),
+    ("object matchId", lambda d: d.update(matchId={"id": "m1"}), "'matchId' must be text"),
+    ("list matchId", lambda d: d.update(matchId=["m1"]), "'matchId' must be text"),
+    ("true matchId", lambda d: d.update(matchId=True), "'matchId' must be text"),
     ("start 1e20", lambda d: d.update(startTime=10**20), "'startTime' must be a time"),
     ("start -1e20", lambda d: d.update(startTime=-10**20), "'startTime' must be a time"),
     ("start year 10000", lambda d: d.update(startTime=253402300800000), "'startTime' must be a time"),
@@ -83,16 +87,26 @@ def test_actions_are_stored_in_their_canonical_spelling(played, uploader):  # no
     assert Match.objects.latest("pk").moves.get(ply=1).action == first
 
 
-def test_the_same_match_id_twice_leads_to_the_first_import(played, uploader):  # noqa: F811
+MATCH_IDS = {"kept": lambda d: None, "left out": lambda d: d.pop("matchId"), "null": lambda d: d.update(matchId=None),
+             "blank": lambda d: d.update(matchId="  "), "another": lambda d: d.update(matchId="another")}
+
+
+@pytest.mark.parametrize("first,second", [("kept", "kept"), ("left out", "left out"), ("null", "null"),
+                                          ("blank", "left out"), ("kept", "left out"), ("kept", "another")])
+def test_the_same_match_twice_leads_to_the_first_import_whatever_its_match_id(
+        first, second, played, uploader):  # noqa: F811
+    """The match's content (game, names, moves, start time) makes it the same, not its matchId."""
     data = refusal(played)
-    first = upload(uploader, data)
-    assert first.status_code == 302
+    assert upload(uploader, with_changes(data, MATCH_IDS[first])).status_code == 302
     imported = Match.objects.latest("pk")
     before = counts()
-    again = upload(uploader, data)
+    again = upload(uploader, with_changes(data, MATCH_IDS[second]))
     assert again.status_code == 302 and again["Location"] == f"/matches/{imported.pk}/replay/"
     assert counts() == before
     assert "was imported before" in uploader.get(again["Location"]).content.decode()
+    later = with_changes(data, lambda d: d.update(stateTimes=[t + 1000 for t in d["stateTimes"]]))
+    assert upload(uploader, with_changes(later, MATCH_IDS[second])).status_code == 302  # another match
+    assert counts() != before
 
 
 def test_a_request_far_over_the_limit_is_refused_unread(uploader):  # noqa: F811

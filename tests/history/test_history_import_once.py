@@ -10,6 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from games.history import services
+from games.history.ggp import import_key
 from games.models import Match
 from games.services import ServiceError
 from tests.history.test_history_ggp import export
@@ -68,10 +69,15 @@ def test_the_database_refuses_a_second_copy_whatever_the_code_checked(played):
         copy.save()
 
 
-def test_the_migration_keys_the_first_of_earlier_copies_and_names_the_others(capsys):
+def migrated(target: str | None):
+    """The models at games' migration ``target`` once the database is migrated there (None: all of them)."""
     executor = MigrationExecutor(connection)
-    executor.migrate([("games", "0014_offers_room_for_declined_takebacks")])
-    old = executor.loader.project_state([("games", "0014_offers_room_for_declined_takebacks")]).apps
+    executor.migrate([("games", target)] if target else executor.loader.graph.leaf_nodes())
+    return executor.loader.project_state([("games", target)]).apps if target else None
+
+
+def test_the_migration_keys_the_first_of_earlier_copies_and_names_the_others(capsys):
+    old = migrated("0014_offers_room_for_declined_takebacks")
     try:
         Match = old.get_model("games", "Match")
 
@@ -81,10 +87,38 @@ def test_the_migration_keys_the_first_of_earlier_copies_and_names_the_others(cap
 
         first, copy, other_game, unnamed = (imported("m1"), imported("m1"), imported("m1", game="quarto-misere"),
                                             imported(""))
+        keyed = dict(migrated("0015_import_unique_key").get_model("games", "Match").objects
+                     .values_list("pk", "imported_from"))
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-    from games.models import Match as Current
-    keyed = dict(Current.objects.values_list("pk", "imported_from"))
+        migrated(None)
     assert keyed == {first: "m1", copy: None, other_game: "m1", unnamed: None}
     assert f"Match {copy} is a second copy of the import of matchId 'm1'" in capsys.readouterr().out
+
+
+def test_the_content_key_migration_keys_each_match_once_whatever_its_match_id(capsys):
+    old = migrated("0019_replaced_move_lost")
+    names, steps, start_ms = {"white": "Ada"}, [("white", "(select 3)"), ("black", "(place 1 1)")], 1764590400123
+    try:
+        Old, Move = old.get_model("games", "Match"), old.get_model("games", "Move")
+
+        def imported(match_id, started_at=services._moment(start_ms)):
+            match = Old.objects.create(
+                game="quarto-misere", status="finished", state={}, started_at=started_at,
+                result={"imported_from": match_id, "imported_names": names}, imported_from=match_id or None,
+                invite_token=f"t{Old.objects.count()}")
+            Move.objects.bulk_create([Move(match=match, ply=ply, role=role, action=action)
+                                      for ply, (role, action) in enumerate(steps, start=1)])
+            return match.pk
+
+        first, unnamed, renamed = imported("m1"), imported(""), imported("m2")
+        later = imported("", started_at=services._moment(start_ms + 1))
+        played = Old.objects.create(game="quarto-misere", status="finished", state={}, invite_token="p").pk
+    finally:
+        migrated(None)
+    keyed = dict(Match.objects.values_list("pk", "import_key"))
+    assert keyed[first] == import_key(game_slug="quarto-misere", names=names, steps=steps, start_ms=start_ms)
+    assert keyed[later] not in (None, keyed[first])
+    assert keyed[unnamed] is keyed[renamed] is keyed[played] is None
+    printed = capsys.readouterr().out
+    for copy in (unnamed, renamed):
+        assert f"Match {copy} is a second copy of the import of match {first}" in printed
