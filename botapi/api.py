@@ -5,18 +5,22 @@ description; it runs Django's sync views and async views (the streams) side by s
 
 Every refusal is JSON ``{"code", "message", ...}``: a service's refusal is a 400 with the code
 the match socket gives for it (``illegal_action``, ``stale_version``, ``not_your_turn``, ...).
+A body is read as the match socket reads a frame: a field it does not know, or one given twice,
+is ``malformed`` and nothing is done.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 from channels.db import database_sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.security import HttpBearer
-from pydantic import Field, StrictBool, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from botapi import feeds, services
 from botapi.limits import limits, retry_after
@@ -24,6 +28,7 @@ from botapi.models import ApiToken
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
 from games.match.settings import MatchSettings
+from games.match.text import json_fields_once
 from games.models import ChatMessage, Match, Move
 from games.selectors import challenge_json, match_can_view
 from games.selectors.analysis import analysis_of
@@ -73,9 +78,18 @@ class TokenAuth(HttpBearer):
         return found
 
 
+class FieldsOnce(Parser):
+    """JSON bodies in which a field given twice is refused (as the match socket does), rather than
+    its last value taken."""
+
+    def parse_body(self, request: HttpRequest) -> dict:
+        return json.loads(request.body, object_pairs_hook=json_fields_once)
+
+
 play, read = TokenAuth(ApiToken.Scope.PLAY), TokenAuth(ApiToken.Scope.READ)
 api = NinjaAPI(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
-               description="Play Boardhall's games from a program: see the README's \"Write a bot\".")
+               description="Play Boardhall's games from a program: see the README's \"Write a bot\".",
+               parser=FieldsOnce())
 
 
 def _error(status: int, code: str, message: str, headers: dict | None = None, **extra) -> HttpResponse:
@@ -111,6 +125,8 @@ def _malformed(request, exc: ValidationError):
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError):
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):  # ninja's "Cannot parse request body"
+        return _error(400, "malformed", f"The body must be JSON, each field given once ({exc.__cause__}).")
     return _error(exc.status_code, "malformed" if exc.status_code == 400 else "refused", str(exc))
 
 
@@ -123,7 +139,13 @@ class Ok(Schema):
     ok: bool = True
 
 
-class MoveIn(Schema):
+class BodyIn(Schema):
+    """A request body: a field the call does not take is refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MoveIn(BodyIn):
     action: Annotated[StrictStr, Field(min_length=1, max_length=Move._meta.get_field("action").max_length)]
     version: Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
 
@@ -133,11 +155,11 @@ class Moved(Schema):
     version: int
 
 
-class ChatIn(Schema):
+class ChatIn(BodyIn):
     text: Annotated[StrictStr, Field(max_length=ChatMessage.MAX_LENGTH)]
 
 
-class ChallengeIn(Schema):
+class ChallengeIn(BodyIn):
     to: Annotated[StrictInt, Field(ge=1, le=MAX_VERSION)]
     game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length)]
     rated: StrictBool = False

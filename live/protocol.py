@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from games.match.text import json_fields_once
+
 MAX_FRAME_CHARS = 4096
 MAX_VERSION = 2**31 - 1
 MAX_ACTION_CHARS = 40  # games.models.Move.action
@@ -68,7 +70,7 @@ def parse(text_data: str | None, bytes_data: bytes | None = None,
     if _brackets_outside_strings(text_data) > MAX_BRACKETS:
         raise Malformed("A message is one flat JSON object; this one nests arrays or objects.")
     try:
-        content = json.loads(text_data, object_pairs_hook=_no_repeats)
+        content = json.loads(text_data, object_pairs_hook=json_fields_once)
     except (ValueError, RecursionError):
         raise Malformed("That message is not valid JSON (or repeats a field).") from None
     kind = content.get("type") if isinstance(content, dict) else None
@@ -108,13 +110,6 @@ def _brackets_outside_strings(text: str) -> int:
         return text.count("{")  # the usual message: one object, nothing to strip
     outside = _STRINGS.sub("", text)
     return outside.count("[") + outside.count("{")
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    content = dict(pairs)
-    if len(content) != len(pairs):
-        raise ValueError("a field is repeated")
-    return content
 
 
 def _is_clean_text(value: Any, max_chars: int) -> bool:

@@ -1,4 +1,5 @@
-"""The text policy for what people type or upload: display names, imported names, chat lines.
+"""The text policy for what people type or upload: display names, imported names, chat lines;
+and the JSON objects clients send, in which a field may stand once (``json_fields_once``).
 
 Pure (standard library only), so the services, the GGP import and the socket layer share it.
 ``text_clean`` is the one barrier: it NFC-normalises, collapses whitespace and refuses what
@@ -18,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 NAME_MAX = 30
 # Joiners shape emoji sequences and Persian or Indic words; every other format character
@@ -95,3 +97,15 @@ def display_name_clean(name: object) -> str:
         raise TextRefused("reserved_name", "Names starting with 'Computer' belong to the computer player; "
                                            "choose another.")
     return cleaned
+
+
+def json_fields_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook`` for what clients send (the sockets' frames, the bot
+    API's bodies): an object that gives a field twice raises ``ValueError``, where ``json.loads``
+    alone would keep the last value."""
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the field {key[:40]!r} is given twice")
+        seen.add(key)
+    return dict(pairs)

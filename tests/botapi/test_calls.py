@@ -96,6 +96,27 @@ def test_hostile_bodies_are_a_clear_400(duel, body):
     assert answer.json()["code"] == "malformed" and answer.json()["message"]
 
 
+ONCE_EACH = [  # (call, body, what the message names): each would be played, posted or sent if taken
+    ("move", '{{"action": "{action}", "version": {version}, "extra": 1}}', "extra"),
+    ("move", '{{"action": "{action}", "version": 1, "version": {version}}}', "'version' is given twice"),
+    ("chat", '{{"text": "hi", "colour": "red"}}', "colour"),
+    ("chat", '{{"text": "hi", "text": "hello"}}', "'text' is given twice"),
+    ("challenges", '{{"to": {to}, "game": "' + GAME + '", "seat": "x"}}', "seat"),
+    ("challenges", '{{"to": {to}, "game": "chess", "game": "' + GAME + '"}}', "'game' is given twice"),
+]
+
+
+@pytest.mark.parametrize("path,body,named", ONCE_EACH, ids=[f"{c[0]} {c[2]}" for c in ONCE_EACH])
+def test_unknown_and_repeated_fields_are_malformed_and_change_nothing(duel, path, body, named):
+    match, (_, x), (o, _) = duel
+    path = "/challenges" if path == "challenges" else f"/matches/{match.pk}/{path}"
+    before = (Match.objects.get(pk=match.pk).version, ChatMessage.objects.count(), Challenge.objects.count())
+    answer = call(x, path, body.format(action=legal(match)[0], version=match.version, to=o.pk))
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] == "malformed" and named in answer.json()["message"]
+    assert (Match.objects.get(pk=match.pk).version, ChatMessage.objects.count(), Challenge.objects.count()) == before
+
+
 def test_a_huge_body_is_refused_not_a_500(duel, settings):
     match, (_, x), _ = duel
     answer = call(x, f"/matches/{match.pk}/chat", '{"text": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}')
