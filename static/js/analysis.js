@@ -72,5 +72,5 @@ export function describeMove(container, position, move) {
   board.className = "analysis-better";
   board.dataset.testid = "analysis-better";
   container.append(text, board);
-  renderBoard(board, move.better_view, { lastAction: move.better, focusable: false });
+  renderBoard(board, move.better_view, { lastAction: move.better, focusable: false, hints: false });
 }

@@ -1,6 +1,6 @@
 // Draw any board from the `view` dict of the rules (docs/architecture.md, "the drawing data").
 //
-//   renderBoard(container, view, { onAction, lastAction, focusable })
+//   renderBoard(container, view, { onAction, lastAction, focusable, hints })
 //
 // Cells are buttons: the ones listed in `view.cell_actions` call `onAction(action)` when
 // clicked (or on Enter / Space); every other cell is disabled. Without `onAction` the board
@@ -8,6 +8,8 @@
 // move between; with `focusable: false` it is no tab stop at all, and the page keeps the arrow
 // keys (the replay steps through the moves with them). Marks are shapes as well as colours, the sub-board to
 // play in has a thick outline and a text hint, and the line that ended the game is marked.
+// `hints: false` leaves the text hints out (a small board beside other text, such as the
+// analysis's better move, where "place the selected piece" would read as an instruction).
 
 import { coordinates, rovingFocus } from "./board-a11y.js";
 
@@ -20,7 +22,8 @@ const DRAWERS = {
   quarto: drawQuarto,
 };
 
-export function renderBoard(container, view, { onAction = null, lastAction = null, focusable = true } = {}) {
+export function renderBoard(container, view, { onAction = null, lastAction = null, focusable = true,
+                                              hints = true } = {}) {
   const draw = DRAWERS[view.family];
   if (!draw) throw new Error(`No drawing for the board family ${view.family}`);
   const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key || "board" : null;
@@ -28,6 +31,7 @@ export function renderBoard(container, view, { onAction = null, lastAction = nul
                              last: lastCell(view.family, lastAction) });
   board.classList.add("board", `board--${view.family}`);
   if (view.to_move === null) board.classList.add("board--over");
+  if (!hints) for (const node of board.querySelectorAll(".board-hint")) node.remove();
   container.classList.toggle("marks-swapped", marksSwapped(view));
   container.replaceChildren(board);
   if (focusable) rovingFocus(board, container);

@@ -11,9 +11,10 @@ from playwright.sync_api import expect
 from games import services
 from games.computer.analysis import evaluate_position, match_positions
 from games.models import Analysis
+from games.rules import get_game
 from tests.browser.helpers import outside_the_event_loop
 from tests.support.analysis import blunder_line, play_line
-from tests.support.players import make_players, start_match
+from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -83,3 +84,45 @@ def test_the_progress_shows_live_while_the_analyser_works(player_page, blunder_m
             expect(page.get_by_test_id("analysis-count")).to_have_text(f"{done} of {total}")
             expect(page.locator("#analysis-progress")).to_have_attribute("value", str(done))
     graph_and_blunder_shown(page, moves, blunder)
+
+
+def test_a_better_quarto_move_is_a_readable_board_without_a_play_prompt(page_of):
+    """At desktop width the better move's Quarto board keeps its pool under the board (beside it,
+    the board was squeezed to a column and the pieces spilled out), and, read-only, no prompt."""
+    quarto = "quarto-misere"
+
+    def finished_with_a_mistake():
+        people = make_players(2, "Quarto")
+        match = play_out(start_match(quarto, people), people, seed=3)
+        moves = list(match.moves.values_list("role", "action"))
+        game = get_game(quarto)
+        positions = match_positions(quarto, moves)
+        legal = [game.legal_actions(game.state_from_json(position)) for position in positions]
+        # A select from the middle of the match is marked a mistake; every other move was the search's own.
+        ply = next(n for n in range(8, len(moves)) if moves[n][1].startswith("(select")
+                   and len(legal[n]) > 1)
+        better = next(a for a in legal[ply] if a != moves[ply][1])
+        even = {role: 0.5 for role in game.roles}
+        evaluations = [{"scores": even, "best": moves[n][1] if n < len(moves) else None} for n in range(len(positions))]
+        evaluations[ply] = {"scores": even, "best": better}
+        evaluations[ply + 1] = {"scores": {**even, moves[ply][0]: 0.25}, "best": moves[ply + 1][1]}
+        Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=200, positions=len(positions),
+                                evaluations=evaluations, finished_at=timezone.now())
+        return match, ply + 1
+
+    match, ply = outside_the_event_loop(finished_with_a_mistake)
+    page = page_of(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply={ply}")
+    note = page.get_by_test_id("analysis-move")
+    expect(note).to_contain_text(re.compile(r"Mistake \(move \d+, lost 25 points\)\. Better was select "))
+    board = note.get_by_test_id("analysis-better")
+    cells = board.locator(".four-grid .cell")
+    expect(cells).to_have_count(16)
+    for cell in (cells.first, cells.last):
+        box = cell.bounding_box()
+        assert box["width"] >= 32 and box["height"] >= 32, box
+    pool = board.locator(".quarto-pool").bounding_box()
+    grid = board.locator(".four-grid").bounding_box()
+    assert pool["y"] >= grid["y"] + grid["height"], (pool, grid)  # under the board, not over its pieces
+    expect(board.locator(".board-hint")).to_have_count(0)
+    expect(note).not_to_contain_text("Place the selected piece")
