@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.models import Match, Seat
+from games.models import Analysis, Match, Seat
 from tests.browser.conftest import VIEWPORT, match_id_of
 from tests.browser.helpers import (
     PLAYABLE, click_turns, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
@@ -127,13 +127,24 @@ def test_cells_are_named_and_each_move_is_announced(player_page):
 
 
 def test_every_page_fits_a_phone_and_nine_board_cells_are_comfortable(player_page):
+    def analysed_match():
+        match = play_out(start_match("quarto-misere", people), people, seed=2)
+        even = {"scores": {"white": 0.5, "black": 0.5}, "best": None}
+        Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=200, positions=match.plies + 1,
+                                evaluations=[even] * (match.plies + 1), finished_at=timezone.now())
+        return match
+
     people = outside_the_event_loop(lambda: make_players(2, "Maximiliana Longname"))
-    outside_the_event_loop(lambda: play_out(start_match("quarto-misere", people), people, seed=2))
+    match = outside_the_event_loop(analysed_match)
     phone = player_page("Phil", viewport={"width": 360, "height": 740})
     for url in ["/", "/history/", f"/players/{people[0].pk}/", "/rules/", "/rules/nine-board-tictactoe/",
                 "/rules/quarto-misere/", "/nowhere/"]:
         phone.goto(url)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360, url
+    phone.goto(f"/matches/{match.pk}/replay/")  # the analysis's summary table: cards, its last column on the page
+    blunders = phone.get_by_test_id("blunders-white").bounding_box()
+    assert blunders["x"] + blunders["width"] <= 360, blunders
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     roomy = player_page("Rita", viewport=PHONE)
     match_id = create_match(roomy, "nine-board-tictactoe", seat="xPlayer")
     assert roomy.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
