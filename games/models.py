@@ -243,6 +243,8 @@ class Analysis(models.Model):
     evaluations = models.JSONField(default=list, blank=True)
     claim = models.CharField(max_length=32, blank=True, default="",
                              help_text="the worker run holding a running analysis; its writes name it")
+    holder = models.CharField(max_length=300, blank=True, default="",
+                              help_text="the process running it (host:pid:run): gone, a start on its host takes it back")
     heartbeat = models.DateTimeField(null=True, blank=True,
                                      help_text="a running analysis's last progress: long silent, another worker takes it")
     error = models.CharField(max_length=200, blank=True, default="")

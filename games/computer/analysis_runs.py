@@ -3,7 +3,7 @@ keeps the queue in the database, ``games/computer/analysis.py`` evaluates the po
 
 A request asks for the queue to run after its commit, and so does a server process when it
 starts serving (its start hook, ``games.runtime.starting``): jobs queued before a restart are
-picked up. Where the positions are evaluated (``ANALYSIS_WORKERS``, as for the computer's turns):
+picked up, and those the old process of this host left running are taken back at once. Where the positions are evaluated (``ANALYSIS_WORKERS``, as for the computer's turns):
 
 ``pool``     the embedded set-up: one process of this server's own (never the web interpreter);
 ``channel``  the scaled set-up: a message on the ``computer`` channel, taken by a worker process

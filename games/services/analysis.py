@@ -4,8 +4,9 @@ the worker's steps (take the next job, store each position's evaluation, give up
 The queue is the ``Analysis`` rows (queued, running, done, failed), so it survives a restart:
 a worker takes the oldest queued job by a conditional update (two workers never take the same
 one), stores each evaluation as it goes (a job taken over resumes where it stopped), and a
-running job whose worker fell silent for ``ANALYSIS_STALE_SECONDS`` is taken over. Who runs the
-jobs, and when they are asked to: ``games/computer/analysis_runs.py``.
+running job is taken over when its worker fell silent for ``ANALYSIS_STALE_SECONDS``, or at once
+when its worker was a process of this host that is gone (a restart: ``games.runtime.holders``).
+Who runs the jobs, and when they are asked to: ``games/computer/analysis_runs.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from games.computer.analysis import match_positions
 from games.match.errors import ServiceError
 from games.models import Analysis, Match
 from games.rules.base import RulesError
+from games.runtime.holders import holder_gone, holder_here
 from games.services.common import lock_player, require_player
 
 ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
@@ -100,21 +102,28 @@ def _stale_before():
 
 
 def analysis_claim() -> AnalysisJob | None:
-    """Take the oldest queued job, or a running one whose worker fell silent, for this worker;
-    None when there is none. The update is conditional: a job another worker took meanwhile is
-    skipped."""
+    """Take the oldest queued job, or a running one whose worker fell silent or is gone, for this
+    worker; None when there is none. The update is conditional: a job another worker took
+    meanwhile is skipped."""
     while True:
         candidate = (Analysis.objects
                      .filter(Q(status=Analysis.Status.QUEUED)
-                             | Q(status=Analysis.Status.RUNNING, heartbeat__lt=_stale_before()))
+                             | Q(status=Analysis.Status.RUNNING, heartbeat__lt=_stale_before())
+                             | Q(pk__in=_left_by_gone_holders()))
                      .order_by("created_at", "pk").values("pk", "status", "claim").first())
         if candidate is None:
             return None
         claim = secrets.token_hex(8)
         taken = (Analysis.objects.filter(pk=candidate["pk"], status=candidate["status"], claim=candidate["claim"])
-                 .update(status=Analysis.Status.RUNNING, claim=claim, heartbeat=timezone.now()))
+                 .update(status=Analysis.Status.RUNNING, claim=claim, holder=holder_here(), heartbeat=timezone.now()))
         if taken:
             return _job(candidate["pk"], claim)
+
+
+def _left_by_gone_holders() -> list[int]:
+    """The running jobs whose worker was a process of this host that no longer runs."""
+    running = Analysis.objects.filter(status=Analysis.Status.RUNNING).exclude(holder="").values_list("pk", "holder")
+    return [pk for pk, holder in running if holder_gone(holder)]
 
 
 def _job(analysis_id: int, claim: str) -> AnalysisJob | None:
@@ -138,13 +147,13 @@ def analysis_progress(*, analysis_id: int, claim: str, evaluations: list[dict[st
     now = timezone.now()
     return bool(Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING, claim=claim).update(
         evaluations=evaluations, heartbeat=now,
-        **({"status": Analysis.Status.DONE, "finished_at": now, "claim": ""} if done else {})))
+        **({"status": Analysis.Status.DONE, "finished_at": now, "claim": "", "holder": ""} if done else {})))
 
 
 def analysis_fail(*, analysis_id: int, claim: str, error: str) -> None:
     """Give up on a job this worker holds; asking again queues it anew."""
     Analysis.objects.filter(pk=analysis_id, claim=claim).update(
-        status=Analysis.Status.FAILED, error=error[:200], claim="", finished_at=timezone.now())
+        status=Analysis.Status.FAILED, error=error[:200], claim="", holder="", finished_at=timezone.now())
 
 
 def analysis_takeover_seconds() -> float | None:

@@ -1,6 +1,9 @@
 """Post-game analysis against the database: the queue, reuse, limits, fair play, restarts."""
 
 import asyncio
+import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -11,7 +14,7 @@ from games import services
 from games.computer import analysis_runs
 from games.models import Analysis, Match
 from games.rules import get_game
-from games.runtime import starting
+from games.runtime import holders, starting
 from games.selectors.analysis import analysis_of
 from games.services import ServiceError
 from tests.support.analysis import blunder_line, play_line
@@ -188,6 +191,35 @@ def test_after_a_restart_a_queued_job_is_picked_up_and_a_silent_running_one_resu
     assert taken.status == Analysis.Status.DONE and evaluated[0] == 3 and taken.evaluations[:3] == partial
     # The old worker's late write is refused: the job is no longer its own.
     assert not services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim, evaluations=partial)
+
+
+def gone_pid() -> int:
+    """The pid of a process of this host that has exited."""
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid
+
+
+def test_after_a_restart_a_job_whose_process_is_gone_is_taken_back_at_once(analysis_settings):
+    """Its heartbeat is fresh (the process died a moment ago), so the silence rule would wait
+    ``ANALYSIS_STALE_SECONDS``: a holder of this host that no longer runs, or whose pid this new
+    process now has, is known to be gone. A holder that runs, here or on another host (the scaled
+    set-up), is left to it until it falls silent."""
+    match = finished()
+    services.analysis_request(match_id=match.pk, user=match.seats.get(order=0).player)
+    job = services.analysis_claim()
+    assert Analysis.objects.get(pk=job.analysis_id).holder == holders.holder_here()
+    for held in (holders.holder_here(), f"{holders.HOST}:{os.getppid()}:0123abcd",
+                 f"another-{holders.HOST}:{gone_pid()}:0123abcd", ""):
+        Analysis.objects.filter(pk=job.analysis_id).update(holder=held, heartbeat=timezone.now())
+        assert services.analysis_claim() is None, held
+    for gone in (f"{holders.HOST}:{gone_pid()}:0123abcd", f"{holders.HOST}:{os.getpid()}:an-earlier-run"):
+        Analysis.objects.filter(pk=job.analysis_id).update(holder=gone, heartbeat=timezone.now())
+        again = services.analysis_claim()
+        assert again is not None and again.analysis_id == job.analysis_id, gone
+    assert analysis_runs.run_here() == 0  # taken back, and held by this process now: nobody takes it twice
+    assert not services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim, evaluations=[])
+    assert services.analysis_progress(analysis_id=job.analysis_id, claim=again.claim, evaluations=[])
 
 
 def test_a_failed_analysis_is_queued_anew_when_asked_again():
