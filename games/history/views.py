@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from games.match import clocks, ratings
@@ -117,8 +118,18 @@ def analysis_ask(request, match_id: int):
     try:
         analysis_request(match_id=match.pk, user=request.user)
     except ServiceError as err:
-        messages.error(request, err.message)
+        messages.error(request, _with_link_to_its_match(request, err))
     return redirect(back)
+
+
+def _with_link_to_its_match(request, err: ServiceError) -> str:
+    """The refusal; one that names the player's analysis under way links to its replay, when
+    they may see it there without an invite ("... (one at a time per player). See it")."""
+    match_id = err.extra.get("match_id")
+    busy = Match.objects.filter(pk=match_id).first() if match_id is not None else None
+    if busy is None or not selectors.match_visible(match=busy, user=request.user, invite_token=None):
+        return err.message
+    return format_html('{} <a href="{}">See it</a>', err.message, reverse("history:replay", args=[busy.pk]))
 
 
 @require_GET

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.computer import analysis_runs
@@ -92,9 +92,11 @@ def _check_limits(user) -> None:
         if Analysis.objects.filter(requested_by=user, created_at__gte=since).count() >= settings.ANALYSIS_GUEST_PER_DAY:
             raise ServiceError("analysis_daily_cap", f"Guests may ask for {settings.ANALYSIS_GUEST_PER_DAY} analyses "
                                                      "in 24 hours: sign up for more, or come back tomorrow.")
-    if Analysis.objects.filter(status__in=ACTIVE).count() >= settings.ANALYSIS_QUEUE_MAX:
-        raise ServiceError("analysis_queue_full", f"{settings.ANALYSIS_QUEUE_MAX} analyses are waiting already: "
-                                                  "try again in a few minutes.")
+    active = dict(Analysis.objects.filter(status__in=ACTIVE).values_list("status").annotate(Count("pk")))
+    running, waiting = active.get(Analysis.Status.RUNNING, 0), active.get(Analysis.Status.QUEUED, 0)
+    if running + waiting >= settings.ANALYSIS_QUEUE_MAX:
+        raise ServiceError("analysis_queue_full", f"The analyser is full ({running} running, {waiting} waiting; "
+                                                  f"{settings.ANALYSIS_QUEUE_MAX} at most): try again in a few minutes.")
 
 
 def _stale_before():

@@ -107,7 +107,7 @@ def test_the_limits_refuse_with_their_codes_and_messages(analysis_settings):
     assert call(token_for(bob), f"/matches/{second.pk}/analysis").status_code == 202
     full = call(token_for(carol), f"/matches/{third.pk}/analysis")
     assert full.status_code == 429 and full.json()["code"] == "analysis_queue_full"
-    assert "2 analyses are waiting" in full.json()["message"]
+    assert "(0 running, 2 waiting; 2 at most)" in full.json()["message"]
     assert Analysis.objects.count() == 2
 
 

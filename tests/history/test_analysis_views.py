@@ -74,6 +74,17 @@ def test_asked_then_progress_then_graph_marks_and_summary():
     assert marked["better"] and marked["better_view"]["ply"] == blunder
 
 
+def test_one_at_a_time_the_refusal_links_to_the_analysis_under_way():
+    first, players, _ = blunder_match()
+    second = play_out(start_match("nine-board-tictactoe", players), players, seed=1)
+    client = client_for(players[0])
+    client.post(reverse("history:analysis", args=[first.pk]))
+    page = client.post(reverse("history:analysis", args=[second.pk]), follow=True).content.decode()
+    replay = reverse("history:replay", args=[first.pk])
+    assert f'Your analysis of match #{first.pk} is still under way' in page
+    assert f'(one at a time per player). <a href="{replay}">See it</a></li>' in page
+
+
 def test_the_three_player_game_has_a_line_per_seat():
     players = make_players(3)
     match = play_out(start_match("tictactoe-3player", players), players, seed=3)
