@@ -39,8 +39,8 @@ MAX_VERSION = 2**31 - 1
 NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
 # The analysis service's refusals: the match's state (409), its limits (429, no Retry-After: the
 # message says when to ask again).
-ANALYSIS_REFUSALS = {"analysis_in_play": 409, "analysis_not_finished": 409, "analysis_busy": 429,
-                     "analysis_daily_cap": 429, "analysis_queue_full": 429}
+ANALYSIS_REFUSALS = {"analysis_in_play": 409, "analysis_live_position": 409, "analysis_not_finished": 409,
+                     "analysis_busy": 429, "analysis_daily_cap": 429, "analysis_queue_full": 429}
 
 
 class Refused(Exception):

@@ -11,6 +11,7 @@ Who runs the jobs, and when they are asked to: ``games/computer/analysis_runs.py
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -55,6 +56,7 @@ def analysis_request(*, match_id: int, user) -> Analysis:
     if match is None:
         raise ServiceError("not_found", "There is no such match.")
     _require_finished(match)
+    _require_no_live_position(match)
     with transaction.atomic():
         lock_player(user)
         existing = Analysis.objects.select_for_update().filter(match=match).first()
@@ -80,6 +82,31 @@ def _require_finished(match: Match) -> None:
     if match.status != Match.Status.FINISHED:
         raise ServiceError("analysis_not_finished", "This match was called off before it finished: only finished "
                                                     "matches can be analysed.")
+
+
+def _require_no_live_position(match: Match) -> None:
+    """An imported match (a file proves nothing of where its moves came from) is not analysed
+    while it passes through the position a live match of its rule set stands at now: the export
+    of a match in play, changed to look finished and uploaded, would otherwise give a player the
+    search's verdict on their own game. The start position, which every match passes, does not
+    count; the refusal lasts until that match moves on."""
+    if (match.result or {}).get("imported_from") is None:  # played here, not imported
+        return
+    try:
+        positions = match_positions(match.game, list(match.moves.values_list("role", "action")))
+    except RulesError:
+        return  # the worker reports a stored move the rules refuse
+    passed = {_same(position) for position in positions[1:]}
+    live = Match.objects.filter(game=match.game, status=Match.Status.ACTIVE).exclude(pk=match.pk)
+    if any(_same(state) in passed for state in live.values_list("state", flat=True).iterator()):
+        raise ServiceError("analysis_live_position", "A position of this match is on the board of a match being "
+                                                     "played now: for fair play, ask again once that match has "
+                                                     "moved on.")
+
+
+def _same(position: Any) -> str:
+    """A position's JSON as one text, the same for equal positions whatever the key order."""
+    return json.dumps(position, sort_keys=True, separators=(",", ":"))
 
 
 def _check_limits(user) -> None:

@@ -1,6 +1,7 @@
 """Post-game analysis against the database: the queue, reuse, limits, fair play, restarts."""
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -309,3 +310,39 @@ def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
     assert load_command_class("games", "runworker").worker_class is StartingWorker
     assert "the analysis queue" in worker_hooks(["computer"])
     assert "the analysis queue" not in worker_hooks(["ggp"])
+
+
+def test_an_import_through_a_live_match_position_waits_until_that_match_moves_on():
+    # A player's own live match, exported, made to look finished and uploaded: its analysis
+    # would be the search's verdict on the game in play.
+    from games.history import selectors
+    from games.history.services import match_import
+
+    players = make_players(2)
+    live = play_first_moves(start_match("nine-board-tictactoe", players), players)
+    data = selectors.match_export(match=live)
+    data.update(isCompleted=True, resigned=["oPlayer"], goalValues=[100, 0], matchId="not.the.live.one")
+    data.pop("states", None)
+    copy = match_import(user=players[0], content=json.dumps(data).encode())
+    assert copy.status == Match.Status.FINISHED and copy.plies == live.plies
+    message = refused("analysis_live_position", match_id=copy.pk, user=players[0])
+    assert "being played now" in message and "fair play" in message
+    carol, = make_players(1, prefix="carol")
+    refused("analysis_live_position", match_id=copy.pk, user=carol)  # anyone: the result would be shown to all
+    assert Analysis.objects.count() == 0
+    # Once the live match has moved on, its former position is history.
+    game = get_game(live.game)
+    state = game.state_from_json(live.state)
+    by_role = dict(zip(game.roles, players))
+    services.move_submit(match_id=live.pk, user=by_role[game.to_move(state)],
+                         action=game.legal_actions(state)[0], version=live.version)
+    assert services.analysis_request(match_id=copy.pk, user=players[0]).status == Analysis.Status.QUEUED
+
+
+def test_a_match_played_here_is_analysed_whatever_live_matches_stand_at():
+    players = make_players(4)
+    match = finished(players[:2])
+    # A live match standing where the finished one stood after its first two moves.
+    live = play_line(start_match(match.game, players[2:]), players[2:], match.moves_played[:2])
+    assert live.status == Match.Status.ACTIVE
+    assert services.analysis_request(match_id=match.pk, user=players[0]).status == Analysis.Status.QUEUED
