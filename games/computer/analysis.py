@@ -18,11 +18,20 @@ def position_seed(ply: int) -> str:
     return f"analysis.{ply}"
 
 
-def evaluate_position(ruleset: str, state_json: Any, ply: int, rounds: int) -> dict[str, Any]:
-    """One position's evaluation as stored: ``{"scores": {role: 0..1}, "best": action | None}``."""
+def evaluate_position(ruleset: str, state_json: Any, ply: int, rounds: int, played: str | None = None) -> dict[str, Any]:
+    """One position's evaluation as stored: ``{"scores": {role: 0..1}, "best": action | None}``,
+    and with ``played`` (the move made there) ``"played": {role: 0..1}``, each role's expected
+    score after it, judged in the same search as the best move's (``engine.evaluate``)."""
     game = get_game(ruleset)
-    found = evaluate(ruleset, game.state_from_json(state_json), rounds=rounds, seed=position_seed(ply))
-    return {"scores": {role: round(found.scores[role], 4) for role in game.roles}, "best": found.best}
+    found = evaluate(ruleset, game.state_from_json(state_json), rounds=rounds, seed=position_seed(ply), played=played)
+    stored = {"scores": _rounded(game, found.scores), "best": found.best}
+    if found.played is not None:
+        stored["played"] = _rounded(game, found.played)
+    return stored
+
+
+def _rounded(game, scores: dict[str, float]) -> dict[str, float]:
+    return {role: round(scores[role], 4) for role in game.roles}
 
 
 def match_positions(ruleset: str, actions: list[tuple[str, str]]) -> list[Any]:

@@ -74,7 +74,7 @@ def run_here(evaluate: Callable[..., dict] = evaluate_position) -> int:
         evaluations = list(job.done)
         try:
             for ply in range(len(evaluations), len(job.positions)):
-                evaluations.append(evaluate(job.ruleset, job.positions[ply], ply, job.rounds))
+                evaluations.append(evaluate(job.ruleset, job.positions[ply], ply, job.rounds, job.played(ply)))
                 if not _services["progress"](analysis_id=job.analysis_id, claim=job.claim, evaluations=evaluations):
                     break
         except Exception as err:
@@ -122,7 +122,7 @@ async def _run_job(job, executor: Executor) -> None:
     for ply in range(len(evaluations), len(job.positions)):
         try:
             found = await loop.run_in_executor(
-                executor, partial(evaluate_position, job.ruleset, job.positions[ply], ply, job.rounds))
+                executor, partial(evaluate_position, job.ruleset, job.positions[ply], ply, job.rounds, job.played(ply)))
         except Exception as err:
             await db(_services["fail"])(analysis_id=job.analysis_id, claim=job.claim, error=f"The search failed: {err}")
             return

@@ -25,12 +25,16 @@ from games.rules import Action, get_game
 # goals (analysis shows expected scores, not places) and without the three-player bias added on
 # November 26 (so stored analyses and docs/benchmarks.md's analysis timings stay as they were).
 ANALYSIS = dataclasses.replace(search.LEVELS[2], rank=False, bias=0.0)
+PLAYED_SHARE = 0.25  # the least share of an evaluation's rounds the played move's value rests on
 
 
 @dataclass(frozen=True)
 class Evaluation:
     scores: dict[str, float]  # each role's expected score, 0 to 1 (a GGP goal of 100 is 1)
     best: Action | None  # the best move found for the mover; None in a terminal state
+    # With ``played``: each role's expected score after that move, judged in the same search as
+    # ``scores`` (the best move's), so the two compare like with like.
+    played: dict[str, float] | None = None
 
 
 def best_move(ruleset: str, state: Any, *, level: int = search.STRONGEST, seconds: float = 1.0,
@@ -43,17 +47,37 @@ def best_move(ruleset: str, state: Any, *, level: int = search.STRONGEST, second
     return search.play_level(get_game(ruleset), state, level=level, rng=random.Random(seed), seconds=seconds)
 
 
-def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 0) -> Evaluation:
+def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 0,
+             played: Action | None = None) -> Evaluation:
     """Each role's expected score in ``state`` and the mover's best move, after ``rounds`` rounds
     of search seeded with ``seed`` (repeatable: no clock is read). The search is the strong
-    level's (tactical playouts, proven positions); a proven move's scores are exact."""
+    level's (tactical playouts, proven positions); a proven move's scores are exact.
+
+    With ``played`` (a legal move), also each role's expected score after it, from the same
+    tree: that child is searched on until it holds at least ``PLAYED_SHARE`` of ``rounds``
+    (a move the search hardly looked at is judged on as many rounds as a considered one)."""
     game = get_game(ruleset)
     if game.is_terminal(state):
         return Evaluation({role: value / 100.0 for role, value in game.goals(state).items()}, None)
+    rng = random.Random(seed)
     root = search.new_root(game, state, level=ANALYSIS)
-    search.search(game, root, rng=random.Random(seed), level=ANALYSIS, rounds=rounds)
+    search.search(game, root, rng=rng, level=ANALYSIS, rounds=rounds)
     best_action, best = search.final_choice(root)
-    if best.proven is not None:
-        return Evaluation({role: value / 100.0 for role, value in zip(game.roles, best.proven)}, best_action)
-    return Evaluation({role: total / (100.0 * best.visits) for role, total in zip(game.roles, best.totals)},
-                      best_action)
+    if played is None:
+        return Evaluation(_scores(game, best), best_action)
+    # The best move's mean is the highest of many small samples, so it runs high; the played
+    # move may have had a handful of rounds. Both get at least a share of the rounds, and are
+    # then compared: an equal move loses nothing, whatever the two samples were before.
+    child = search.child_of(game, root, played, level=ANALYSIS)
+    for node in (best, child):
+        short = int(rounds * PLAYED_SHARE) - node.visits
+        if node.proven is None and short > 0:
+            search.search(game, node, rng=rng, level=ANALYSIS, rounds=short)
+    return Evaluation(_scores(game, best), best_action, _scores(game, child))
+
+
+def _scores(game, node) -> dict[str, float]:
+    """A node's value to each role, 0 to 1: exact when proven, else its mean."""
+    if node.proven is not None:
+        return {role: value / 100.0 for role, value in zip(game.roles, node.proven)}
+    return {role: total / (100.0 * node.visits) for role, total in zip(game.roles, node.totals)}

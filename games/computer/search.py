@@ -470,6 +470,16 @@ def _solve_children(game: Game, root: _Node, rng: random.Random, deadline: float
             return
 
 
+def child_of(game: Game, root: _Node, action: Action, *, level: Level) -> _Node:
+    """``root``'s child by ``action`` (a legal move), added to the tree unvisited if the search
+    never tried it (post-game analysis judges the move a player made, tried or not)."""
+    for done, child in root.children:
+        if done == action:
+            return child
+    return _adopt(game, root, action, game.play(root.state, game.roles[root.me], action),
+                  _level_worth(game, root.state, level))
+
+
 def _adopt(game: Game, root: _Node, action: Action, state: Any, worth: Worth) -> _Node:
     """Add ``state``, reached from ``root`` by its untried ``action``, to the tree (unvisited)."""
     child = _Node(game, state, True, worth)

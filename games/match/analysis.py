@@ -2,10 +2,13 @@
 it earns, from the evaluations of the positions before and after it.
 
 An evaluation of a position gives every role's expected score (0 to 1) under the search's best
-play, and the best move found for the role in control. A move's **loss** is its mover's expected
-score before it (with the best move) minus after it (with the move played), never below 0, and
-0 when the move played is the one the search found best. As
-on lichess, a loss over a threshold marks the move::
+play, the best move found for the role in control, and each role's expected score after the move
+that was played there, judged in the same search (``"played"``). A move's **loss** is its mover's
+expected score with the best move minus with the move played, never below 0 (0 when it is the best
+move). Both numbers come from one search, each resting on at least a quarter of its rounds, so a
+move as good as the best loses about nothing; an evaluation stored before ``"played"`` existed is
+judged against the next position's evaluation instead, with the search's own move losing
+nothing. As on lichess, a loss over a threshold marks the move::
 
     >>> classify(0.35)
     'blunder'
@@ -40,8 +43,12 @@ def judge_moves(moves: Sequence[tuple[str, str]], evaluations: Sequence[dict[str
     for index, (role, action) in enumerate(moves):
         before, after = evaluations[index], evaluations[index + 1]
         best = before.get("best")
-        # The move the search itself chose loses nothing: what two searches disagree on is noise.
-        loss = 0.0 if action == best else max(0.0, before["scores"][role] - after["scores"][role])
+        if action == best:
+            loss = 0.0
+        elif "played" in before:
+            loss = max(0.0, before["scores"][role] - before["played"][role])
+        else:  # an evaluation stored before the played move was judged in the same search
+            loss = max(0.0, before["scores"][role] - after["scores"][role])
         mark = classify(loss)
         judged.append({"ply": index + 1, "role": role, "action": action, "loss": round(loss, 4),
                        "mark": mark, "better": best if mark else None})

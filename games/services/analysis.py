@@ -43,6 +43,11 @@ class AnalysisJob:
     rounds: int
     positions: list[Any]
     done: list[dict[str, Any]]
+    actions: list[str]  # the move made from each position but the last
+
+    def played(self, ply: int) -> str | None:
+        """The move made from position ``ply`` (None after the last)."""
+        return self.actions[ply] if ply < len(self.actions) else None
 
 
 def analysis_request(*, match_id: int, user) -> Analysis:
@@ -158,12 +163,14 @@ def _left_by_gone_holders() -> list[int]:
 def _job(analysis_id: int, claim: str) -> AnalysisJob | None:
     analysis = Analysis.objects.select_related("match").get(pk=analysis_id)
     match = analysis.match
+    moves = list(match.moves.values_list("role", "action"))
     try:
-        positions = match_positions(match.game, list(match.moves.values_list("role", "action")))
+        positions = match_positions(match.game, moves)
     except RulesError:
         analysis_fail(analysis_id=analysis_id, claim=claim, error="A stored move is not one the rules accept.")
         return analysis_claim()
-    return AnalysisJob(analysis_id, claim, match.game, analysis.rounds, positions, list(analysis.evaluations))
+    return AnalysisJob(analysis_id, claim, match.game, analysis.rounds, positions, list(analysis.evaluations),
+                       [action for _, action in moves])
 
 
 def analysis_progress(*, analysis_id: int, claim: str, evaluations: list[dict[str, Any]]) -> bool:

@@ -65,7 +65,8 @@ def test_the_progress_shows_live_while_the_analyser_works(player_page, blunder_m
     """The test holds the job as a worker would, and stores the evaluations itself, step by step."""
     match, moves, blunder = blunder_match
     positions = match_positions(GAME, moves)
-    evaluations = [evaluate_position(GAME, state, ply, 200) for ply, state in enumerate(positions)]
+    evaluations = [evaluate_position(GAME, state, ply, 200, moves[ply][1] if ply < len(moves) else None)
+                   for ply, state in enumerate(positions)]
 
     def hold():
         return Analysis.objects.create(match=match, status=Analysis.Status.RUNNING, rounds=200, claim="test",

@@ -35,6 +35,17 @@ def test_a_moves_loss_is_its_movers_expected_score_before_minus_after():
     assert judged[2]["loss"] == pytest.approx(0.4) and judged[2]["mark"] == "blunder" and judged[2]["better"] == "a3"
 
 
+def test_the_played_moves_value_from_the_same_search_decides_its_loss():
+    # The next position's search (0.45 for x) would call a1 a 15-point loss; the search that
+    # weighed a1 beside the best move found them equal (0.6 and 0.59): no mark.
+    before = {**ev(0.6, 0.4, "a9"), "played": {"x": 0.59, "o": 0.41}}
+    judged = judge_moves([("x", "a1")], [before, ev(0.45, 0.55, None)])
+    assert judged[0]["loss"] == pytest.approx(0.01) and judged[0]["mark"] is None
+    worse = {**ev(0.6, 0.4, "a9"), "played": {"x": 0.25, "o": 0.75}}
+    judged = judge_moves([("x", "a1")], [worse, ev(0.9, 0.1, None)])
+    assert judged[0]["loss"] == pytest.approx(0.35) and judged[0]["mark"] == "blunder" and judged[0]["better"] == "a9"
+
+
 def test_a_gain_is_no_loss():
     judged = judge_moves([("x", "a1")], [ev(0.2, 0.8, "a2"), ev(0.7, 0.3, None)])
     assert judged[0]["loss"] == 0.0 and judged[0]["mark"] is None

@@ -172,16 +172,16 @@ def test_after_a_restart_a_queued_job_is_picked_up_and_a_silent_running_one_resu
     job = services.analysis_claim()  # the old process took the oldest, evaluated 3 positions, died
     assert job.analysis_id == Analysis.objects.get(match=running_match).pk
     from games.computer.analysis import evaluate_position
-    partial = [evaluate_position(job.ruleset, job.positions[ply], ply, job.rounds) for ply in range(3)]
+    partial = [evaluate_position(job.ruleset, job.positions[ply], ply, job.rounds, job.played(ply)) for ply in range(3)]
     assert services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim, evaluations=partial)
     # While its worker is fresh, nobody else takes it; the queued one is next.
     assert analysis_of(match=running_match)["done"] == 3
     assert services.analysis_takeover_seconds() > 0
     evaluated = []
 
-    def counting(ruleset, state, ply, rounds):
+    def counting(ruleset, state, ply, rounds, played):
         evaluated.append(ply)
-        return evaluate_position(ruleset, state, ply, rounds)
+        return evaluate_position(ruleset, state, ply, rounds, played)
 
     assert analysis_runs.run_here(counting) == 1
     assert Analysis.objects.get(match=queued_match).status == Analysis.Status.DONE
