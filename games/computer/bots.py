@@ -11,7 +11,9 @@ the turn. Where it is thought about (``COMPUTER_WORKERS``):
 Every path reads the position (``selectors.computer_turn``), thinks with no database
 connection or lock held, and submits through ``move_submit`` like any player, with the version
 it thought about: if the match moved on meanwhile, the stale version is refused and nothing
-happens. A restart loses no turn: opening the match page asks again.
+happens. A restart loses no turn: each server process asks for every pending one as it starts,
+its clock sweep asks again for one that has waited too long (``services.computer_turns_resume``,
+from ``games/services/flagfall.py``), and opening the match page asks again.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from games.match.errors import ServiceError
 COMPUTER_CHANNEL = "computer"
 RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again
 WORKER_ASKS, WORKER_GRACE_SECONDS = 6, 5.0  # asking the workers again when the turn is not played
+STALLED_GRACE_SECONDS = 15.0  # past its thinking time, a turn not played yet counts as lost
 
 _submit: Callable[..., object] | None = None
 _tasks: dict[tuple[int, int], asyncio.Task] = {}
@@ -62,6 +65,14 @@ def _request(match_id: int, version: int) -> None:
         eventloop.run_coroutine(_to_worker, match_id, version)
     else:
         eventloop.run_coroutine(play_turn_when_possible, match_id, version, _process_pool())
+
+
+def stalled_after_seconds() -> float:
+    """How long after it began a computer turn counts as lost (its request died with a process,
+    or reached no worker): the longest it thinks (``COMPUTER_SECONDS``, counted from the ask,
+    waiting for a free process included) plus a grace for a busy machine, past the workers'
+    own first ask again (``WORKER_GRACE_SECONDS``)."""
+    return settings.COMPUTER_SECONDS + STALLED_GRACE_SECONDS
 
 
 async def _to_worker(match_id: int, version: int) -> None:

@@ -59,7 +59,7 @@ from games.services.matches import (
                                     rematch_offer,
                                     seat_join,
 )
-from games.services.moves import computer_turn_resume, move_memory_prime, move_submit, move_submit_many
+from games.services.moves import computer_turn_resume, computer_turns_resume, move_memory_prime, move_submit, move_submit_many
 from games.services.pairing import pool_enter, pool_leave, pool_pair
 from games.services.presence import online_enter, online_leave, presence_enter, presence_leave, presence_touch
 from games.services.ratings import ratings_recompute
@@ -69,8 +69,9 @@ from games.ggp import manager as ggp_manager
 # The computer's turns end like anyone's, through move_submit: bots receives it here, so it
 # never imports the services that schedule it.
 bots.use_submit(move_submit)
-# Likewise the flag-fall timers receive the clock services they call.
-flagfall.use(flag=clock_flag, sweep=clock_sweep)
+# Likewise the flag-fall timers receive the clock services they call, and the computer's turns
+# their sweep asks for again.
+flagfall.use(flag=clock_flag, sweep=clock_sweep, resume=computer_turns_resume)
 # And the analyses' runner the queue's steps.
 analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
                   takeover_seconds=analysis_takeover_seconds)
@@ -80,7 +81,8 @@ ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_cal
 __all__ = [
     "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
     "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
-    "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_user",
+    "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
+    "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
     "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_replace", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",

@@ -7,7 +7,13 @@ really passed, in its own idempotent transaction: a timer that another process's
 obsolete finds a later deadline and re-arms for it. A sweep (``services.clock_sweep``) flags
 every deadline missed while no process was watching it: when the server starts serving (its
 start hook, ``games.runtime.starting``) and then every ``CLOCK_SWEEP_SECONDS`` (0: never; the
-tests sweep by hand).
+tests sweep by hand). After each pass it asks for the computer's turns no process is playing
+(``services.computer_turns_resume``): at the first, every pending one (the turns being thought
+about died with the last process; asked only now, the sweep has ended those whose clock ran out
+meanwhile), then those waiting longer than a turn takes (a request lost for any other reason:
+asked again within ``CLOCK_SWEEP_SECONDS`` of that, before most clocks run out, though a short
+per-move play clock falls first). The sweep is already each process's one timer over all
+matches: this costs it one query a pass while no turn is stalled, and no timer per turn.
 
 With no event loop behind the committing thread (a management command, a service test),
 nothing is armed here; the sweep covers such matches.
@@ -32,16 +38,17 @@ RETRY_SECONDS = 2.0  # a flag fall that met the database down is tried again thi
 
 _flag: Callable[..., datetime | None] | None = None
 _sweep: Callable[[], int] | None = None
+_resume: Callable[..., int] | None = None
 _timers: dict[int, tuple[datetime, asyncio.TimerHandle]] = {}  # match id -> deadline, timer (event loop only)
 _sweeping: set[asyncio.AbstractEventLoop] = set()
 
 
-def use(*, flag: Callable[..., datetime | None], sweep: Callable[[], int]) -> None:
+def use(*, flag: Callable[..., datetime | None], sweep: Callable[[], int], resume: Callable[..., int]) -> None:
     """Give this module the services it calls: ``flag(match_id=...)`` ends a match whose
     deadline passed and returns the deadline still ahead if there is one; ``sweep()`` flags
-    every overdue match."""
-    global _flag, _sweep
-    _flag, _sweep = flag, sweep
+    every overdue match; ``resume(stalled_only=...)`` asks for the computer's pending turns."""
+    global _flag, _sweep, _resume
+    _flag, _sweep, _resume = flag, sweep, resume
 
 
 def arm_on_commit(match_id: int, deadline: datetime | None) -> None:
@@ -100,9 +107,12 @@ def start_sweeping(loop: asyncio.AbstractEventLoop) -> None:
 
 
 async def _sweep_forever() -> None:
+    stalled_only = False  # the first pass, as the process starts: every pending computer turn
     while True:
         try:
             await db(_sweep)()
+            await db(_resume)(stalled_only=stalled_only)
+            stalled_only = True
         except Exception as err:
             outages.report_or_log(f"the clock sweep (again in {settings.CLOCK_SWEEP_SECONDS} s)", err, logger)
         await asyncio.sleep(settings.CLOCK_SWEEP_SECONDS)

@@ -21,9 +21,14 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
+from games.computer import bots
 from games.match import clocks
 from games.match.errors import ServiceError
 from games.match.labels import role_label
@@ -220,3 +225,32 @@ def computer_turn_resume(*, match: Match, seats) -> None:
     if match.status == Match.Status.ACTIVE:
         game = get_game(match.game)
         computer_turn_after_commit(match, game, game.state_from_json(match.state), seats)
+
+
+def computer_turns_resume(*, stalled_only: bool) -> int:
+    """Ask again for the computer's turn of every active match whose seat to move is a
+    computer's (``computer_turn_resume``): all of them when a server process starts (the turns
+    it was playing died with the last one), or with ``stalled_only`` those whose turn began
+    longer ago than a turn takes (``bots.stalled_after_seconds``: its request was lost). Asking
+    for a turn being played is harmless: that process refuses it, and a stale version is
+    refused by ``move_submit``. Two queries, plus the seats of each match asked for; returns
+    how many were asked for."""
+    active = Match.objects.filter(status=Match.Status.ACTIVE, seats__player__is_computer=True,
+                                  seats__resigned=False).distinct()
+    if stalled_only:
+        # The turn began at the last move (or the start); offers and takebacks only make it look older.
+        began = timezone.now() - timedelta(seconds=bots.stalled_after_seconds())
+        active = active.annotate(turn_began=Coalesce(Max("moves__created_at"), "started_at")).filter(
+            turn_began__lte=began)
+    matches = {match.pk: match for match in active}
+    computer_roles: dict[int, set[str]] = {}
+    for match_id, role in Seat.objects.filter(match_id__in=matches, player__is_computer=True,
+                                              resigned=False).values_list("match_id", "role"):
+        computer_roles.setdefault(match_id, set()).add(role)
+    asked = 0
+    for match in matches.values():
+        game = get_game(match.game)
+        if game.to_move(game.state_from_json(match.state)) in computer_roles.get(match.pk, ()):
+            computer_turn_resume(match=match, seats=match_seats(match.pk))
+            asked += 1
+    return asked

@@ -5,6 +5,9 @@ import asyncio
 import contextlib
 import os
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -12,17 +15,21 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.worker import Worker
 from django.test import override_settings
+from django.utils import timezone
 
 from config.asgi import application
-from games import services
+from games import selectors, services
 from games.computer import bots
 from games.computer.search import LEVELS, choose_action
+from games.runtime import starting
+from games.runtime.starting import RunStartHooks
+from games.services import flagfall
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_consumers import join_match, receive
 from tests.support.players import make_players, play_first_moves
-from tests.support.waits import EVENT_SECONDS
+from tests.support.waits import EVENT_SECONDS, POLL_SECONDS
 
 FAST = {"COMPUTER_ITERATIONS": 60, "COMPUTER_SECONDS": 2.0}
 
@@ -149,6 +156,110 @@ async def test_a_computer_turn_lost_in_a_restart_resumes_when_someone_opens_the_
     assert (await receive(sock, "state", timeout=EVENT_SECONDS))["version"] == 2
     assert (await receive(sock, "state", timeout=EVENT_SECONDS))["version"] == 3  # both computer seats played
     await sock.disconnect()
+
+
+async def the_computer_moved(match_id: int, version: int) -> None:
+    """Until the match's stored version reaches ``version``, read from the database (no page open)."""
+    read = database_sync_to_async(lambda: Match.objects.get(pk=match_id).version)
+    async with asyncio.timeout(EVENT_SECONDS):
+        while await read() < version:
+            await asyncio.sleep(POLL_SECONDS)
+
+
+async def a_human_moves_and_the_process_dies(human, match, action: str) -> None:
+    with mock.patch("games.computer.bots.computer_turn_on_commit"):  # the turn's request dies with the process
+        await database_sync_to_async(services.move_submit)(match_id=match.pk, user=human, action=action,
+                                                            version=match.version)
+
+
+@pytest.fixture
+async def a_server_start(settings, monkeypatch):
+    """The start of a server process: its first scope runs the clock sweep's start hook (as
+    ``config/asgi.py`` serves it), whose first pass asks for the pending computer turns."""
+    settings.CLOCK_SWEEP_SECONDS = 30
+    monkeypatch.setattr(flagfall, "_sweeping", set())
+    sweep = next(hook for hook in starting.registered() if hook.name == "the clock sweep")
+
+    async def start() -> None:
+        async def nothing(scope, receive, send):
+            return None
+
+        await RunStartHooks(nothing, [sweep])({"type": "http"}, None, None)
+
+    yield start
+    for task in asyncio.all_tasks():
+        if task.get_coro().__name__ == "_sweep_forever":
+            task.cancel()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(**FAST)
+async def test_a_computer_turn_lost_in_a_restart_is_played_as_the_server_starts_with_no_page_open(
+        computer_workers, a_server_start):
+    human, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=human, settings=MatchSettings("tictactoe-3player"), role="xplayer", against_computer=True)
+    await a_human_moves_and_the_process_dies(human, match, "(mark 3 3)")
+    await a_server_start()
+    await the_computer_moved(match.pk, 3)  # both computer seats played, nobody connected
+    roles = await database_sync_to_async(lambda: list(Move.objects.filter(match=match).values_list("role", flat=True)))()
+    assert roles[0] == "xplayer" and len(roles) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(COMPUTER_WORKERS="pool", **FAST)
+async def test_asking_again_for_a_turn_being_played_plays_it_once(monkeypatch):
+    """A second ask in the process that plays the turn is refused; one from elsewhere (another
+    worker) submits at a version that has moved on, which is refused and ignored."""
+    thinking, answer = [], threading.Event()
+
+    def think(turn):
+        def blocked():
+            thinking.append(turn.version)
+            answer.wait(EVENT_SECONDS)
+            return random.Random(0).choice(turn.game.legal_actions(turn.state))
+        return blocked
+
+    pool = ThreadPoolExecutor(max_workers=2)
+    monkeypatch.setattr(bots, "_process_pool", lambda: pool)
+    monkeypatch.setattr(bots, "_think_args", think)
+    human, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer", against_computer=True)
+    await database_sync_to_async(services.move_submit)(match_id=match.pk, user=human, action="(play 2 2 2 2 x)",
+                                                        version=0)  # the computer's turn starts here
+    async with asyncio.timeout(EVENT_SECONDS):
+        while not thinking:
+            await asyncio.sleep(POLL_SECONDS)
+    assert await database_sync_to_async(services.computer_turns_resume)(stalled_only=False) == 1
+    turn = await database_sync_to_async(selectors.computer_turn)(match_id=match.pk, version=1)
+    answer.set()
+    await the_computer_moved(match.pk, 2)
+    other_answer = turn.game.legal_actions(turn.state)[-1]
+    await database_sync_to_async(bots._submit_turn)(turn, other_answer)  # another worker's, at a stale version
+    assert thinking == [1]
+    assert await database_sync_to_async(lambda: Move.objects.filter(match=match).count())() == 2
+    assert await database_sync_to_async(services.computer_turns_resume)(stalled_only=False) == 0  # the human's turn
+    pool.shutdown()
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
+def test_the_sweep_asks_again_only_for_a_computer_turn_waiting_longer_than_a_turn_takes(
+        django_capture_on_commit_callbacks):
+    human, = make_players(1)
+    match = services.match_create(user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                  against_computer=True)
+    with mock.patch("games.computer.bots.computer_turn_on_commit"):
+        services.move_submit(match_id=match.pk, user=human, action="(play 2 2 2 2 x)", version=0)
+    assert services.computer_turns_resume(stalled_only=True) == 0  # just asked: still thinking
+    Move.objects.filter(match=match).update(created_at=timezone.now() - timedelta(seconds=bots.stalled_after_seconds()))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.computer_turns_resume(stalled_only=True) == 1
+    match.refresh_from_db()
+    assert match.version == 2 and match.moves.last().role == "oPlayer"
+    Move.objects.filter(match=match).update(created_at=timezone.now() - timedelta(days=1))
+    assert services.computer_turns_resume(stalled_only=True) == 0  # the human's turn, however long
 
 
 # -- where it thinks: below the people's threads -----------------------------------------------

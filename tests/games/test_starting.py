@@ -70,22 +70,24 @@ def test_the_served_application_runs_the_hooks_the_modules_registered():
 
 
 async def test_the_clock_sweep_starts_at_the_first_scope_of_any_type(settings, monkeypatch):
-    """A lifespan scope (a server that sends one) or a worker's first message starts it too."""
+    """A lifespan scope (a server that sends one) or a worker's first message starts it too.
+    Once it has swept, it asks for every pending computer turn (a restart lost them)."""
     settings.CLOCK_SWEEP_SECONDS = 30
     swept = []
     monkeypatch.setattr(flagfall, "_sweep", lambda: swept.append("swept") or 0)
+    monkeypatch.setattr(flagfall, "_resume", lambda *, stalled_only: swept.append(("resumed", stalled_only)) or 0)
     monkeypatch.setattr(flagfall, "db", on_the_loop)  # the sweep itself touches no database here
     monkeypatch.setattr(flagfall, "_sweeping", set())
     sweep = next(hook for hook in starting.registered() if hook.name == "the clock sweep")
     server = RunStartHooks(served_by([]), [sweep])
     await server({"type": "lifespan"}, None, None)
     try:
-        await until(lambda: swept, "the sweep at the first scope")
+        await until(lambda: len(swept) >= 2, "the sweep at the first scope")
     finally:
         for task in asyncio.all_tasks():
             if task.get_coro().__name__ == "_sweep_forever":
                 task.cancel()
-    assert swept == ["swept"]
+    assert swept == ["swept", ("resumed", False)]
 
 
 def resume_tasks() -> list[asyncio.Task]:
