@@ -1,4 +1,5 @@
-"""Real Daphne processes: a restart mid-match loses nothing; two processes share one match."""
+"""Real Daphne processes: a restart mid-match loses nothing (nor the computer's turn); two
+processes share one match."""
 
 import asyncio
 import json
@@ -11,10 +12,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from games import services
+from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.support.live import STARTUP_SECONDS, LiveServer, free_port, live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
+from tests.support.waits import EVENT_SECONDS
 from tests.support.wsclient import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,6 +68,32 @@ def test_acknowledged_moves_survive_a_server_restart():
     assert match.status == Match.Status.FINISHED and match.version == version
     assert game.state_from_json(match.state) == state
     assert match.result["scores"] == game.goals(state)
+
+
+def test_a_computer_turn_cut_short_by_a_restart_is_played_after_it_with_no_page_open():
+    """The computer thinks in the server's pool: the server stops while it thinks, and the
+    server that starts again plays the turn as it starts, before anyone opens the match."""
+    human, = make_players(1)
+    match = services.match_create(user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                  against_computer=True)  # the expert: it thinks for all of COMPUTER_SECONDS
+    server = LiveServer(env={"COMPUTER_WORKERS": "pool", "COMPUTER_SECONDS": "5", "CLOCK_SWEEP_SECONDS": "30"}).start()
+    try:
+        sock = Socket(server, f"/ws/matches/{match.pk}/", human)
+        sock.receive("state")
+        sock.send({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
+        assert sock.receive("state")["version"] == 1  # the computer thinks now, for 5 s
+        sock.close()
+        server.stop()
+        assert Match.objects.get(pk=match.pk).version == 1, "the computer answered before the server stopped"
+        server.extra_env["COMPUTER_SECONDS"] = "0.5"
+        server.start()  # answers one HTTP request, as a server does at its first visitor: no match page
+        deadline = time.monotonic() + EVENT_SECONDS
+        while Match.objects.get(pk=match.pk).version < 2:
+            assert time.monotonic() < deadline, f"the computer did not move after the restart; see {server.log.name}"
+            time.sleep(0.05)  # polling interval, not a wait for something
+    finally:
+        server.close()
+    assert list(Move.objects.filter(match=match).values_list("role", flat=True)) == ["xPlayer", "oPlayer"]
 
 
 @pytest.mark.services
