@@ -32,13 +32,16 @@ class UctNode:
         self.sums: dict[str, float] = {role: 0.0 for role in game.roles}
 
 
-def uct_move(game: Game, state: Any, *, seconds: float, rng: random.Random) -> str:
-    """The most visited move after ``seconds`` of plain UCT from ``state``."""
-    stop = time.monotonic() + seconds
+def uct_move(game: Game, state: Any, *, seconds: float | None, rng: random.Random, rounds: int | None = None) -> str:
+    """The most visited move after ``seconds`` of plain UCT from ``state`` (or ``rounds`` rounds,
+    which do not depend on the machine's load: benchmarks/blocking.py)."""
+    if seconds is None and rounds is None:
+        raise ValueError("give the search its seconds, its rounds or both")
+    stop = math.inf if seconds is None else time.monotonic() + seconds
     root = UctNode(game, state)
     if len(root.moves) == 1:
         return root.moves[0]
-    while time.monotonic() < stop:
+    while time.monotonic() < stop and (rounds is None or root.n < rounds):
         node, line = root, [root]
         while node.mover is not None and not node.moves:
             parent = node

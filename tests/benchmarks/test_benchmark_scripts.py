@@ -130,3 +130,8 @@ def test_the_exact_trace_benchmark_plays_and_records_a_game(tmp_path):
 def test_the_form_bodies_benchmark_times_a_hostile_post_beside_gets():
     out = run("benchmarks/form_bodies.py", "--repeats", "1")
     assert "HTTP/1.1 403 Forbidden: POST answered in" in out and "median: POST" in out
+
+
+def test_the_blocking_benchmark_asks_the_plain_uct_after_a_threat():
+    out = run("benchmarks/blocking.py", "--positions", "2", "--rounds", "50")
+    assert "| next |" in out and "| after it |" in out and "blocked" in out.split("| --- |")[0]
