@@ -45,17 +45,42 @@ def roles_by_game() -> dict[str, list[str]]:
     return {g.slug: list(g.roles) for g in GAMES}
 
 
-class MatchCreateForm(forms.Form):
+class LevelSelect(forms.Select):
+    """The computer's levels by name, each option carrying its description (``data-description``),
+    which the page shows below the select, in the element ``<select id>-description`` that
+    describes it: the names keep the select narrow on a phone."""
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"]["aria-describedby"] = f"{context['widget']['attrs']['id']}-description"
+        return context
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        option["attrs"]["data-description"] = LEVELS[int(value) - 1].description
+        return option
+
+
+class ComputerLevelForm(forms.Form):
+    """The computer's strength, 1 to 4 (``LEVELS``); medium unless chosen."""
+
+    computer_level = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=2, initial=2, label="Its strength", widget=LevelSelect,
+        choices=[(number, level.name.capitalize()) for number, level in enumerate(LEVELS, start=1)])
+
+    def level_description(self) -> str:
+        """What the level the form shows does, for the page's first paint."""
+        by_number = {str(number): level for number, level in enumerate(LEVELS, start=1)}
+        return by_number.get(str(self["computer_level"].value()), LEVELS[1]).description
+
+
+class MatchCreateForm(ComputerLevelForm):
     game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
     role = forms.ChoiceField(required=False, label="Your seat",
                              choices=[("", "Random seat")] + sorted({(r, r) for g in GAMES for r in g.roles}))
     opponents = forms.ChoiceField(
         required=False, initial="people", widget=forms.RadioSelect, label="Play against",
         choices=[("people", "People: wait for them to join"), ("computer", "The computer: start at once")])
-    computer_level = forms.TypedChoiceField(
-        required=False, coerce=int, empty_value=2, initial=2, label="Its strength",
-        choices=[(number, f"{level.name.capitalize()}: {level.description}")
-                 for number, level in enumerate(LEVELS, start=1)])
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
     rated = forms.BooleanField(required=False, label="Rated (signed-up players only; the result changes ratings)")
     clock = forms.ChoiceField(required=False, initial="untimed", label="Time control",

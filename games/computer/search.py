@@ -118,16 +118,15 @@ class Level:
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
 # measures each against the one below and the strongest against a plain UCT (docs/computer.md).
 LEVELS = (
-    Level("easy", "Blunders often: one move in four at random, the rest after a glance (30 search rounds); "
+    Level("easy", "Blunders often: plays one move in four at random and the rest after a brief look; "
                   "misses wins", 30, blunder=0.25),
-    Level("medium", "Plays sensibly but shallowly: 300 rounds of plain Monte Carlo search; "
+    Level("medium", "Plays sensibly but looks only a little ahead, by trying out a few hundred random games; "
                     "falls into traps a few moves deep", 300),
-    Level("strong", "Never misses a win in one: a quarter of the thinking time (3,000 rounds at most) of a "
-                    "search whose playouts take wins in one and dodge some losses, and which proves won and "
-                    "lost positions",
+    Level("strong", "Never misses a win in one move: thinks for a quarter of its time, tries out games that "
+                    "take such wins and dodge some losses, and works out which positions are surely won or lost",
           3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
-    Level("expert", "Uses its whole thinking time on the strong search, solves the last moves exactly, "
-                    "and prefers keeping winning chances to a safe draw",
+    Level("expert", "Thinks as the strong level does but for its whole time, plays the last moves of a game "
+                    "perfectly, and would rather keep its winning chances than settle for a safe draw",
           10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=25,
           score_seats=(1,), win_share=0.7),
 )

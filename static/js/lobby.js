@@ -78,6 +78,7 @@ function setupCreateForm() {
   fitRules();
   // The computer's strength matters only against the computer.
   const level = form.elements.computer_level;
+  describeLevel(level);
   const opponents = () => { level.disabled = form.elements.opponents.value !== "computer"; };
   for (const radio of form.elements.opponents) radio.addEventListener("change", opponents);
   opponents();
@@ -87,6 +88,14 @@ function setupCreateForm() {
   const fitClock = () => { custom.hidden = clock.value !== "custom"; };
   clock.addEventListener("change", fitClock);
   fitClock();
+}
+
+// A level select shows only the level's name; what the level does is shown below it.
+function describeLevel(select) {
+  const description = document.getElementById(`${select.id}-description`);
+  const fit = () => { description.textContent = select.selectedOptions[0].dataset.description; };
+  select.addEventListener("change", fit);
+  fit();
 }
 
 function ordinal(n) {

@@ -95,9 +95,10 @@ def test_a_whole_game_against_the_computer(player_page):
     expect(form.get_by_label("Its strength")).to_be_disabled()
     form.get_by_label("The computer: start at once").check()
     strength = form.get_by_label("Its strength")
-    expect(strength.locator("option")).to_have_count(4)  # each level says what it does
-    expect(strength.locator('option[value="1"]')).to_contain_text("Easy: Blunders often")
+    expect(strength.locator("option")).to_have_count(4)
     strength.select_option("1")
+    expect(strength.locator("option:checked")).to_have_text("Easy")  # and what the level does, below it
+    expect(form.locator("#id_computer_level-description")).to_contain_text("Blunders often")
     form.get_by_role("button", name="Create match").click()
     match_id = match_id_of(ada)
     names = {"xplayer": "Computer (easy)", "oplayer": "Ada", "zplayer": "Computer 2 (easy)"}

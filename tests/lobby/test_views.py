@@ -80,12 +80,15 @@ def test_create_match_against_the_computer_starts_it_with_the_computer_in_the_ot
 
 
 def test_the_create_form_says_what_each_level_of_the_computer_does(signed_in):
+    """The select names the levels (short enough for a phone); what each does is shown below it."""
     client, _ = signed_in
     page = client.get("/").content.decode()
     for number, level in enumerate(LEVELS, start=1):
-        assert f'<option value="{number}"' in page
-        assert escape(f"{level.name.capitalize()}: {level.description}") in page
-    assert "Never misses a win in one" in page
+        assert f'data-description="{escape(level.description)}">{level.name.capitalize()}</option>' in page
+    assert 'aria-describedby="id_computer_level-description"' in page
+    description = f'id="id_computer_level-description" aria-live="polite">{escape(LEVELS[1].description)}</p>'
+    assert description in page  # medium, the level chosen at first
+    assert "Never misses a win in one move" in page
 
 
 def test_create_match_refuses_an_unknown_kind_of_opponent(signed_in):
