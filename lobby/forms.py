@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 
 from games.match import clocks
@@ -89,6 +90,24 @@ class MatchCreateForm(ComputerLevelForm):
                                        min_value=clocks.MIN_BASE_MINUTES, max_value=clocks.MAX_BASE_MINUTES)
     clock_increment = forms.IntegerField(required=False, initial=3, label="Seconds added per move",
                                          min_value=0, max_value=clocks.MAX_INCREMENT_SECONDS)
+
+    @classmethod
+    def choices_in(cls, data) -> dict:
+        """The valid choices among ``data`` (a query string), to show the form with them: a
+        refused form comes back as the player left it, and a link may preselect
+        (``/?opponents=computer``). Anything else in ``data`` is left out."""
+        kept = {}
+        for name, field in cls.base_fields.items():
+            if name in data:
+                try:
+                    kept[name] = field.clean(data[name])
+                except ValidationError:
+                    pass
+        return kept
+
+    def base_game(self) -> str:
+        """The game whose rule set (itself or a variant) the form shows chosen."""
+        return {g.slug: g.variant_of or g.slug for g in GAMES}.get(self["game"].value(), GAMES[0].slug)
 
     def match_settings(self) -> MatchSettings:
         return MatchSettings(game=self.cleaned_data["game"], rated=self.cleaned_data["rated"],

@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -26,7 +26,7 @@ def home(request):
         "lists": selectors.lobby_lists(),
         "mine": selectors.matches_of_player(user=request.user),
         "guest_form": forms.GuestForm(),
-        "create_form": forms.MatchCreateForm(),
+        "create_form": forms.MatchCreateForm(initial=forms.MatchCreateForm.choices_in(request.GET)),
         "roles_by_game": forms.roles_by_game(),
         "clock_choices": clocks.choices(),
     })
@@ -69,11 +69,11 @@ def signup(request):
 def match_create(request):
     if not _may_create(request):
         messages.error(request, "You are creating matches too fast: wait a minute, then try again.")
-        return redirect("lobby:home")
+        return _create_form_again(request)
     form = forms.MatchCreateForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
-        return redirect("lobby:home")
+        return _create_form_again(request)
     try:
         match = services.match_create(user=request.user, settings=form.match_settings(),
                                       is_private=form.cleaned_data["private"],
@@ -82,8 +82,14 @@ def match_create(request):
                                       computer_level=form.cleaned_data["computer_level"])
     except ServiceError as err:
         refuse(request, err)
-        return redirect("lobby:home")
+        return _create_form_again(request)
     return redirect("games:match", match_id=match.pk)
+
+
+def _create_form_again(request):
+    """Back to the lobby's create form, showing what the refused form had chosen."""
+    chosen = {name: request.POST[name] for name in forms.MatchCreateForm.base_fields if name in request.POST}
+    return redirect(f"{reverse('lobby:home')}?{urlencode(chosen)}#create-form")
 
 
 def _may_create(request) -> bool:

@@ -61,9 +61,12 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     require_player(user)
     if against_computer and computer_level not in range(1, computer.STRONGEST + 1):
         raise ServiceError("unknown_level", f"The computer's level runs from 1 to {computer.STRONGEST}.")
-    if settings.rated and (against_computer or not all(is_ratable(p) for p in (user, *opponents))):
-        raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: guests and the "
-                                                   "computer play casual matches. Sign up, or choose casual.")
+    if settings.rated and against_computer:
+        raise ServiceError("rated_needs_accounts", "Games against the computer are casual: untick Rated, "
+                                                   "or choose to play against people.")
+    if settings.rated and not all(is_ratable(p) for p in (user, *opponents)):
+        raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: guests play "
+                                                   "casual matches. Sign up, or choose casual.")
     game = get_game(settings.game)
     rng = rng or random
     if role is None:

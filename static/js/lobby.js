@@ -76,10 +76,18 @@ function setupCreateForm() {
   base.addEventListener("change", fitRules);
   game.addEventListener("change", fit);
   fitRules();
-  // The computer's strength matters only against the computer.
+  // The computer's strength matters only against the computer, and games against it are casual.
   const level = form.elements.computer_level;
+  const rated = form.elements.rated; // not shown to guests
   describeLevel(level);
-  const opponents = () => { level.disabled = form.elements.opponents.value !== "computer"; };
+  const opponents = () => {
+    const computer = form.elements.opponents.value === "computer";
+    level.disabled = !computer;
+    if (rated) {
+      rated.disabled = computer;
+      if (computer) rated.checked = false;
+    }
+  };
   for (const radio of form.elements.opponents) radio.addEventListener("change", opponents);
   opponents();
   // Minutes and seconds are asked for only for a custom time control.

@@ -1,4 +1,4 @@
-"""Starting a game against the computer: the level's description on a phone."""
+"""Starting a game against the computer: the level's description on a phone, the rated box."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.computer.search import LEVELS
+from tests.browser.helpers import outside_the_event_loop
+from tests.support.players import make_accounts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,3 +34,21 @@ def test_the_create_forms_level_description_is_readable_on_a_phone(player_page):
     phone = player_page("Phil", viewport=PHONE)
     phone.locator("#create-form").get_by_label("The computer: start at once").check()
     assert_level_readable(phone, "id_computer_level")
+
+
+def test_rated_is_unticked_and_disabled_against_the_computer(page_of):
+    member = outside_the_event_loop(lambda: make_accounts(1)[0])
+    page = page_of(member)
+    page.goto("/")
+    form = page.locator("#create-form")
+    rated = form.get_by_label("Rated")
+    rated.check()
+    form.get_by_label("The computer: start at once").check()
+    expect(rated).to_be_disabled()
+    expect(rated).not_to_be_checked()
+    form.get_by_label("People: wait for them to join").check()
+    expect(rated).to_be_enabled()
+    page.goto("/?opponents=computer")  # a link that preselects the computer
+    expect(form.get_by_label("The computer: start at once")).to_be_checked()
+    expect(form.get_by_label("Its strength")).to_be_enabled()
+    expect(rated).to_be_disabled()

@@ -1,5 +1,7 @@
 """Lobby and account pages: they render, the create-match form, guests, CSRF."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -223,3 +225,28 @@ def test_a_visitor_sees_the_five_games_with_their_rules_before_choosing_a_name(c
     for game in guide_games():
         assert escape(game["summary"]) in page and f'href="/rules/{game["slug"]}/"' in page
     assert len(guide_games()) == 5
+
+
+def test_rated_against_the_computer_is_refused_as_casual_and_the_form_keeps_what_was_chosen(client):
+    """A signed-up player is not told to sign up, and the form comes back as they left it."""
+    member, = make_accounts(1)
+    client.force_login(member)
+    chosen = {"base_game": "quarto-misere", "game": "quarto-misere-classic", "role": "black",
+              "opponents": "computer", "computer_level": "3", "rated": "on", "clock": "d2"}
+    response = client.post("/matches/new/", chosen, follow=True)
+    assert not Match.objects.exists()
+    assert [str(m) for m in response.context["messages"]] == [
+        "Games against the computer are casual: untick Rated, or choose to play against people."]
+    form = response.context["create_form"]
+    assert {name: form[name].value() for name in ("game", "role", "opponents", "computer_level", "clock")} == {
+        "game": "quarto-misere-classic", "role": "black", "opponents": "computer", "computer_level": 3, "clock": "d2"}
+    page = response.content.decode()
+    assert '<option value="quarto-misere" selected>' in page
+    assert re.search(r'<option value="quarto-misere-classic"[^>]* selected>', page)
+    assert re.search(r'<input type="radio" name="opponents" value="computer"[^>]* checked>', page)
+
+
+def test_the_create_form_ignores_choices_it_does_not_know(signed_in):
+    client, _ = signed_in
+    form = client.get("/?game=chess&computer_level=9&opponents=computer&role=<b>").context["create_form"]
+    assert (form["game"].value(), form["computer_level"].value(), form["opponents"].value()) == (None, 2, "computer")
