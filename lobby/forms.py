@@ -74,6 +74,31 @@ class ComputerLevelForm(forms.Form):
         by_number = {str(number): level for number, level in enumerate(LEVELS, start=1)}
         return by_number.get(str(self["computer_level"].value()), LEVELS[1]).description
 
+    @classmethod
+    def choices_in(cls, data) -> dict:
+        """The valid choices among ``data`` (a query string), to show the form with them: a
+        refused form comes back as the player left it, and a link may preselect
+        (``/?opponents=computer``, ``/?game=quarto-misere#play-computer``). Anything else in
+        ``data`` is left out."""
+        kept = {}
+        for name, field in cls.base_fields.items():
+            if name in data:
+                try:
+                    kept[name] = field.clean(data[name])
+                except ValidationError:
+                    pass
+        return kept
+
+
+class ComputerPlayForm(ComputerLevelForm):
+    """Play the computer at once, from the home page: the rule set (the first, Nine-Board
+    Tic-Tac-Toe, unless chosen) and the level; the match is untimed and casual, the seat random."""
+
+    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game")
+
+    def match_settings(self) -> MatchSettings:
+        return MatchSettings(game=self.cleaned_data["game"])
+
 
 class MatchCreateForm(ComputerLevelForm):
     game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
@@ -90,20 +115,6 @@ class MatchCreateForm(ComputerLevelForm):
                                        min_value=clocks.MIN_BASE_MINUTES, max_value=clocks.MAX_BASE_MINUTES)
     clock_increment = forms.IntegerField(required=False, initial=3, label="Seconds added per move",
                                          min_value=0, max_value=clocks.MAX_INCREMENT_SECONDS)
-
-    @classmethod
-    def choices_in(cls, data) -> dict:
-        """The valid choices among ``data`` (a query string), to show the form with them: a
-        refused form comes back as the player left it, and a link may preselect
-        (``/?opponents=computer``). Anything else in ``data`` is left out."""
-        kept = {}
-        for name, field in cls.base_fields.items():
-            if name in data:
-                try:
-                    kept[name] = field.clean(data[name])
-                except ValidationError:
-                    pass
-        return kept
 
     def base_game(self) -> str:
         """The game whose rule set (itself or a variant) the form shows chosen."""

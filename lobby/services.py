@@ -41,8 +41,28 @@ def _name_taken(name: str) -> ServiceError:
     return ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
 
 
-def guest_create(*, display_name: str) -> User:
-    """A guest account with an unusable password; the caller logs it in to the session."""
+# Tries at a generated guest name before giving up: with a million names, a few are taken at most.
+GENERATED_NAME_TRIES = 20
+
+
+def guest_create(*, display_name: str | None = None) -> User:
+    """A guest account with an unusable password; the caller logs it in to the session.
+
+    Without ``display_name`` (playing the computer at once) the guest gets a generated name,
+    "Guest 123456", which passes the same policy and that no other player has.
+    """
+    if display_name is not None:
+        return _guest_save(display_name)
+    for _ in range(GENERATED_NAME_TRIES):
+        try:
+            return _guest_save(f"Guest {secrets.randbelow(1_000_000):06d}")
+        except ServiceError as err:
+            if err.code != "name_taken":
+                raise
+    raise ServiceError("name_taken", "No free guest name was found: pick a name of your own to play.")
+
+
+def _guest_save(display_name: str) -> User:
     name, key = _clean_name(display_name)
     user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, name_key=key, is_guest=True)
     user.set_unusable_password()

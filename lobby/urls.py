@@ -11,4 +11,5 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(authentication_form=forms.LoginForm), name="login"),
     path("logout/", views.logout_page, name="logout"),
     path("matches/new/", views.match_create, name="match_create"),
+    path("play/computer/", views.computer_play, name="computer_play"),
 ]

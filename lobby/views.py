@@ -27,6 +27,8 @@ def home(request):
         "mine": selectors.matches_of_player(user=request.user),
         "guest_form": forms.GuestForm(),
         "create_form": forms.MatchCreateForm(initial=forms.MatchCreateForm.choices_in(request.GET)),
+        "computer_form": forms.ComputerPlayForm(initial=forms.ComputerPlayForm.choices_in(request.GET),
+                                                auto_id="computer-%s"),
         "roles_by_game": forms.roles_by_game(),
         "clock_choices": clocks.choices(),
     })
@@ -68,7 +70,7 @@ def signup(request):
 @require_POST
 def match_create(request):
     if not _may_create(request):
-        messages.error(request, "You are creating matches too fast: wait a minute, then try again.")
+        _too_fast(request)
         return _create_form_again(request)
     form = forms.MatchCreateForm(request.POST)
     if not form.is_valid():
@@ -92,15 +94,55 @@ def _create_form_again(request):
     return redirect(f"{reverse('lobby:home')}?{urlencode(chosen)}#create-form")
 
 
+@require_POST
+def computer_play(request):
+    """Play the computer at once from the home page: a visitor becomes a guest with a generated
+    name (a player stays who they are), and an untimed casual match against the computer starts."""
+    form = forms.ComputerPlayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect("lobby:home")
+    if not _address_may_create(request):  # before a guest is made: one address cannot make guests by the hundred
+        _too_fast(request)
+        return redirect("lobby:home")
+    if not request.user.is_authenticated:
+        try:
+            user = accounts.guest_create()
+        except ServiceError as err:
+            messages.error(request, err.message)
+            return redirect("lobby:home")
+        login(request, user, backend="lobby.auth.Backend")
+    if not _player_may_create(request.user):
+        _too_fast(request)
+        return redirect("lobby:home")
+    try:
+        match = services.match_create(user=request.user, settings=form.match_settings(), against_computer=True,
+                                      computer_level=form.cleaned_data["computer_level"])
+    except ServiceError as err:
+        refuse(request, err)
+        return redirect("lobby:home")
+    return redirect("games:match", match_id=match.pk)
+
+
 def _may_create(request) -> bool:
     """Creation is limited per player and per client address (``CREATE_PER_MINUTE``,
     ``CREATE_PER_ADDRESS_PER_MINUTE``): one guest cannot fill the lobby, nor one address with
-    many guests."""
-    address = throttle.action_allowed("create", f"a{request.META.get('REMOTE_ADDR', '')}",
-                                      settings.CREATE_PER_ADDRESS_PER_MINUTE)
-    user = request.user
-    player = not user.is_authenticated or throttle.action_allowed("create", f"u{user.pk}", settings.CREATE_PER_MINUTE)
-    return address and player
+    many guests. Both are counted."""
+    address = _address_may_create(request)
+    return _player_may_create(request.user) and address
+
+
+def _address_may_create(request) -> bool:
+    return throttle.action_allowed("create", f"a{request.META.get('REMOTE_ADDR', '')}",
+                                   settings.CREATE_PER_ADDRESS_PER_MINUTE)
+
+
+def _player_may_create(user) -> bool:
+    return not user.is_authenticated or throttle.action_allowed("create", f"u{user.pk}", settings.CREATE_PER_MINUTE)
+
+
+def _too_fast(request) -> None:
+    messages.error(request, "You are creating matches too fast: wait a minute, then try again.")
 
 
 def _next_url(request) -> str:

@@ -22,6 +22,8 @@ let turnsSeen = new Map([...document.querySelectorAll("#my-matches [data-match-i
 const pageTitle = document.title;
 
 setupCreateForm();
+const computerForm = document.getElementById("computer-form"); // a visitor's "Play the computer"
+if (computerForm) describeLevel(computerForm.elements.computer_level);
 setupQuickGame();
 renderLists(JSON.parse(document.getElementById("lobby-lists").textContent));
 

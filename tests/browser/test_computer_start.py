@@ -1,12 +1,16 @@
-"""Starting a game against the computer: the level's description on a phone, the rated box."""
+"""Starting a game against the computer: a visitor in two clicks, the level's description on a
+phone, the rated box."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from games.computer.search import LEVELS
-from tests.browser.helpers import outside_the_event_loop
+from tests.browser.conftest import match_id_of
+from tests.browser.helpers import PLAYABLE, my_turn, outside_the_event_loop, wait_version
 from tests.support.players import make_accounts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,6 +32,33 @@ def assert_level_readable(page: Page, select_id: str) -> None:
     box = select.bounding_box()
     assert box["width"] <= PHONE["width"] / 2 and box["x"] + box["width"] <= PHONE["width"], box  # short
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_visitor_plays_the_computer_in_two_clicks(page_of):
+    """Click one: "Play the computer" on the home page, with its defaults; the visitor is a
+    guest at once and the match has begun. Click two: their move, which the computer answers."""
+    visitor = page_of(None)
+    visitor.goto("/")
+    visitor.get_by_role("button", name="Play the computer").click()
+    match_id_of(visitor)
+    expect(visitor.get_by_test_id("me")).to_have_text(re.compile(r"Guest \d{6}"))
+    expect(visitor.locator("#seats")).to_contain_text("Computer (medium)")
+    expect(visitor.locator("#board")).to_have_attribute("data-status", "active")
+    # The seat is random: when the computer has the first move, its move comes by itself.
+    visitor.wait_for_function("() => document.querySelector('#board').classList.contains('board-holder--my-turn')")
+    version = int(visitor.locator("#board").get_attribute("data-version"))
+    assert my_turn(visitor) and version in (0, 1)
+    visitor.locator(PLAYABLE).first.click()
+    wait_version(visitor, version + 2)  # the move, and the computer's answer
+    expect(visitor.locator("#moves li")).to_have_count(version + 2)
+    expect(visitor.locator("#board.board-holder--my-turn")).to_have_count(1)
+
+
+def test_the_visitors_level_description_is_readable_on_a_phone(page_of):
+    visitor = page_of(None)
+    visitor.set_viewport_size(PHONE)
+    visitor.goto("/")
+    assert_level_readable(visitor, "computer-computer_level")
 
 
 def test_the_create_forms_level_description_is_readable_on_a_phone(player_page):

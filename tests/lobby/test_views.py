@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -250,3 +250,69 @@ def test_the_create_form_ignores_choices_it_does_not_know(signed_in):
     client, _ = signed_in
     form = client.get("/?game=chess&computer_level=9&opponents=computer&role=<b>").context["create_form"]
     assert (form["game"].value(), form["computer_level"].value(), form["opponents"].value()) == (None, 2, "computer")
+
+
+def test_a_visitor_plays_the_computer_in_one_post_as_a_guest_with_a_generated_name(client):
+    """No name to type: the home page's "Play the computer" makes a guest and starts an untimed
+    casual match against the computer, at the level and on the rule set chosen."""
+    from lobby.models import User  # noqa: PLC0415
+
+    page = client.get("/").content.decode()
+    assert 'action="/play/computer/"' in page and '<option value="nine-board-tictactoe" selected>' in page
+    assert '<option value="2" selected' in page  # medium
+    response = client.post("/play/computer/", {"game": "quarto-misere", "computer_level": "3"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
+    guest = User.objects.get(is_guest=True)
+    assert re.fullmatch(r"Guest \d{6}", guest.display_name) and guest.name_key
+    assert client.get(response.url).wsgi_request.user == guest
+    assert match.status == Match.Status.ACTIVE and not match.rated and match.clock_base is None
+    assert match.clock_days is None and match.game == "quarto-misere"
+    players = {s.player for s in match.seats.select_related("player")}
+    computer, = players - {guest}
+    assert computer.is_computer and computer.computer_level == 3
+
+
+def test_play_the_computer_keeps_a_player_who_they_are(signed_in):
+    client, ada = signed_in
+    response = client.post("/play/computer/", {"game": "nine-board-tictactoe"})
+    match = Match.objects.get()
+    assert response.url == f"/matches/{match.pk}/" and match.seats.filter(player=ada).exists()
+    assert match.seats.exclude(player=ada).get().player.display_name == "Computer (medium)"
+    assert not ada.__class__.objects.filter(is_guest=True).exclude(pk=ada.pk).exists()
+
+
+def test_generated_guest_names_pass_the_name_policy_and_are_not_taken(monkeypatch):
+    from games.match import text  # noqa: PLC0415
+    from lobby import services as accounts  # noqa: PLC0415
+
+    taken = accounts.guest_create(display_name="guest 000001")  # a name someone chose
+    numbers = iter([0, 0, 1, 7])  # "Guest 000000" is free, then taken twice over, then 7
+    monkeypatch.setattr(accounts.secrets, "randbelow", lambda _: next(numbers))
+    first, second = accounts.guest_create(), accounts.guest_create()
+    assert (first.display_name, second.display_name) == ("Guest 000000", "Guest 000007")
+    assert all(text.display_name_clean(g.display_name) == g.display_name for g in (first, second))
+    assert taken.display_name == "guest 000001"
+
+
+def test_play_the_computer_needs_the_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    assert client.post("/play/computer/", {"game": "quarto-misere"}).status_code == 403
+    assert not Match.objects.exists()
+
+
+@override_settings(CREATE_PER_ADDRESS_PER_MINUTE=2, CREATE_PER_MINUTE=1)
+def test_play_the_computer_keeps_the_creation_limits():
+    """Per address before any guest is made, then per player."""
+    from lobby.models import User  # noqa: PLC0415
+
+    too_fast = "You are creating matches too fast: wait a minute, then try again."
+    first = Client()
+    assert first.post("/play/computer/", {"game": "quarto-misere"}).status_code == 302
+    refused = first.post("/play/computer/", {"game": "quarto-misere"}, follow=True)  # the guest's second
+    assert [str(m) for m in refused.context["messages"]] == [too_fast]
+    assert Match.objects.count() == 1
+    another = Client()  # the same address, its third creation
+    refused = another.post("/play/computer/", {"game": "quarto-misere"}, follow=True)
+    assert [str(m) for m in refused.context["messages"]] == [too_fast]
+    assert Match.objects.count() == 1 and User.objects.filter(is_guest=True).count() == 1
