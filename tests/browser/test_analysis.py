@@ -36,6 +36,10 @@ def blunder_match():
 def graph_and_blunder_shown(page, moves, blunder):
     expect(page.get_by_test_id("analysis-graph")).to_be_visible()
     expect(page.locator("#analysis-graph polyline")).to_have_count(2)
+    # Hovering a position says its move and each seat's expected score there; the y axis is labelled.
+    expect(page.locator("#analysis-graph .analysis-graph__label")).to_have_text(["100", "50", "0"])
+    expect(page.locator(f'#analysis-graph rect[data-ply="{blunder}"] title')).to_have_text(
+        re.compile(rf"^Move {blunder} \([XO] [^)]+\): X \d+, O \d+$"))
     expect(page.get_by_test_id(f"mark-{blunder}")).to_have_text("blunder")
     blunderer = moves[blunder - 1][0]
     expect(page.get_by_test_id(f"blunders-{blunderer}")).not_to_have_text("0")

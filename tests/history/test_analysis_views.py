@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.computer import analysis_runs
-from games.history.charts import GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
+from games.history.charts import GRAPH_AXIS, GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
 from games.models import Analysis, Match
 from tests.support.analysis import blunder_line, play_line
 from tests.support.players import make_players, play_first_moves, play_out, start_match
@@ -64,6 +64,8 @@ def test_asked_then_progress_then_graph_marks_and_summary():
     page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
     assert 'data-testid="analysis-graph"' in page and "analysis-ask" not in page
     assert len(re.findall(r"<polyline class=\"analysis-graph__line", page)) == 2
+    assert re.search(r"<title>Move 1 \(X x [A-C][1-3] [a-c][1-3]\): X \d+, O \d+</title>", page)
+    assert re.findall(r'class="analysis-graph__label" x="20" y="[\d.]+">(\d+)</text>', page) == ["100", "50", "0"]
     assert f'data-testid="mark-{blunder}">blunder<' in page
     blunderer = data["moves"][blunder - 1]["role"]
     summary = re.search(rf'data-testid="blunders-{blunderer}">(\d+)<', page)
@@ -93,6 +95,9 @@ def test_the_three_player_game_has_a_line_per_seat():
     page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
     assert len(re.findall(r"<polyline class=\"analysis-graph__line", page)) == 3
     assert page.count("<tr data-role=") == 3
+    # The legend's keys are read apart ("X, O, Z"), not as one word.
+    separator = '<span class="visually-hidden">, </span>'
+    assert re.search(rf">X</span>{separator}<span [^>]*>O</span>{separator}<span [^>]*>Z</span>\n", page)
 
 
 def test_during_play_the_page_and_the_json_show_nothing_of_an_analysis():
@@ -122,17 +127,32 @@ def test_a_private_matchs_analysis_is_hidden_from_others():
     assert client_for(players[0]).get(reverse("history:analysis_json", args=[match.pk])).json() == {"status": "none"}
 
 
+def graph_data():
+    positions = [{"ply": 0, "scores": {"xPlayer": 0.5, "oPlayer": 0.5}}, {"ply": 1, "scores": {"xPlayer": 1.0, "oPlayer": 0.0}},
+                 {"ply": 2, "scores": {"xPlayer": 0.0, "oPlayer": 1.0}}]
+    moves = [{"ply": 1, "role": "xPlayer", "role_label": "X", "label": "a1", "mark": "blunder"},
+             {"ply": 2, "role": "oPlayer", "role_label": "O", "label": "b3", "mark": None}]
+    return evaluation_chart(["xPlayer", "oPlayer"], positions, moves)
+
+
 def test_the_graph_puts_each_roles_score_on_its_line_and_the_marks_on_the_movers():
-    positions = [{"ply": 0, "scores": {"x": 0.5, "o": 0.5}}, {"ply": 1, "scores": {"x": 1.0, "o": 0.0}},
-                 {"ply": 2, "scores": {"x": 0.0, "o": 1.0}}]
-    moves = [{"ply": 1, "role": "x", "mark": "blunder"}, {"ply": 2, "role": "o", "mark": None}]
-    chart = evaluation_chart(["x", "o"], positions, moves)
+    chart = graph_data()
     top, bottom, middle = GRAPH_PAD, GRAPH_HEIGHT - GRAPH_PAD, GRAPH_HEIGHT / 2
-    xs = [GRAPH_PAD, chart["width"] / 2, chart["width"] - GRAPH_PAD]
+    left, right = GRAPH_AXIS + GRAPH_PAD, chart["width"] - GRAPH_PAD
+    xs = [left, (left + right) / 2, right]
     assert chart["lines"][0]["points"] == f"{xs[0]:.1f},{middle:.1f} {xs[1]:.1f},{top:.1f} {xs[2]:.1f},{bottom:.1f}"
     assert chart["lines"][1]["points"].split()[1] == f"{xs[1]:.1f},{bottom:.1f}"
     assert chart["dots"] == [{"ply": 1, "mark": "blunder", "x": xs[1], "y": top}]
-    assert [c["ply"] for c in chart["columns"]] == [0, 1, 2] and chart["middle"] == middle
+    assert [c["ply"] for c in chart["columns"]] == [0, 1, 2]
+
+
+def test_the_graph_has_its_y_axis_and_each_positions_scores_on_hover():
+    chart = graph_data()
+    assert chart["ticks"] == [{"label": 100, "y": GRAPH_PAD}, {"label": 50, "y": GRAPH_HEIGHT / 2},
+                              {"label": 0, "y": GRAPH_HEIGHT - GRAPH_PAD}]
+    assert [c["title"] for c in chart["columns"]] == ["Start: X 50, O 50", "Move 1 (X a1): X 100, O 0",
+                                                      "Move 2 (O b3): X 0, O 100"]
+    assert all(c["x"] >= chart["axis"] for c in chart["columns"])  # the labels' margin is not clickable
 
 
 def test_the_export_carries_the_analysis_once_done_and_the_import_ignores_it():
