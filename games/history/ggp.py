@@ -134,10 +134,10 @@ def record_outcome(game: Game, state: Any, resigned: tuple[str, ...] = ()) -> di
     (the others 100); otherwise play went on to a terminal state.
     """
     if game.is_terminal(state):
-        outcome = game.outcome(state).to_json()
+        outcome = game.outcome_without(state, resigned).to_json()
         if not resigned:
             return outcome
-        outcome["scores"].update({role: 0 for role in resigned})
+        outcome["reason"] += f"; {' and '.join(sorted(resigned))} resigned"
     elif resigned and len(game.roles) - len(resigned) <= 1:
         outcome = {"scores": {role: (0 if role in resigned else 100) for role in game.roles},
                    "reason": f"{' and '.join(sorted(resigned))} resigned", "line": []}

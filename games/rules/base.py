@@ -281,6 +281,19 @@ class Game(ABC):
         """Scores of a terminal state; raises ``GameNotOver`` before the end."""
         return dict(self.outcome(state).scores)
 
+    def outcome_without(self, state: Any, out: Iterable[Role]) -> Outcome:
+        """The outcome of a terminal state reached after the roles in ``out`` left play (they
+        resigned while the others played on, their turns played at random): they score 0, the
+        winners are the top scorers among the rest. A game whose reason names a role's line
+        (the three-player game) overrides this so that the reason credits no role in ``out``;
+        saying how they left is the caller's part."""
+        outcome = self.outcome(state)
+        out = set(out)
+        scores = {role: 0 if role in out else score for role, score in outcome.scores.items()}
+        top = max(scores.values())
+        winners = () if min(scores.values()) == top else tuple(r for r in self.roles if scores[r] == top)
+        return Outcome(scores=scores, winners=winners, reason=outcome.reason, line=outcome.line)
+
     # -- built on top, shared ---------------------------------------------------------------
     def canonical_action(self, action: object) -> Action:
         """The one spelling of ``action`` that is stored and shown: GDL's latitude (ASCII

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
-from typing import Any, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
 
 from games.rules.base import (
     NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
@@ -187,19 +187,25 @@ class ThreePlayerTicTacToe(Game):
         scores = self._scores(state.masks, four_owner)
         top = max(scores.values())
         winners = () if min(scores.values()) == top else tuple(r for r in self.roles if scores[r] == top)
+        line = _cells_of(self._four_of(state.masks[four_owner])) if four_owner is not None else ()
+        return Outcome(scores=scores, winners=winners, reason=self._reason(four_owner, scores, set()), line=line)
+
+    def outcome_without(self, state: ThreePlayerState, out: Iterable[Role]) -> Outcome:
+        """As ``Game.outcome_without``; the reason lists no role in ``out`` among the threes,
+        and a four of theirs that ended the game was "a random move for" them."""
+        outcome = super().outcome_without(state, out)
+        return replace(outcome, reason=self._reason(self._four_owner(state.masks), outcome.scores, set(out)))
+
+    def _reason(self, four_owner: int | None, scores: Mapping[Role, int], out: set[Role]) -> str:
         threes = [role for role in self.roles if scores[role] == 66]
+        have = f"{_join(threes)} {'has' if len(threes) == 1 else 'have'} three in a row" if threes else ""
         if four_owner is not None:
-            reason = f"{self.roles[four_owner]} made four in a row"
-            if threes:
-                reason += f"; {_join(threes)} {'has' if len(threes) == 1 else 'have'} three in a row"
-            line = _cells_of(self._four_of(state.masks[four_owner]))
-        else:
-            if threes:
-                reason = f"the board is full: {_join(threes)} {'has' if len(threes) == 1 else 'have'} three in a row"
-            else:
-                reason = "the board is full and nobody has three in a row"
-            line = ()
-        return Outcome(scores=scores, winners=winners, reason=reason, line=line)
+            owner = self.roles[four_owner]
+            four = f"a random move for {owner} made four in a row" if owner in out else f"{owner} made four in a row"
+            return f"{four}; {have}" if threes else four
+        if threes:
+            return f"the board is full: {have}"
+        return f"the board is full and nobody{' still playing' if out else ''} has three in a row"
 
     def state_to_json(self, state: ThreePlayerState) -> dict[str, Any]:
         return {"cells": _cell_marks(state), "ply": state.ply}

@@ -155,7 +155,8 @@ def _advance(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
              at) -> tuple[int, list[str], set[str]]:
     """Change ``match`` in memory for ``moves`` (none when only a seat changed) and the new
     ``state``: version and plies, the state, another player's draw offer lapsing, the result if
-    the game ended (resigned seats score 0; ``finish``, which saves the seats' results if
+    the game ended (resigned seats score 0, credited with no line, and the reason says how they
+    left: "...; xplayer resigned"; ``finish``, which saves the seats' results if
     ``save_seats``), else the clock run to the next mover (the change happened ``at``, by
     default now). Returns the version before, the fields to write and the resigned roles."""
     previous = match.version
@@ -169,11 +170,11 @@ def _advance(match: Match, game, state, moves: list[Move], seats: list[Seat], *,
     resigned = {s.role for s in seats if s.resigned}
     at = at or clocks.now()
     if game.is_terminal(state):
-        outcome = game.outcome(state).to_json()
+        outcome = game.outcome_without(state, resigned).to_json()
         if resigned:
-            outcome["scores"].update({role: 0 for role in resigned})
+            left = " and ".join(f"{s.role} {EARLY_EXIT.get(s.out, 'resigned')}" for s in seats if s.resigned)
+            outcome["reason"] += f"; {left}"
             outcome["resigned"] = sorted(resigned)
-            set_winners(outcome)
         finish(match, outcome, seats, save_seats=save_seats, at=at)
         fields += FINISH_FIELDS
     elif match.clock is not None:

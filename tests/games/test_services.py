@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.runtime import presence
+from games.match.labels import result_sentence
 from games.match.settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
@@ -149,6 +150,24 @@ def test_second_three_player_resignation_finishes_the_match():
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["scores"] == {"xplayer": 100, "oplayer": 0, "zplayer": 0}
+
+
+def test_a_resigned_seat_is_not_credited_with_its_three_when_the_others_finish():
+    x, o, z = make_players(3)
+    match = start_match("tictactoe-3player", [x, o, z])
+    # x has a three on row 1, o three on row 5; x resigns on o's turn, and o makes four.
+    for user, m, n in ((x, 1, 1), (o, 5, 1), (z, 3, 1), (x, 1, 2), (o, 5, 2), (z, 3, 3), (x, 1, 3), (o, 5, 3),
+                       (z, 2, 5), (x, 4, 5)):
+        match = services.move_submit(match_id=match.pk, user=user, action=f"(mark {m} {n})", version=match.version)
+    services.match_resign(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    services.move_submit(match_id=match.pk, user=o, action="(mark 5 4)", version=match.version)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["scores"] == {"xplayer": 0, "oplayer": 100, "zplayer": 0}
+    assert match.result["reason"] == "oplayer made four in a row; xplayer resigned"
+    names = {"xplayer": "Xena", "oplayer": "Otto", "zplayer": "Zed"}
+    assert result_sentence(match.result, names) == "Otto won: Otto made four in a row; Xena resigned."
 
 
 def match_presence(match):

@@ -172,6 +172,23 @@ def test_full_board_without_a_four_scores_66_for_threes_and_33_for_the_rest():
     assert outcome.reason == "the board is full: oplayer and zplayer have three in a row"
 
 
+def test_a_role_that_left_play_scores_0_and_is_credited_with_no_line():
+    four = BOUNDED.replay(from_picture("""
+        xxxx.
+        ooo..
+        z.z..
+        .....
+        ....z
+    """))
+    assert BOUNDED.outcome_without(four, ["oplayer"]).reason == "xplayer made four in a row"
+    by_x = BOUNDED.outcome_without(four, ["xplayer"])  # its turns were played at random
+    assert by_x.scores == {"xplayer": 0, "oplayer": 66, "zplayer": 0} and by_x.winners == ("oplayer",)
+    assert by_x.reason == "a random move for xplayer made four in a row; oplayer has three in a row"
+    full = BOUNDED.outcome_without(BOUNDED.replay(from_picture(FULL_O_AND_Z_THREES)), ["oplayer", "zplayer"])
+    assert full.scores == {"xplayer": 33, "oplayer": 0, "zplayer": 0} and full.winners == ("xplayer",)
+    assert full.reason == "the board is full and nobody still playing has three in a row"
+
+
 def test_full_board_without_any_three_is_33_each_and_a_draw():
     actions = from_picture(FULL_NO_THREES)
     assert not BOUNDED.is_terminal(BOUNDED.replay(actions[:-1]))
