@@ -57,6 +57,7 @@ from games.services.matches import (
                                     match_resign,
                                     rematch_decline,
                                     rematch_offer,
+                                    seat_give_to_computer,
                                     seat_join,
 )
 from games.services.moves import computer_turn_resume, computer_turns_resume, move_memory_prime, move_submit, move_submit_many
@@ -87,6 +88,7 @@ __all__ = [
     "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_replace", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
+    "seat_give_to_computer",
     "seat_join",
     "takeback_accept", "takeback_decline", "takeback_offer", "waiting_matches_expire",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -59,11 +59,9 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     people and the computer may take the other seats.
     """
     require_player(user)
-    if against_computer and computer_level not in range(1, computer.STRONGEST + 1):
-        raise ServiceError("unknown_level", f"The computer's level runs from 1 to {computer.STRONGEST}.")
-    if settings.rated and against_computer:
-        raise ServiceError("rated_needs_accounts", "Games against the computer are casual: untick Rated, "
-                                                   "or choose to play against people.")
+    if against_computer:
+        _require_computer_may_play(level=computer_level, rated=settings.rated,
+                                   advice="untick Rated, or choose to play against people.")
     if settings.rated and not all(is_ratable(p) for p in (user, *opponents)):
         raise ServiceError("rated_needs_accounts", "Rated matches are between signed-up players: guests play "
                                                    "casual matches. Sign up, or choose casual.")
@@ -129,6 +127,15 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
     return {r: players[pk].account for r, pk in chosen.items()}
 
 
+def _require_computer_may_play(*, level: int, rated: bool, advice: str) -> None:
+    """Refuse a computer's seat at an unknown ``level`` or in a ``rated`` match (the computer plays
+    casual only); ``advice`` ends the rated refusal with what the player can do instead."""
+    if level not in range(1, computer.STRONGEST + 1):
+        raise ServiceError("unknown_level", f"The computer's level runs from 1 to {computer.STRONGEST}.")
+    if rated:
+        raise ServiceError("rated_needs_accounts", f"Games against the computer are casual: {advice}")
+
+
 def _require_room_to_wait(user) -> None:
     """A player has at most ``WAITING_MATCHES_MAX`` matches of their own waiting for players
     (rematch offers aside): the lobby is not theirs to fill. Call holding their row lock."""
@@ -170,12 +177,16 @@ def seat_join(*, match_id: int, user, role: str | None = None) -> Match:
     and the join starts over if someone took or left a seat between that read and the lock.
     """
     require_player(user)
-    for _ in range(JOIN_TRIES):
-        try:
-            return _seat_join(match_id, user, role)
-        except _SeatsChanged:
-            continue
-    raise ServiceError("busy", "Players are joining and leaving this match right now: try again.")
+    return _retry_if_seats_changed(lambda: _seat_join(match_id, user, role))
+
+
+def seat_give_to_computer(*, match_id: int, user, role: str, level: int) -> Match:
+    """The creator of a waiting match gives its free seat ``role`` to the computer at ``level``
+    (1 to 4), e.g. the third seat of a three-player match with two people. The seat is taken as
+    by a join (``seat_join``): the match starts when it was the last one free, and the computer
+    plays if its turn comes. Only in a casual match: the computer does not play rated."""
+    require_player(user)
+    return _retry_if_seats_changed(lambda: _seat_give_to_computer(match_id, user, role, level))
 
 
 JOIN_TRIES = 5
@@ -185,16 +196,32 @@ class _SeatsChanged(Exception):
     """Someone took or left a seat between reading the players and locking their rows."""
 
 
+def _retry_if_seats_changed(attempt: Callable[[], Match]) -> Match:
+    for _ in range(JOIN_TRIES):
+        try:
+            return attempt()
+        except _SeatsChanged:
+            continue
+    raise ServiceError("busy", "Players are joining and leaving this match right now: try again.")
+
+
+def _lock_waiting(match_id: int, user) -> tuple[Match, list[Seat]]:
+    """The waiting match and its seats, locked after the rows of ``user`` and its players
+    (``_SeatsChanged`` if its players changed between reading and locking them)."""
+    players = set(Seat.objects.filter(match_id=match_id, player__isnull=False).values_list("player_id", flat=True))
+    lock_players({user.pk, *players})
+    match = lock_match(match_id)
+    if match.status != Match.Status.WAITING:
+        raise ServiceError("match_started", "This match is no longer waiting for players.")
+    seats = list(match.seats.select_for_update())
+    if {s.player_id for s in seats if s.player_id is not None} != players:
+        raise _SeatsChanged
+    return match, seats
+
+
 def _seat_join(match_id: int, user, role: str | None) -> Match:
     with transaction.atomic():
-        players = set(Seat.objects.filter(match_id=match_id, player__isnull=False).values_list("player_id", flat=True))
-        lock_players({user.pk, *players})
-        match = lock_match(match_id)
-        if match.status != Match.Status.WAITING:
-            raise ServiceError("match_started", "This match is no longer waiting for players.")
-        seats = list(match.seats.select_for_update())
-        if {s.player_id for s in seats if s.player_id is not None} != players:
-            raise _SeatsChanged
+        match, seats = _lock_waiting(match_id, user)
         if any(s.player_id == user.pk for s in seats):
             raise ServiceError("already_seated", "You already have a seat in this match.")
         free = [s for s in seats if s.player_id is None and s.reserved_for_id in (None, user.pk)]
@@ -207,24 +234,51 @@ def _seat_join(match_id: int, user, role: str | None) -> Match:
         if match.rated and not is_ratable(user):
             raise ServiceError("rated_needs_accounts", "This match is rated: only signed-up players can join it. "
                                                        "Sign up to keep your name, or join a casual match.")
-        seat = free[0]
-        starts = sum(s.player_id is None for s in seats) == 1
-        real_time = is_real_time(TimeControl.of(match))
-        if real_time and not starts:
-            require_not_playing([user], user=user)
-        seat.player, seat.joined_at = user, timezone.now()
-        seat.away_since = None if starts else seat.joined_at  # away until its page opens (match_create)
-        seat.rating_before, seat.rating_provisional = seat_rating(user=user, game=match.game)
-        seat.save(update_fields=["player", "joined_at", "away_since", "rating_before", "rating_provisional"])
-        if starts:
-            seats = match_seats(match.pk)
-            if real_time:
-                start_guard(match, [s.player for s in seats], user=user)
-            _start(match, get_game(match.game), seats, seat.joined_at)
-        broadcast.match_changed_on_commit(match.pk)
-        broadcast.lobby_changed_on_commit()
-        broadcast.mine_changed_on_commit([user])
+        _take_seat(match, seats, free[0], user, by=user)
     return match
+
+
+def _seat_give_to_computer(match_id: int, user, role: str, level: int) -> Match:
+    with transaction.atomic():
+        match, seats = _lock_waiting(match_id, user)
+        if match.created_by_id != user.pk:
+            raise ServiceError("not_creator", "Only the player who created this match can give a seat to the computer.")
+        game = get_game(match.game)
+        if role not in game.roles:
+            raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
+        seat = next(s for s in seats if s.role == role)
+        if seat.player_id is not None or seat.reserved_for_id is not None:
+            raise ServiceError("seat_taken", f"The seat {role_label(role)} is not free.")
+        _require_computer_may_play(level=level, rated=match.rated,
+                                   advice="this rated match waits for signed-up players.")
+        seated = {s.player_id for s in seats}
+        number = 1
+        while (player := computer_user(number, level)).pk in seated:  # one account per seat (computer_user)
+            number += 1
+        _take_seat(match, seats, seat, player, by=user)
+    return match
+
+
+def _take_seat(match: Match, seats: list[Seat], seat: Seat, player, *, by) -> None:
+    """Seat ``player`` in the free ``seat`` of the waiting ``match`` (locked, with all its
+    ``seats``), at ``by``'s request; the match starts if that was the last free seat."""
+    starts = sum(s.player_id is None for s in seats) == 1
+    real_time = is_real_time(TimeControl.of(match))
+    if real_time and not starts:
+        require_not_playing([player], user=by)
+    seat.player, seat.joined_at = player, timezone.now()
+    # A person is away until its page opens (match_create); the computer never is.
+    seat.away_since = None if starts or player.is_computer else seat.joined_at
+    seat.rating_before, seat.rating_provisional = seat_rating(user=player, game=match.game)
+    seat.save(update_fields=["player", "joined_at", "away_since", "rating_before", "rating_provisional"])
+    if starts:
+        seats = match_seats(match.pk)
+        if real_time:
+            start_guard(match, [s.player for s in seats], user=by)
+        _start(match, get_game(match.game), seats, seat.joined_at)
+    broadcast.match_changed_on_commit(match.pk)
+    broadcast.lobby_changed_on_commit()
+    broadcast.mine_changed_on_commit([by])
 
 
 def match_resign(*, match_id: int, user) -> Match:

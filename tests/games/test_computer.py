@@ -81,6 +81,41 @@ def test_a_rematch_against_the_computer_starts_at_once(django_capture_on_commit_
 
 
 @pytest.mark.django_db
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
+def test_the_creator_gives_the_third_seat_to_the_computer_and_it_plays(django_capture_on_commit_callbacks):
+    alice, bob = make_players(2)
+    match = services.match_create(user=alice, settings=MatchSettings("tictactoe-3player"), role="oplayer")
+    services.seat_join(match_id=match.pk, user=bob, role="zplayer")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_give_to_computer(match_id=match.pk, user=alice, role="xplayer", level=1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.started_at is not None
+    computer = match.seats.get(role="xplayer").player
+    assert computer.is_computer and computer.computer_level == 1
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer"]  # x opens: the computer played
+    game = get_game(match.game)
+    for player in (alice, bob):
+        state = game.state_from_json(match.state)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.move_submit(match_id=match.pk, user=player, action=game.legal_actions(state)[0],
+                                 version=match.version)
+        match.refresh_from_db()
+    assert list(match.moves.values_list("role", flat=True)) == ["xplayer", "oplayer", "zplayer", "xplayer"]
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
+def test_a_creator_waiting_for_an_opponent_gives_the_seat_to_the_computer(django_capture_on_commit_callbacks):
+    alice, = make_players(1)
+    match = services.match_create(user=alice, settings=MatchSettings("quarto-misere"), role="black")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_give_to_computer(match_id=match.pk, user=alice, role="white", level=2)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.version == 2  # white selected and placed
+    assert match.seats.get(role="white").player == services.computer_user(1, level=2)
+
+
+@pytest.mark.django_db
 def test_the_computer_account_cannot_log_in():
     computer = services.computer_user()
     assert computer.is_computer and not computer.has_usable_password()

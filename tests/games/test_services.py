@@ -4,6 +4,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import override_settings
 from django.utils import timezone
@@ -15,7 +16,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
 from games.services import ServiceError
-from tests.support.players import make_players, play_first_moves, play_out, race_moves, start_match
+from tests.support.players import make_accounts, make_players, play_first_moves, play_out, race_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +100,31 @@ def test_refusals_change_nothing():
     after = Match.objects.get(pk=match.pk)
     assert (after.version, after.state, after.status) == (before.version, before.state, before.status)
     assert Move.objects.filter(match=match).count() == 1
+
+
+def test_refusals_to_give_a_seat_to_the_computer_change_nothing():
+    alice, bob = make_players(2)
+    match = services.match_create(user=alice, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    services.seat_join(match_id=match.pk, user=bob, role="oplayer")
+    give = services.seat_give_to_computer
+    assert_refused("not_creator", give, match_id=match.pk, user=bob, role="zplayer", level=2)
+    assert_refused("seat_taken", give, match_id=match.pk, user=alice, role="oplayer", level=2)
+    assert_refused("unknown_role", give, match_id=match.pk, user=alice, role="wplayer", level=2)
+    for level in (0, 5):
+        assert_refused("unknown_level", give, match_id=match.pk, user=alice, role="zplayer", level=level)
+    seats = list(match.seats.values_list("role", "player_id"))
+    assert seats == [("xplayer", alice.pk), ("oplayer", bob.pk), ("zplayer", None)]
+    assert Match.objects.get(pk=match.pk).status == Match.Status.WAITING
+
+    started = start_match("nine-board-tictactoe", [alice, bob])
+    assert_refused("match_started", give, match_id=started.pk, user=alice, role="oPlayer", level=2)
+
+    member, = make_accounts(1)
+    rated = services.match_create(user=member, settings=MatchSettings("quarto-misere", rated=True), role="black")
+    err = assert_refused("rated_needs_accounts", give, match_id=rated.pk, user=member, role="white", level=2)
+    assert err.message.startswith("Games against the computer are casual")
+    assert rated.seats.get(role="white").player is None
+    assert not get_user_model().objects.filter(is_computer=True).exists()
 
 
 def test_moves_refused_before_start_and_after_end():
