@@ -7,6 +7,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_page, name="match"),
     path("matches/<int:match_id>/positions/", views.match_positions, name="positions"),
     path("matches/<int:match_id>/join/", views.match_join, name="join"),
+    path("matches/<int:match_id>/computer/", views.match_give_to_computer, name="give_to_computer"),
     path("matches/<int:match_id>/abort/", views.match_abort, name="abort"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="rematch"),
     path("matches/<int:match_id>/rematch/decline/", views.match_rematch_decline, name="rematch_decline"),

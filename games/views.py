@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
+from games.computer.search import LEVELS
 from games.ggp.gdl.sheets import SLUGS, sheet_text
 from games.match import guide
 from games.history.selectors import match_replay
@@ -35,6 +36,7 @@ def match_page(request, match_id: int):
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
+        "computer_levels": [level.name for level in LEVELS],  # a waiting match's creator may seat it
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
@@ -62,6 +64,13 @@ def _visible_match(request, match_id: int) -> Match:
 @require_POST
 def match_join(request, match_id: int):
     return _act(request, _visible_match(request, match_id), services.seat_join, role=request.POST.get("role") or None)
+
+
+@require_POST
+def match_give_to_computer(request, match_id: int):
+    level = request.POST.get("level", "")
+    return _act(request, _visible_match(request, match_id), services.seat_give_to_computer,
+                role=request.POST.get("role", ""), level=int(level) if level.isdecimal() else 0)
 
 
 @require_POST

@@ -7,6 +7,7 @@ export const matchId = root.dataset.matchId;
 export const userId = Number(root.dataset.userId) || null;
 export const invite = root.dataset.invite;
 export const signedIn = root.dataset.signedIn === "1";
+export const createdBy = Number(root.dataset.createdBy) || null;
 export const withInvite = invite ? { invite } : {}; // forms about this match carry the link we came by
 const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
 

@@ -4,7 +4,7 @@
 import { markSvg, marksSwapped } from "./boards.js";
 import { clocks, renderBoardClocks, seatClock } from "./match-clocks.js";
 import { state } from "./match-connection.js";
-import { hintText, isComputer, matchId, postButton, seatName, signedIn, ui, userId, withInvite } from "./match-page.js";
+import { createdBy, hintText, isComputer, matchId, postButton, seatName, signedIn, ui, userId, withInvite } from "./match-page.js";
 import { roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 
@@ -75,6 +75,8 @@ export function renderSeats() {
     } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
       item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${roleLabel(seat.role)}`, { role: seat.role, ...withInvite })
                            : hintText("Choose a name at the top to join."));
+    } else if (match.status === "waiting" && userId === createdBy && !match.rated && !seat.reserved_for) {
+      item.append(computerSeatForm(seat));
     }
     const time = seatClock(seat, match);
     if (time) item.append(time);
@@ -90,6 +92,22 @@ export function renderSeats() {
   renderBoardClocks();
   clocks.tick();
   renderPresence();
+}
+
+// The creator of a waiting casual match may give a free seat to the computer, at a level.
+function computerSeatForm(seat) {
+  const form = postButton(`/matches/${matchId}/computer/`, "Give this seat to the computer",
+                          { role: seat.role, ...withInvite }, "button--secondary");
+  const label = document.createElement("label");
+  label.textContent = "Level ";
+  const select = document.createElement("select");
+  select.name = "level";
+  JSON.parse(document.getElementById("computer-levels").textContent).forEach((name, index) => {
+    select.append(new Option(name[0].toUpperCase() + name.slice(1), String(index + 1), index === 1, index === 1));
+  });
+  label.append(select);
+  form.prepend(label);
+  return form;
 }
 
 export function renderPresence() {

@@ -1,5 +1,5 @@
 """Starting a game against the computer: a visitor in two clicks, the level's description on a
-phone, the rated box."""
+phone, the rated box; the computer taking a free seat of a waiting match."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from games.computer.search import LEVELS
 from tests.browser.conftest import match_id_of
-from tests.browser.helpers import PLAYABLE, my_turn, outside_the_event_loop, wait_version
+from tests.browser.helpers import PLAYABLE, create_match, join_match, my_turn, outside_the_event_loop, wait_version
 from tests.support.players import make_accounts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -83,3 +83,26 @@ def test_rated_is_unticked_and_disabled_against_the_computer(page_of):
     expect(form.get_by_label("The computer: start at once")).to_be_checked()
     expect(form.get_by_label("Its strength")).to_be_enabled()
     expect(rated).to_be_disabled()
+
+
+def test_the_creator_gives_the_third_seat_to_the_computer(player_page):
+    """Two people and the computer: Ada creates, Bob joins, Ada gives the last seat to the
+    computer; the match starts on both pages and the computer plays its turn."""
+    ada = player_page("Ada")
+    match_id = create_match(ada, "tictactoe-3player", seat="xplayer")
+    bob = player_page("Bob")
+    join_match(bob, f"/matches/{match_id}/", "oplayer")
+    free = ada.locator('#seats .seat[data-role="zplayer"]')
+    expect(free).to_contain_text("free seat")
+    expect(bob.get_by_role("button", name="Give this seat to the computer")).to_have_count(0)  # Ada's match
+    free.get_by_label("Level").select_option(label="Easy")
+    free.get_by_role("button", name="Give this seat to the computer").click()
+    for page in (ada, bob):
+        expect(page.locator("#board")).to_have_attribute("data-status", "active")
+        expect(page.locator("#seats")).to_contain_text("Computer (easy)")
+    for version, page in enumerate((ada, bob)):  # x, o; then z, the computer, at once
+        wait_version(page, version)
+        page.locator(PLAYABLE).first.click()
+    for page in (ada, bob):
+        wait_version(page, 3)  # the computer answered
+        expect(page.locator("#moves li")).to_have_count(3)

@@ -52,6 +52,22 @@ def test_join_a_taken_seat_says_why():
     assert "no longer waiting for players" in page
 
 
+def test_the_creator_gives_a_free_seat_to_the_computer():
+    ada, bob, cy = make_players(3)
+    match = services.match_create(user=ada, settings=MatchSettings("tictactoe-3player"), role="oplayer")
+    services.seat_join(match_id=match.pk, user=bob, role="zplayer")
+    page = logged_in(bob).post(f"/matches/{match.pk}/computer/", {"role": "xplayer", "level": "2"},
+                               follow=True).content.decode()
+    assert "Only the player who created this match can give a seat to the computer." in page
+    response = logged_in(ada).post(f"/matches/{match.pk}/computer/", {"role": "xplayer", "level": "2"})
+    assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
+    match.refresh_from_db()
+    assert match.status == "active" and match.seats.get(role="xplayer").player.computer_level == 2
+    page = logged_in(ada).post(f"/matches/{match.pk}/computer/", {"role": "xplayer", "level": "x"},
+                               follow=True).content.decode()
+    assert "no longer waiting for players" in page
+
+
 def test_private_match_is_404_without_the_invite_and_opens_with_it():
     ada, bob = make_players(2)
     match = services.match_create(user=ada, settings=MatchSettings("tictactoe-x9"), is_private=True)
@@ -102,7 +118,7 @@ def test_abort_a_waiting_match():
     assert Match.objects.get(pk=match.pk).status == "aborted"
 
 
-@pytest.mark.parametrize("action", ["join", "abort", "rematch"])
+@pytest.mark.parametrize("action", ["join", "computer", "abort", "rematch"])
 def test_match_forms_need_post_and_csrf(action):
     ada, bob = make_players(2)
     match = services.match_create(user=ada, settings=MatchSettings("quarto-misere"))
