@@ -1,4 +1,5 @@
-"""Give a client time to answer the server's close before the connection is reset.
+"""Give a client time to answer the server's close before the connection is reset, and a close
+frame, not a dropped connection, when its frames break the websocket protocol.
 
 When the server closes a websocket (4503 "try again later", 4403, 4404, 4429, 1001), autobahn
 sends the close frame and waits ``closeHandshakeTimeout`` for the client's answering close,
@@ -10,6 +11,13 @@ and the close a little late then answered into a reset connection; the websocket
 the live tests drops the messages it read with that close (the PostgreSQL outage test got its
 4503 with no message before it, under load). Here Daphne's websocket factory waits
 ``CLOSE_HANDSHAKE_SECONDS`` (so, rounded down, at least one second less).
+
+When a client's frame breaks the protocol (a text frame that is not UTF-8, a message over
+Daphne's 1 MiB, a bad opcode), autobahn by default drops the TCP connection (``failByDrop``):
+the client cannot tell what it did from a network fault. Here it fails the connection the way
+RFC 6455 section 7.1.7 prefers, with a close frame: 1007 (invalid payload), 1009 (too big) or
+1002 (protocol error), its reason in words. The frame is not handed to the application, so
+nothing of it is played.
 """
 
 from __future__ import annotations
@@ -33,21 +41,24 @@ def _install() -> None:
 
     def __init__(self, server_class, *args, **kwargs) -> None:  # noqa: N807 (the method it replaces)
         made(self, server_class, *args, **kwargs)
-        self.setProtocolOptions(closeHandshakeTimeout=CLOSE_HANDSHAKE_SECONDS)
+        self.setProtocolOptions(closeHandshakeTimeout=CLOSE_HANDSHAKE_SECONDS, failByDrop=False)
 
     __init__.waits_for_closing_clients = True
     replace(WebSocketFactory, "__init__", __init__)
 
 
 PATCH = Patch(
-    unpatched="A client gets 0-1 s to answer the server's close before its connection is reset",
+    unpatched="A client gets 0-1 s to answer the server's close before its connection is reset, and a frame "
+              "that breaks the protocol drops its connection without a close frame",
     library="Daphne", module="daphne", versions=("4.2.",),
     uses=(Private("daphne.ws_protocol:WebSocketFactory", "__init__", "config/closehandshake.py",
                   params=("self", "server_class", "args", "kwargs")),
           Private("autobahn.websocket.protocol:WebSocketServerFactory", "setProtocolOptions",
                   "config/closehandshake.py", named_in="daphne.server:Server.run"),
           Private("autobahn.websocket.protocol:WebSocketProtocol", "closeHandshakeTimeout",
-                  "config/closehandshake.py", named_in="autobahn.websocket.protocol:WebSocketProtocol.sendCloseFrame")),
+                  "config/closehandshake.py", named_in="autobahn.websocket.protocol:WebSocketProtocol.sendCloseFrame"),
+          Private("autobahn.websocket.protocol:WebSocketProtocol", "failByDrop",
+                  "config/closehandshake.py", named_in="autobahn.websocket.protocol:WebSocketProtocol._fail_connection")),
     benchmark="not a speed-up, a fix: docs/testing.md's flakes table (the PostgreSQL outage test's socket closed "
               "with 4503 and no message; a trace of the live server showed the reset 46 ms after the close frame)",
     apply=_install,

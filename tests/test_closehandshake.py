@@ -54,3 +54,26 @@ def test_a_client_that_reads_late_gets_the_message_and_the_close_code_live():
             LateReader.go.clear()
     assert [m["code"] for m in heard] == ["not_signed_in"]
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+def _close_code_after(server, send) -> tuple[int, str]:
+    """Open a signed-out visitor's lobby socket (accepted, it only sends), ``send`` on it, and
+    return the close code and reason the server answers with."""
+    with connect(f"{server.ws_url}/ws/lobby/", origin=server.url, open_timeout=30,
+                 max_size=None) as ws:
+        send(ws)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+    assert closed.value.rcvd is not None, "the server dropped the connection without a close frame"
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_frames_that_break_the_protocol_get_a_close_frame_live():
+    """A text frame that is not UTF-8 is closed with 1007 and a message over Daphne's 1 MiB with
+    1009, each with the close frame the standard prefers, not a dropped TCP connection."""
+    with live_server() as server:
+        code, reason = _close_code_after(server, lambda ws: ws.send(b'{"type": "\xff\xfe"}', text=True))
+        assert code == 1007 and reason
+        code, reason = _close_code_after(server, lambda ws: ws.send("x" * (1024 * 1024 + 1)))
+        assert code == 1009 and "exceeds" in reason
