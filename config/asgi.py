@@ -18,6 +18,7 @@ from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.errorpages import too_large_page  # noqa: E402
 
 from config.handshake import lazy_pformat  # noqa: E402
+from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
@@ -30,6 +31,7 @@ lazy_pformat()
 write_at_once()
 wait_for_closing_clients()
 limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
+answer_long_heads()
 drain_on_sigterm()
 
 
