@@ -1,25 +1,14 @@
 """config/headlimit.py: a request line or headers over Twisted's 16 KiB limits are answered with
 414 or 431 and a text, not a connection cut without an answer; requests within them are served."""
 
-import socket
-
 import pytest
 
 import config.asgi  # noqa: F401  (installs the patch, as the server does)
+from benchmarks.form_bodies import exchange  # a raw request and its whole answer
 from config.headlimit import PATCH
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def exchange(port: int, request: bytes) -> bytes:
-    """Send ``request`` on a new connection and read until the server closes it (or 30 s)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(request)
-        answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
-    return answer
 
 
 def status(answer: bytes) -> bytes:
