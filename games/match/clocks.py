@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from datetime import timezone as tz
 from typing import Any
@@ -199,6 +199,26 @@ def advance(control: TimeControl, clock: dict | None, *, after: str | None,
     clock = {**clock, "remaining": remaining, "since": _ms(at), "running": after}
     if "first" in clock:
         clock["first"] = first
+    return clock, deadline(clock)
+
+
+def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved,
+              at: datetime) -> tuple[dict | None, datetime | None]:
+    """The clock and deadline once a takeback ``at`` leaves ``after`` to move. Time spent stays
+    spent: the running turn ends as a move's does, charged but earning no increment (no move
+    was made), and nobody's time is given back. A seat left with no move (``unmoved``) is back
+    before its first move: in real time that move is uncharged again (``first``), as its
+    taken-back one was.
+
+    >>> clock, _ = start(TimeControl(60, 5), ["x", "o"], "x", datetime(2026, 1, 1, tzinfo=tz.utc))
+    >>> clock, _ = advance(TimeControl(60, 5), clock, after="o", at=datetime(2026, 1, 1, 0, 0, 10, tzinfo=tz.utc))
+    >>> take_back(TimeControl(60, 5), clock, after="x", unmoved=(),
+    ...           at=datetime(2026, 1, 1, 0, 0, 12, tzinfo=tz.utc))[0]["remaining"]
+    {'x': 55000, 'o': 58000}
+    """
+    clock, _ = advance(replace(control, increment=0), clock, after=after, at=at)
+    if clock is not None and "first" in clock:
+        clock = {**clock, "first": [role for role in clock["remaining"] if role in unmoved]}
     return clock, deadline(clock)
 
 

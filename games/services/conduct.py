@@ -84,12 +84,14 @@ def draw_decline(*, match_id: int, user) -> Match:
 
 
 def takeback_offer(*, match_id: int, user) -> Match:
-    """Ask to take back your last action (and everything played after it). Not in real-time
-    matches. The other players still playing must accept; the computer always does."""
+    """Ask to take back your last move (and everything played after it). The other players
+    still playing must accept; the computer always does, at once. Not in real-time matches,
+    except a casual one against the computer alone (as on lichess)."""
     with transaction.atomic():
         match, seats, seat = lock_playing_seat(match_id, user)
-        if TimeControl.of(match).base:
-            raise ServiceError("takebacks_off", "Takebacks are off in real-time matches.")
+        if TimeControl.of(match).base and not _against_the_computer_alone(match, seats, seat):
+            raise ServiceError("takebacks_off", "Takebacks are off in real-time matches, except casual ones "
+                                                "against the computer.")
         if not match.moves.filter(role=seat.role).exists():
             raise ServiceError("nothing_to_take_back", "You have not moved yet: there is nothing to take back.")
         offers = conduct.parse(match.offers)
@@ -101,6 +103,11 @@ def takeback_offer(*, match_id: int, user) -> Match:
         offers["takeback"] = [seat.role]
         _settle_takeback(match, seats, offers)
     return match
+
+
+def _against_the_computer_alone(match: Match, seats: list[Seat], seat: Seat) -> bool:
+    """Whether ``seat`` plays a casual match in which every other seat is the computer's."""
+    return not match.rated and all(s.player is not None and s.player.is_computer for s in seats if s.pk != seat.pk)
 
 
 def takeback_accept(*, match_id: int, user) -> Match:
@@ -151,8 +158,11 @@ def _agree_draw(match: Match, seats: list[Seat]) -> None:
 
 
 def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str]]) -> None:
-    """Undo the requester's last action if every other human still playing accepted; else
-    keep the request on the table."""
+    """Undo the requester's last move (its last turn: the run of its own actions that ended
+    last, so a Quarto turn's placing and choosing go together) and everything after it, if
+    every other human still playing accepted; else keep the request on the table. The
+    version goes up: a computer's answer thought about meanwhile is refused as stale. The
+    clocks: ``clocks.take_back``."""
     requester = offers["takeback"][0]
     waiting_for = {s.role for s in seats if not s.resigned and not s.player.is_computer} - set(offers["takeback"])
     if waiting_for:
@@ -161,14 +171,16 @@ def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str
     game = get_game(match.game)
     moves = list(match.moves.order_by("ply"))
     cut = max(m.ply for m in moves if m.role == requester)
+    while cut > 1 and moves[cut - 2].role == requester:
+        cut -= 1
     state = game.initial_state()
-    for move in moves:
-        if move.ply < cut:
-            state = game.play(state, move.role, move.action)
+    for move in moves[:cut - 1]:
+        state = game.play(state, move.role, move.action)
     Move.objects.filter(match=match, ply__gte=cut).delete()
     match.state, match.plies, match.version, match.offers = game.state_to_json(state), cut - 1, match.version + 1, ""
-    match.clock, match.deadline = clocks.advance(TimeControl.of(match), match.clock, after=game.to_move(state),
-                                                 at=clocks.now())
+    moved = {m.role for m in moves[:cut - 1]}
+    match.clock, match.deadline = clocks.take_back(TimeControl.of(match), match.clock, after=game.to_move(state),
+                                                   unmoved=set(game.roles) - moved, at=clocks.now())
     match.save(update_fields=["state", "plies", "version", "offers", "clock", "deadline"])
     flagfall.arm_on_commit(match.pk, match.deadline)
     _changed(match)

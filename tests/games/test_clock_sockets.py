@@ -7,11 +7,16 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import override_settings
 
+from games import services
+from games.computer import bots
 from games.services import flagfall
 from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import Match
-from tests.games.test_consumers import drain, join_match, receive
+from tests.games.test_consumers import db_state, drain, join_match, receive
+from tests.support.computer import HeldComputer
 from tests.support.players import make_players, play_out, start_match
 from tests.support.waits import EVENT_SECONDS, until
 
@@ -184,3 +189,40 @@ async def receive_until(sock, wanted) -> dict:
         if wanted(message):
             return message
         assert message["type"] in {"state", "presence", "pong", "chat"}, message
+
+
+@override_settings(COMPUTER_WORKERS="pool", COMPUTER_ITERATIONS=60)
+async def test_against_the_computer_a_real_time_takeback_is_granted_at_once_while_it_thinks(monkeypatch):
+    """The player moves; while the computer thinks, they take it back: every page gets the
+    position before the move at a new version, the computer's late answer is refused, and once
+    the player moved again the computer thinks again and answers."""
+    computer = HeldComputer(monkeypatch, choose=lambda actions: actions[0])
+    thinking = computer.thinking
+    x, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=x, settings=MatchSettings("nine-board-tictactoe", time_control=TimeControl(60, 2)), role="xPlayer",
+        against_computer=True, computer_level=1)
+    xs, first = await join_match(match.pk, x)
+    spectator, _ = await join_match(match.pk)
+    await xs.send_json_to({"type": "action", "action": "(play 2 2 2 2 x)", "version": 0})
+    for sock in (xs, spectator):
+        assert (await receive(sock, "state"))["version"] == 1
+    await until(lambda: thinking == [1], "the computer thinking at version 1")
+    await xs.send_json_to({"type": "takeback_offer"})
+    for sock in (xs, spectator):
+        back = await receive(sock, "state")
+        assert back["version"] == 2 and back["match"]["moves"] == [] and back["match"]["offers"]["takeback"] == []
+    assert back["match"]["clock"]["running"] == "xPlayer"
+    computer.answer.set()  # its answer, thought about before the takeback
+    await until(lambda: (match.pk, 1) not in bots._tasks, "the computer's late answer handled")
+    assert (await db_state(match.pk))[0] == 2
+    assert [m for m in await drain(xs) if m["type"] == "state"] == []
+    await xs.send_json_to({"type": "action", "action": first["you"]["legal"]["xPlayer"][0], "version": 2})
+    for sock in (xs, spectator):
+        assert (await receive(sock, "state"))["version"] == 3
+        answered = await receive(sock, "state")
+        assert answered["version"] == 4 and answered["last_move"]["role"] == "oPlayer"
+    assert thinking == [1, 3]
+    for sock in (xs, spectator):
+        await sock.disconnect()
+    computer.pool.shutdown()

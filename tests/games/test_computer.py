@@ -5,8 +5,6 @@ import asyncio
 import contextlib
 import os
 import random
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from unittest import mock
 
@@ -28,6 +26,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_consumers import join_match, receive
+from tests.support.computer import HeldComputer
 from tests.support.players import make_players, play_first_moves
 from tests.support.waits import EVENT_SECONDS, POLL_SECONDS
 
@@ -246,18 +245,8 @@ async def test_a_computer_turn_lost_in_a_restart_is_played_as_the_server_starts_
 async def test_asking_again_for_a_turn_being_played_plays_it_once(monkeypatch):
     """A second ask in the process that plays the turn is refused; one from elsewhere (another
     worker) submits at a version that has moved on, which is refused and ignored."""
-    thinking, answer = [], threading.Event()
-
-    def think(turn):
-        def blocked():
-            thinking.append(turn.version)
-            answer.wait(EVENT_SECONDS)
-            return random.Random(0).choice(turn.game.legal_actions(turn.state))
-        return blocked
-
-    pool = ThreadPoolExecutor(max_workers=2)
-    monkeypatch.setattr(bots, "_process_pool", lambda: pool)
-    monkeypatch.setattr(bots, "_think_args", think)
+    computer = HeldComputer(monkeypatch)
+    thinking = computer.thinking
     human, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(
         user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer", against_computer=True)
@@ -268,14 +257,14 @@ async def test_asking_again_for_a_turn_being_played_plays_it_once(monkeypatch):
             await asyncio.sleep(POLL_SECONDS)
     assert await database_sync_to_async(services.computer_turns_resume)(stalled_only=False) == 1
     turn = await database_sync_to_async(selectors.computer_turn)(match_id=match.pk, version=1)
-    answer.set()
+    computer.answer.set()
     await the_computer_moved(match.pk, 2)
     other_answer = turn.game.legal_actions(turn.state)[-1]
     await database_sync_to_async(bots._submit_turn)(turn, other_answer)  # another worker's, at a stale version
     assert thinking == [1]
     assert await database_sync_to_async(lambda: Move.objects.filter(match=match).count())() == 2
     assert await database_sync_to_async(services.computer_turns_resume)(stalled_only=False) == 0  # the human's turn
-    pool.shutdown()
+    computer.pool.shutdown()
 
 
 @pytest.mark.django_db

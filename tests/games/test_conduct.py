@@ -1,9 +1,14 @@
 """Match conduct against the database: abort before every seat moved, draws by agreement
 (two and three players), takeback requests and the undo they lead to."""
 
+from datetime import timedelta
+from unittest import mock
+
 import pytest
+from django.conf import settings
 
 from games import selectors, services
+from games.computer import bots
 from games.match import conduct
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
@@ -272,3 +277,98 @@ def test_the_computer_grants_takebacks_at_once(settings):
     services.takeback_offer(match_id=match.pk, user=x)
     match.refresh_from_db()
     assert match.plies == 0 and match.state == replayed(match)
+
+
+def test_a_takeback_takes_back_the_requesters_whole_turn():
+    """A Quarto turn is two actions (choose a piece, place it): both go back together."""
+    white, black = make_players(2)
+    match = start_match("quarto-misere", [white, black])
+    for player in (white, white, black, black):
+        match = move(match, player)
+    services.takeback_offer(match_id=match.pk, user=black)
+    services.takeback_accept(match_id=match.pk, user=white)
+    match.refresh_from_db()
+    assert match.plies == 2 and match.state == replayed(match)
+    assert get_game(match.game).to_move(get_game(match.game).state_from_json(match.state)) == "black"
+
+
+@pytest.fixture
+def computer_asked():
+    """The versions at which the computer is asked for its turn; it answers only when the test
+    plays it (``computer_answers``): until then it is thinking."""
+    asked: list[int] = []
+    with mock.patch("games.computer.bots.computer_turn_on_commit", lambda match_id, version: asked.append(version)):
+        yield asked
+
+
+def computer_answers(match: Match, turn: selectors.ComputerTurn | None = None) -> Match:
+    """The computer's answer to ``turn`` (by default its turn now), submitted as its turns are:
+    refused and ignored if the match has moved on since."""
+    turn = turn or selectors.computer_turn(match_id=match.pk, version=match.version)
+    bots._submit_turn(turn, turn.game.legal_actions(turn.state)[0])
+    match.refresh_from_db()
+    return match
+
+
+def test_against_the_computer_a_real_time_takeback_is_granted_at_once_and_its_late_answer_is_stale(
+        fake_time, computer_asked):
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
+                                                                 time_control=TimeControl(60, 2)),
+                                  role="xPlayer", against_computer=True, computer_level=1)
+    match = computer_answers(move(match, x))
+    after_the_first_moves = match.state
+    fake_time.advance(5)
+    match = move(match, x)  # charged 5 s, plus the 2 s increment
+    assert computer_asked[-1] == match.version == 3
+    thinking = selectors.computer_turn(match_id=match.pk, version=3)
+    fake_time.advance(3)
+    services.takeback_offer(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.plies == 2 and match.state == after_the_first_moves == replayed(match) and match.offers == ""
+    assert match.version == 4
+    # Time spent stays spent: the computer's 3 s of thinking are charged (no increment: it made no
+    # move), x keeps what its move left it; x's clock runs from the takeback.
+    assert match.clock["remaining"] == {"xPlayer": 57_000, "oPlayer": 57_000} and match.clock["running"] == "xPlayer"
+    assert match.deadline == fake_time.now + timedelta(seconds=57)
+    match = computer_answers(match, thinking)  # its late answer, thought about before the takeback
+    assert match.plies == 2 and match.version == 4
+    assert computer_asked == [1, 3]  # not asked at the takeback: it is x's turn
+    match = move(match, x)
+    assert computer_asked[-1] == match.version == 5  # it thinks again, at the new version
+    match = computer_answers(match)
+    assert match.plies == 4 and match.moves.last().role == "oPlayer" and match.state == replayed(match)
+
+
+def test_taking_back_a_first_move_against_the_computer_makes_it_a_first_move_again(fake_time, computer_asked):
+    """In real time a seat's first move is not charged and has its own time: once taken back,
+    the next one is a first move again (and the match, not begun, can be aborted)."""
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
+                                                                 time_control=TimeControl(60, 0)),
+                                  role="xPlayer", against_computer=True, computer_level=1)
+    match = computer_answers(move(match, x))
+    fake_time.advance(4)
+    services.takeback_offer(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.plies == 0 and match.clock["first"] == ["xPlayer", "oPlayer"]
+    assert match.clock["remaining"] == {"xPlayer": 60_000, "oPlayer": 60_000}
+    assert match.deadline == fake_time.now + timedelta(seconds=settings.FIRST_MOVE_SECONDS - 4)
+    services.match_abort(match_id=match.pk, user=x)
+
+
+def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_match():
+    x, o = make_players(2)
+    three = services.match_create(user=x, settings=MatchSettings("tictactoe-3player", time_control=TimeControl(60)),
+                                  role="xplayer")
+    services.seat_join(match_id=three.pk, user=o, role="oplayer")
+    services.seat_give_to_computer(match_id=three.pk, user=x, role="zplayer", level=1)
+    three = move(three, x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=three.pk, user=x)
+    services.match_resign(match_id=three.pk, user=x)  # one real-time match at a time
+    rated = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
+                                                                 time_control=TimeControl(60)),
+                                  role="xPlayer", against_computer=True)
+    Match.objects.filter(pk=rated.pk).update(rated=True)  # the computer plays casual only: should one be rated
+    rated = move(rated, x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=rated.pk, user=x)
