@@ -60,12 +60,15 @@ function notBegun(match) {
 
 // What a player may do about the match as a whole: abort it before everyone moved (no draws
 // then), offer or answer a draw, ask for or answer a takeback (not in real time), resign.
+// Against the computer alone in a casual match, "Take back" undoes the move at once, in any
+// time control (the computer always agrees), as on lichess.
 function conductControls(match, mySeat) {
   const parts = [];
   const { draw, takeback } = match.offers;
   const moved = new Set(match.moves.map((m) => m.role));
   const others = match.seats.filter((s) => s.role !== mySeat.role && !s.resigned);
   const begun = !notBegun(match);
+  const computerAlone = !match.rated && match.seats.every((s) => s.role === mySeat.role || s.player?.computer);
   if (!begun) {
     parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"),
                hintText("Until every player has moved, the match can only be aborted: it is not rated."));
@@ -86,7 +89,9 @@ function conductControls(match, mySeat) {
       ? hintText("Your draw offer was declined: you may offer again after your next move.")
       : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
   }
-  if (takeback.length && !takeback.includes(mySeat.role)) {
+  if (computerAlone && moved.has(mySeat.role)) {
+    parts.push(button("Take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+  } else if (takeback.length && !takeback.includes(mySeat.role)) {
     parts.push(answer("takeback", "Let them take back their move?"));
   } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
     parts.push(match.offers.takeback_declined.includes(mySeat.role)

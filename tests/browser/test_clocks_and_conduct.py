@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
-from tests.browser.helpers import PLAYABLE, join_match, record_notifications, screenshot, wait_version
+from tests.browser.helpers import PLAYABLE, join_match, playable, record_notifications, screenshot, wait_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -113,3 +113,33 @@ def test_the_sound_switch_is_remembered(player_page):
     bob.wait_for_function("() => window.shown.length > 0")
     shown = bob.evaluate("window.shown")
     assert len(shown) == 1 and shown[0][0] == "Boardhall: your turn" and "Last move: Ada" in shown[0][1]
+
+
+def test_a_takeback_against_the_computer_in_real_time_is_granted_at_once(player_page):
+    """As on lichess: in a casual game against the computer, "Take back" undoes the move and
+    the computer's answer at once, even in real time, and the player moves again."""
+    ada = player_page("Ada")
+    ada.goto("/")
+    form = ada.locator("#create-form")
+    form.get_by_label("Game").select_option("nine-board-tictactoe")
+    form.get_by_label("Your seat").select_option("xPlayer")
+    form.get_by_label("Time control").select_option("5+3")
+    form.get_by_label("The computer: start at once").check()
+    form.get_by_label("Its strength").select_option(label="Easy")
+    form.get_by_role("button", name="Create match").click()
+    wait_version(ada, 0)
+    expect(ada.locator("#board")).to_have_attribute("data-status", "active")
+    before = playable(ada)
+    play_first_cell(ada)
+    wait_version(ada, 2)  # the move, and the computer's answer
+    expect(ada.locator("#moves li")).to_have_count(2)
+    ada.get_by_role("button", name="Take back").click()
+    wait_version(ada, 3)
+    expect(ada.locator("#moves li")).to_have_count(0)
+    expect(ada.locator("#board.board-holder--my-turn")).to_have_count(1)
+    assert playable(ada) == before  # the position before the move
+    expect(ada.get_by_role("button", name="Take back")).to_have_count(0)  # nothing of Ada's to take back
+    play_first_cell(ada)
+    wait_version(ada, 5)  # the computer thought again, and answered
+    expect(ada.locator("#moves li")).to_have_count(2)
+    expect(ada.get_by_role("button", name="Take back")).to_have_count(1)
