@@ -273,6 +273,9 @@ WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
 WAITING_MATCHES_MAX = int(os.environ.get("WAITING_MATCHES_MAX", "3"))
 CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
 CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
+# A player may have this many unfinished games with the computer seated at once (finished and
+# aborted ones do not count).
+COMPUTER_MATCHES_MAX = int(os.environ.get("COMPUTER_MATCHES_MAX", "5"))
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 

@@ -86,6 +86,8 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         lock_players(p.pk for p in seated.values())  # first of all its locks (playing.py)
         if not starts and not opponents:
             _require_room_to_wait(user)
+        if against_computer:
+            _require_room_for_the_computer(user)
         if is_real_time(control) and not starts:  # a seek while playing would start a second match
             require_not_playing(seated.values(), user=user)
         now = timezone.now()
@@ -143,6 +145,19 @@ def _require_room_to_wait(user) -> None:
     if waiting >= settings.WAITING_MATCHES_MAX:
         raise ServiceError("too_many_waiting", f"You already have {waiting} matches waiting for players: "
                                                "wait for them to start, or leave one first.")
+
+
+def _require_room_for_the_computer(user) -> None:
+    """A player has at most ``COMPUTER_MATCHES_MAX`` unfinished matches with the computer
+    seated: playing it again and again is fine, leaving games behind by the dozen is not (each
+    may ask for the computer's time). Finished and aborted ones do not count. The refusal
+    links to the oldest. Call holding the player's row lock."""
+    unfinished = (Match.objects.filter(status=Match.Status.ACTIVE, seats__player=user)
+                  .filter(seats__player__is_computer=True).distinct().order_by("started_at"))
+    oldest = list(unfinished.values_list("pk", flat=True)[:settings.COMPUTER_MATCHES_MAX])
+    if len(oldest) >= settings.COMPUTER_MATCHES_MAX:
+        raise ServiceError("too_many_computer_games", f"You have {len(oldest)} unfinished games against the "
+                                                      "computer: finish or resign one first.", {"match": oldest[0]})
 
 
 def computer_user(number: int = 1, level: int = computer.STRONGEST):
@@ -251,6 +266,7 @@ def _seat_give_to_computer(match_id: int, user, role: str, level: int) -> Match:
             raise ServiceError("seat_taken", f"The seat {role_label(role)} is not free.")
         _require_computer_may_play(level=level, rated=match.rated,
                                    advice="this rated match waits for signed-up players.")
+        _require_room_for_the_computer(user)
         seated = {s.player_id for s in seats}
         number = 1
         while (player := computer_user(number, level)).pk in seated:  # one account per seat (computer_user)
@@ -367,6 +383,8 @@ def rematch_offer(*, match_id: int, user) -> Match:
         real_time = is_real_time(kept.time_control)
         if real_time:
             require_not_playing([user], user=user)
+        if any(s.player is not None and s.player.is_computer for s in old_seats):
+            _require_room_for_the_computer(user)
         new = Match.objects.create(game=old.game, rated=kept.rated, is_private=old.is_private, created_by=user,
                                    rematch_of=old, state=game.state_to_json(game.initial_state()),
                                    **kept.time_control.fields())

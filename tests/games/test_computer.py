@@ -26,6 +26,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_consumers import join_match, receive
+from tests.games.test_services import assert_refused
 from tests.support.computer import HeldComputer
 from tests.support.players import make_players, play_first_moves
 from tests.support.waits import EVENT_SECONDS, POLL_SECONDS
@@ -112,6 +113,33 @@ def test_a_creator_waiting_for_an_opponent_gives_the_seat_to_the_computer(django
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE and match.version == 2  # white selected and placed
     assert match.seats.get(role="white").player == services.computer_user(1, level=2)
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_MATCHES_MAX=2)
+def test_a_player_has_a_few_unfinished_games_against_the_computer_and_any_number_one_after_another():
+    """Finished and aborted games do not count: playing the computer again and again is never
+    refused; leaving games unfinished is, past a few, with a link to the oldest."""
+    human, = make_players(1)
+
+    def against_computer():
+        return services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="black",
+                                     against_computer=True, computer_level=1)
+
+    for _ in range(3):  # one after another: each aborted (the computer never moved here) or finished
+        services.match_resign(match_id=against_computer().pk, user=human)
+    finished = play_first_moves(against_computer(), [services.computer_user(1, 1), human])
+    services.match_resign(match_id=finished.pk, user=human)
+    oldest, _ = against_computer(), against_computer()
+    refused = assert_refused("too_many_computer_games", against_computer)
+    assert refused.message == "You have 2 unfinished games against the computer: finish or resign one first."
+    assert refused.extra["match"] == oldest.pk
+    assert_refused("too_many_computer_games", services.rematch_offer, match_id=finished.pk, user=human)
+    waiting = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="black")
+    assert_refused("too_many_computer_games", services.seat_give_to_computer, match_id=waiting.pk, user=human,
+                   role="white", level=1)
+    services.match_resign(match_id=oldest.pk, user=human)
+    assert against_computer().status == Match.Status.ACTIVE
 
 
 @pytest.mark.django_db
