@@ -273,8 +273,11 @@ WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
 WAITING_MATCHES_MAX = int(os.environ.get("WAITING_MATCHES_MAX", "3"))
 CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
 CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
-# A player may have this many unfinished games with the computer seated at once (finished and
-# aborted ones do not count).
+# Games against the computer start at once and never wait in the lobby: they are counted apart
+# from the creations above, more roomily (a player, an address, a minute), and a player may
+# have this many unfinished at once (finished and aborted ones do not count).
+COMPUTER_CREATE_PER_MINUTE = int(os.environ.get("COMPUTER_CREATE_PER_MINUTE", "30"))
+COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE", "60"))
 COMPUTER_MATCHES_MAX = int(os.environ.get("COMPUTER_MATCHES_MAX", "5"))
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))

@@ -69,18 +69,19 @@ def signup(request):
 
 @require_POST
 def match_create(request):
-    if not _may_create(request):
-        _too_fast(request)
-        return _create_form_again(request)
     form = forms.MatchCreateForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return _create_form_again(request)
+    against_computer = form.cleaned_data["opponents"] == "computer"
+    if not _may_create(request, against_computer=against_computer):
+        _too_fast(request)
         return _create_form_again(request)
     try:
         match = services.match_create(user=request.user, settings=form.match_settings(),
                                       is_private=form.cleaned_data["private"],
                                       role=form.cleaned_data["role"] or None,
-                                      against_computer=form.cleaned_data["opponents"] == "computer",
+                                      against_computer=against_computer,
                                       computer_level=form.cleaned_data["computer_level"])
     except ServiceError as err:
         refuse(request, err)
@@ -102,7 +103,7 @@ def computer_play(request):
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect("lobby:home")
-    if not _address_may_create(request):  # before a guest is made: one address cannot make guests by the hundred
+    if not _address_may_create(request, against_computer=True):  # before a guest is made: not by the hundred
         _too_fast(request)
         return redirect("lobby:home")
     if not request.user.is_authenticated:
@@ -112,7 +113,7 @@ def computer_play(request):
             messages.error(request, err.message)
             return redirect("lobby:home")
         login(request, user, backend="lobby.auth.Backend")
-    if not _player_may_create(request.user):
+    if not _player_may_create(request.user, against_computer=True):
         _too_fast(request)
         return redirect("lobby:home")
     try:
@@ -124,21 +125,30 @@ def computer_play(request):
     return redirect("games:match", match_id=match.pk)
 
 
-def _may_create(request) -> bool:
-    """Creation is limited per player and per client address (``CREATE_PER_MINUTE``,
-    ``CREATE_PER_ADDRESS_PER_MINUTE``): one guest cannot fill the lobby, nor one address with
-    many guests. Both are counted."""
-    address = _address_may_create(request)
-    return _player_may_create(request.user) and address
+def _may_create(request, *, against_computer: bool) -> bool:
+    """Creation is limited per player and per client address: one guest cannot fill the lobby,
+    nor one address with many guests. Both are counted. Games against the computer never wait
+    in the lobby: they have their own, roomier count (``_limits``); the service bounds how many
+    a player has unfinished."""
+    address = _address_may_create(request, against_computer=against_computer)
+    return _player_may_create(request.user, against_computer=against_computer) and address
 
 
-def _address_may_create(request) -> bool:
-    return throttle.action_allowed("create", f"a{request.META.get('REMOTE_ADDR', '')}",
-                                   settings.CREATE_PER_ADDRESS_PER_MINUTE)
+def _limits(against_computer: bool) -> tuple[str, int, int]:
+    """The count a creation goes to, and its limits a minute for a player and an address."""
+    if against_computer:
+        return "computer", settings.COMPUTER_CREATE_PER_MINUTE, settings.COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE
+    return "create", settings.CREATE_PER_MINUTE, settings.CREATE_PER_ADDRESS_PER_MINUTE
 
 
-def _player_may_create(user) -> bool:
-    return not user.is_authenticated or throttle.action_allowed("create", f"u{user.pk}", settings.CREATE_PER_MINUTE)
+def _address_may_create(request, *, against_computer: bool) -> bool:
+    action, _, per_address = _limits(against_computer)
+    return throttle.action_allowed(action, f"a{request.META.get('REMOTE_ADDR', '')}", per_address)
+
+
+def _player_may_create(user, *, against_computer: bool) -> bool:
+    action, per_player, _ = _limits(against_computer)
+    return not user.is_authenticated or throttle.action_allowed(action, f"u{user.pk}", per_player)
 
 
 def _too_fast(request) -> None:

@@ -49,7 +49,8 @@ def live_server(django_db_setup, django_db_blocker):
         # Every page posts from one address, for the whole session: no limit on creating matches.
         server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5",
                                  "ABANDON_SECONDS": "3", "DEBUG": "0", "CREATE_PER_MINUTE": "100000",
-                                 "CREATE_PER_ADDRESS_PER_MINUTE": "100000",
+                                 "CREATE_PER_ADDRESS_PER_MINUTE": "100000", "COMPUTER_CREATE_PER_MINUTE": "100000",
+                                 "COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE": "100000",
                                  # A quick analysis; a job a test holds "running" is never taken over.
                                  "ANALYSIS_ROUNDS": "200", "ANALYSIS_STALE_SECONDS": "600"}).start()
     try:

@@ -28,7 +28,8 @@ ROUNDS = 3  # of each pair of paths
 NUMBERS = itertools.count()  # the partners' names differ
 CSRF = "a" * 32  # a token of Django's format, sent as cookie and field alike
 # The pages post from one address here: lift the per-address and per-player creation limits.
-SERVER_ENV = {"CREATE_PER_MINUTE": "100000", "CREATE_PER_ADDRESS_PER_MINUTE": "100000"}
+SERVER_ENV = {"CREATE_PER_MINUTE": "100000", "CREATE_PER_ADDRESS_PER_MINUTE": "100000",
+              "COMPUTER_CREATE_PER_MINUTE": "100000", "COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE": "100000"}
 
 
 class Chance:

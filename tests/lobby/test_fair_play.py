@@ -74,6 +74,47 @@ def test_creating_matches_is_limited_per_player_and_per_address():
     assert Match.objects.count() == 4
 
 
+@pytest.mark.django_db
+@override_settings(CREATE_PER_MINUTE=1, CREATE_PER_ADDRESS_PER_MINUTE=1, COMPUTER_CREATE_PER_MINUTE=3,
+                   COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE=5, COMPUTER_MATCHES_MAX=100)
+def test_games_against_the_computer_have_their_own_roomier_count():
+    """They never wait in the lobby: creating them does not use up the creations of matches
+    with people, and they may be created more often, still only so often a minute."""
+    ada, bob = make_players(2)
+    clients = []
+    for player in (ada, bob):
+        clients.append(Client())
+        clients[-1].force_login(player)
+    too_fast = "You are creating matches too fast: wait a minute, then try again."
+    computer = {"game": "quarto-misere", "opponents": "computer"}
+    assert clients[0].post("/matches/new/", {"game": "quarto-misere"}).status_code == 302  # with people
+    for _ in range(2):
+        assert clients[0].post("/matches/new/", computer).status_code == 302
+    assert clients[0].post("/play/computer/", {"game": "quarto-misere"}).status_code == 302  # the same count
+    assert messages_of(clients[0].post("/matches/new/", computer, follow=True)) == [too_fast]  # the player's 4th
+    assert Match.objects.filter(seats__player=bob).count() == 0
+    assert clients[1].post("/play/computer/", {"game": "quarto-misere"}).status_code == 302  # the address's 5th
+    assert Match.objects.filter(seats__player=bob).count() == 1
+    assert messages_of(clients[1].post("/matches/new/", computer, follow=True)) == [too_fast]
+    assert messages_of(clients[1].post("/matches/new/", {"game": "quarto-misere"}, follow=True)) == [too_fast]
+    assert Match.objects.filter(seats__player__is_computer=True).distinct().count() == 4
+    assert Match.objects.count() == 5
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_MATCHES_MAX=1)
+def test_too_many_unfinished_games_against_the_computer_shows_why_with_a_link(client):
+    ada, = make_players(1)
+    client.force_login(ada)
+    computer = {"game": "quarto-misere", "opponents": "computer"}
+    first = client.post("/matches/new/", computer, follow=True).request["PATH_INFO"]
+    response = client.post("/play/computer/", {"game": "quarto-misere"}, follow=True)
+    assert response.request["PATH_INFO"] == "/"
+    page = response.content.decode()
+    assert "You have 1 unfinished games against the computer: finish or resign one first." in page
+    assert f'<a href="{first}">Go to that match</a>' in page
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_quick_game_while_playing_is_refused_with_the_match_to_go_to():
     ada, bob = await database_sync_to_async(make_players)(2)

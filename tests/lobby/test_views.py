@@ -301,7 +301,7 @@ def test_play_the_computer_needs_the_csrf_token():
     assert not Match.objects.exists()
 
 
-@override_settings(CREATE_PER_ADDRESS_PER_MINUTE=2, CREATE_PER_MINUTE=1)
+@override_settings(COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE=2, COMPUTER_CREATE_PER_MINUTE=1)
 def test_play_the_computer_keeps_the_creation_limits():
     """Per address before any guest is made, then per player."""
     from lobby.models import User  # noqa: PLC0415
