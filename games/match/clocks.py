@@ -202,12 +202,12 @@ def advance(control: TimeControl, clock: dict | None, *, after: str | None,
     return clock, deadline(clock)
 
 
-def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved,
+def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved: list[str],
               at: datetime) -> tuple[dict | None, datetime | None]:
     """The clock and deadline once a takeback ``at`` leaves ``after`` to move. Time spent stays
     spent: the running turn ends as a move's does, charged but earning no increment (no move
-    was made), and nobody's time is given back. A seat left with no move (``unmoved``) is back
-    before its first move: in real time that move is uncharged again (``first``), as its
+    was made), and nobody's time is given back. A seat left with no move (``unmoved``, in the
+    roles' order) is back before its first move: in real time that move is uncharged again (``first``), as its
     taken-back one was.
 
     >>> clock, _ = start(TimeControl(60, 5), ["x", "o"], "x", datetime(2026, 1, 1, tzinfo=tz.utc))
@@ -218,7 +218,7 @@ def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved,
     """
     clock, _ = advance(replace(control, increment=0), clock, after=after, at=at)
     if clock is not None and "first" in clock:
-        clock = {**clock, "first": [role for role in clock["remaining"] if role in unmoved]}
+        clock = {**clock, "first": list(unmoved)}
     return clock, deadline(clock)
 
 

@@ -180,7 +180,7 @@ def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str
     match.state, match.plies, match.version, match.offers = game.state_to_json(state), cut - 1, match.version + 1, ""
     moved = {m.role for m in moves[:cut - 1]}
     match.clock, match.deadline = clocks.take_back(TimeControl.of(match), match.clock, after=game.to_move(state),
-                                                   unmoved=set(game.roles) - moved, at=clocks.now())
+                                                   unmoved=[r for r in game.roles if r not in moved], at=clocks.now())
     match.save(update_fields=["state", "plies", "version", "offers", "clock", "deadline"])
     flagfall.arm_on_commit(match.pk, match.deadline)
     _changed(match)
