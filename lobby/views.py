@@ -103,7 +103,8 @@ def computer_play(request):
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect("lobby:home")
-    if not _address_may_create(request, against_computer=True):  # before a guest is made: not by the hundred
+    # Before a guest is made: one address cannot make guests by the hundred.
+    if not _address_may_create(request, against_computer=True):
         _too_fast(request)
         return redirect("lobby:home")
     if not request.user.is_authenticated:

@@ -206,13 +206,13 @@ def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved: 
               at: datetime) -> tuple[dict | None, datetime | None]:
     """The clock and deadline once a takeback ``at`` leaves ``after`` to move. Time spent stays
     spent: the running turn ends as a move's does, charged but earning no increment (no move
-    was made), and nobody's time is given back. A seat left with no move (``unmoved``, in the
-    roles' order) is back before its first move: in real time that move is uncharged again (``first``), as its
-    taken-back one was.
+    was made), and nobody's time is given back. The seats left with no move (``unmoved``, in
+    the roles' order) are back before their first move: in real time that move is uncharged
+    again (``first``), as the one taken back was.
 
     >>> clock, _ = start(TimeControl(60, 5), ["x", "o"], "x", datetime(2026, 1, 1, tzinfo=tz.utc))
     >>> clock, _ = advance(TimeControl(60, 5), clock, after="o", at=datetime(2026, 1, 1, 0, 0, 10, tzinfo=tz.utc))
-    >>> take_back(TimeControl(60, 5), clock, after="x", unmoved=(),
+    >>> take_back(TimeControl(60, 5), clock, after="x", unmoved=[],
     ...           at=datetime(2026, 1, 1, 0, 0, 12, tzinfo=tz.utc))[0]["remaining"]
     {'x': 55000, 'o': 58000}
     """
