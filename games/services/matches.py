@@ -156,8 +156,9 @@ def _require_room_for_the_computer(user) -> None:
                   .filter(seats__player__is_computer=True).distinct().order_by("started_at"))
     oldest = list(unfinished.values_list("pk", flat=True)[:settings.COMPUTER_MATCHES_MAX])
     if len(oldest) >= settings.COMPUTER_MATCHES_MAX:
-        raise ServiceError("too_many_computer_games", f"You have {len(oldest)} unfinished games against the "
-                                                      "computer: finish or resign one first.", {"match": oldest[0]})
+        games = f"{len(oldest)} unfinished game{'s' if len(oldest) > 1 else ''}"
+        raise ServiceError("too_many_computer_games", f"You have {games} against the computer: finish or resign "
+                                                      "one first.", {"match": oldest[0]})
 
 
 def computer_user(number: int = 1, level: int = computer.STRONGEST):
