@@ -19,12 +19,13 @@ def position_seed(ply: int) -> str:
 
 
 def evaluate_position(ruleset: str, state_json: Any, ply: int, rounds: int, played: str | None = None) -> dict[str, Any]:
-    """One position's evaluation as stored: ``{"scores": {role: 0..1}, "best": action | None}``,
-    and with ``played`` (the move made there) ``"played": {role: 0..1}``, each role's expected
-    score after it, judged in the same search as the best move's (``engine.evaluate``)."""
+    """One position's evaluation as stored: ``{"scores": {role: 0..1}, "best": action | None,
+    "line": [action, ...]}`` (the line the search expects, from the best move on; empty at the
+    end), and with ``played`` (the move made there) ``"played": {role: 0..1}``, each role's
+    expected score after it, judged in the same search as the best move's (``engine.evaluate``)."""
     game = get_game(ruleset)
     found = evaluate(ruleset, game.state_from_json(state_json), rounds=rounds, seed=position_seed(ply), played=played)
-    stored = {"scores": _rounded(game, found.scores), "best": found.best}
+    stored = {"scores": _rounded(game, found.scores), "best": found.best, "line": list(found.line)}
     if found.played is not None:
         stored["played"] = _rounded(game, found.played)
     return stored

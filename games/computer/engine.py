@@ -35,6 +35,9 @@ class Evaluation:
     # With ``played``: each role's expected score after that move, judged in the same search as
     # ``scores`` (the best move's), so the two compare like with like.
     played: dict[str, float] | None = None
+    # The line the search expects: the best move, then the replies it looked at most (proven
+    # ones following their proof), at most ``search.LINE_PLIES`` moves; empty in a terminal state.
+    line: tuple[Action, ...] = ()
 
 
 def best_move(ruleset: str, state: Any, *, level: int = search.STRONGEST, seconds: float = 1.0,
@@ -51,7 +54,8 @@ def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 
              played: Action | None = None) -> Evaluation:
     """Each role's expected score in ``state`` and the mover's best move, after ``rounds`` rounds
     of search seeded with ``seed`` (repeatable: no clock is read). The search is the strong
-    level's (tactical playouts, proven positions); a proven move's scores are exact.
+    level's (tactical playouts, proven positions); a proven move's scores are exact. ``line``
+    is the principal variation: the best move and the replies the search expects after it.
 
     With ``played`` (a legal move), also each role's expected score after it, from the same
     tree: that child is searched on until it holds at least ``PLAYED_SHARE`` of ``rounds``
@@ -64,7 +68,7 @@ def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 
     search.search(game, root, rng=rng, level=ANALYSIS, rounds=rounds)
     best_action, best = search.final_choice(root)
     if played is None:
-        return Evaluation(_scores(game, best), best_action)
+        return Evaluation(_scores(game, best), best_action, line=_line(best_action, best))
     # The best move's mean is the highest of many small samples, so it runs high; the played
     # move may have had a handful of rounds. Both get at least a share of the rounds, and are
     # then compared: an equal move loses nothing, whatever the two samples were before.
@@ -73,7 +77,12 @@ def evaluate(ruleset: str, state: Any, *, rounds: int = 3000, seed: str | int = 
         short = int(rounds * PLAYED_SHARE) - node.visits
         if node.proven is None and short > 0:
             search.search(game, node, rng=rng, level=ANALYSIS, rounds=short)
-    return Evaluation(_scores(game, best), best_action, _scores(game, child))
+    return Evaluation(_scores(game, best), best_action, _scores(game, child), _line(best_action, best))
+
+
+def _line(best_action: Action, best) -> tuple[Action, ...]:
+    """The best move and the search's expected replies after it (``search.principal_variation``)."""
+    return (best_action, *search.principal_variation(best, plies=search.LINE_PLIES - 1))
 
 
 def _scores(game, node) -> dict[str, float]:

@@ -92,6 +92,10 @@ ENDGAME_SHARE = 0.4  # the share of the time budget the exact endgame search may
 WIN_REACH = 30
 Worth = Callable[[tuple[int, ...]], tuple[int, ...]]  # an end's goals, in roles' order, to what a search maximises
 LEAST_SECONDS = 0.05  # the thinking a turn still gets when it waited its whole budget for a worker
+# The principal variation post-game analysis stores with a position: at most this many moves,
+# each reply resting on at least this many rounds of the search (else it is not the line).
+LINE_PLIES = 6
+LINE_LEAST_VISITS = 10
 
 
 @dataclass(frozen=True)
@@ -316,6 +320,23 @@ def final_choice(root: _Node) -> tuple[Action, _Node]:
     floor = max((child.proven[me] for _, child in root.children if child.proven is not None), default=-1)
     open_or_good = [item for item in root.children if item[1].proven is None or item[1].proven[me] >= floor]
     return max(open_or_good or root.children, key=lambda item: (item[1].visits, item[1].proven is not None))
+
+
+def principal_variation(node: _Node, *, plies: int = LINE_PLIES, least_visits: int = LINE_LEAST_VISITS) -> list[Action]:
+    """The line the search expects from ``node``: at each position the move ``final_choice``
+    takes there (a proven best one, else the most visited), for at most ``plies`` moves. It
+    stops at the end of the game, at a position the tree does not reach beyond, and before a
+    reply that rests on fewer than ``least_visits`` rounds (a guess, not what the search
+    found); a proven reply is exact whatever its visits, so a proven line follows its proof
+    and a forced win's line ends in the win (within ``plies``)."""
+    line: list[Action] = []
+    while len(line) < plies and node.children:
+        action, child = final_choice(node)
+        if child.proven is None and child.visits < least_visits:
+            break
+        line.append(action)
+        node = child
+    return line
 
 
 def _practical_choice(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds: int,

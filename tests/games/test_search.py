@@ -310,6 +310,81 @@ def test_evaluate_gives_expected_scores_even_when_the_computer_plays_for_first_p
     assert found.scores == {"xplayer": 1.0, "oplayer": 0.66, "zplayer": 0.66}
 
 
+def _midgame(game, seed: int, plies: int = 12):
+    """A position ``plies`` random moves in (fewer if the game ends first, then one move back)."""
+    rng, actions, state = random.Random(seed), [], game.initial_state()
+    while len(actions) < plies:
+        action = rng.choice(game.legal_actions(state))
+        after = game.play(state, game.to_move(state), action)
+        if game.is_terminal(after):
+            break
+        actions.append(action)
+        state = after
+    return state
+
+
+def _played_through(game, state, line):
+    """The positions after each move of ``line`` from ``state``; each move must be legal in turn."""
+    positions = []
+    for action in line:
+        assert not game.is_terminal(state) and action in game.legal_actions(state), (action, line)
+        state = game.play(state, game.to_move(state), action)
+        positions.append(state)
+    return positions
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in GAMES])
+def test_the_best_line_starts_with_the_best_move_and_each_move_is_legal_in_turn(slug):
+    game = get_game(slug)
+    state = _midgame(game, seed=7)
+    played = game.legal_actions(state)[-1]
+    for found in (engine.evaluate(slug, state, rounds=600, seed=2),
+                  engine.evaluate(slug, state, rounds=600, seed=2, played=played)):
+        assert found.line[0] == found.best and 1 <= len(found.line) <= search.LINE_PLIES
+        _played_through(game, state, found.line)
+    assert found == engine.evaluate(slug, state, rounds=600, seed=2, played=played)  # repeatable
+
+
+def test_the_line_follows_the_most_visited_replies_and_stops_where_the_search_looked_too_little():
+    game = get_game("nine-board-tictactoe")
+    state = _midgame(game, seed=3, plies=8)
+    root = search.new_root(game, state, level=engine.ANALYSIS)
+    search.search(game, root, rng=random.Random(1), level=engine.ANALYSIS, rounds=2000)
+    line = search.principal_variation(root)
+    assert 2 <= len(line) <= search.LINE_PLIES
+    node = root
+    for action in line:
+        assert action == search.final_choice(node)[0]
+        node = dict(node.children)[action]
+        assert node.proven is not None or node.visits >= search.LINE_LEAST_VISITS
+    # The next reply, where the line stopped short of its length, was too thin to be the search's.
+    if len(line) < search.LINE_PLIES and node.children:
+        reply = search.final_choice(node)[1]
+        assert reply.proven is None and reply.visits < search.LINE_LEAST_VISITS
+    assert search.principal_variation(root, plies=2) == line[:2]
+    assert search.principal_variation(root, least_visits=root.visits + 1) == []
+
+
+@pytest.mark.parametrize("slug", [slug for slug, (plies, _) in FORCED_WINS.items() if plies is not None])
+def test_a_forced_wins_line_follows_the_proof_to_the_win(slug):
+    game = get_game(slug)
+    plies, actions = FORCED_WINS[slug]
+    state = game.replay(actions)
+    mover = game.to_move(state)
+    found = engine.evaluate(slug, state, rounds=20_000, seed=1)
+    assert found.scores[mover] == 1.0 and found.line[0] == found.best
+    end = _played_through(game, state, found.line)[-1]
+    assert game.is_terminal(end) and game.goals(end)[mover] == 100
+    assert len(found.line) <= plies
+
+
+def test_there_is_no_line_at_the_end_of_the_game():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 1 1)", "(mark 2 1)", "(mark 3 1)", "(mark 1 2)", "(mark 2 2)", "(mark 3 2)",
+                         "(mark 1 3)", "(mark 2 3)", "(mark 3 3)", "(mark 1 4)"])
+    assert engine.evaluate("tictactoe-3player", state, rounds=50).line == ()
+
+
 def test_progressive_bias_takes_each_move_hint_from_the_rules_and_tries_the_promising_first():
     game = get_game("tictactoe-3player")
     state = game.initial_state()
