@@ -26,8 +26,10 @@ and ``resigned`` (roles that resigned, only when someone did: their goal is 0),
 days per move are written as both; a Fischer clock (base plus increment) has no GGP
 equivalent and is written in ``timeControl`` alone. Reading ignores these three keys.
 The history's export adds ``analysis`` once the match has been analysed (``rounds``,
-``thresholds``, per state ``stateScores`` in role order and ``bestMoves``, per step
-``moveLosses`` and ``moveMarks``; scores on the goals' 0 to 100 scale); reading ignores it.
+``thresholds``, per state ``stateScores`` in role order, ``bestMoves`` and ``bestLines`` (the
+search's expected line from the best move on, GDL actions; ``null`` in an analysis stored
+before lines were), per step ``moveLosses`` and ``moveMarks``; scores on the goals' 0 to 100
+scale); reading ignores it.
 
 Example::
 

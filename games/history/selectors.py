@@ -246,7 +246,8 @@ def match_record(*, match: Match) -> MatchRecord:
 
 def match_export(*, match: Match) -> dict[str, Any]:
     """The match as a GGP match dict (see ``games.history.ggp``), with its analysis once done
-    (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order)."""
+    (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order;
+    per state the best move and the line from it, ``null`` where an older analysis has none)."""
     data = ggp_dump(record=match_record(match=match))
     analysis = analysis_of(match=match)
     if analysis is not None and analysis["status"] == "done":
@@ -256,6 +257,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
             "thresholds": {t["mark"]: t["points"] for t in analysis["thresholds"]},
             "stateScores": [[round(p["scores"][role] * 100, 2) for role in roles] for p in analysis["positions"]],
             "bestMoves": [p["best"] for p in analysis["positions"]],
+            "bestLines": [p["line"] for p in analysis["positions"]],
             "moveLosses": [round(m["loss"] * 100, 2) for m in analysis["moves"]],
             "moveMarks": [m["mark"] for m in analysis["moves"]],
         }
@@ -265,7 +267,10 @@ def match_export(*, match: Match) -> dict[str, Any]:
 def replay_analysis(*, match: Match) -> dict[str, Any] | None:
     """``analysis_of`` for the replay page, once done with its graph's drawing data and, for
     each marked move, the board after the better move (``better_view``, drawn beside the move
-    played), and each position's best move in words. None while the match is in play or nobody asked."""
+    played) and the line the search expected from it (``better_line``: per move its ply, its
+    mover's label and its own, as the move list says them; empty for an analysis stored before
+    lines were), and each position's best move in words. None while the match is in play or
+    nobody asked."""
     analysis = analysis_of(match=match)
     if analysis is None or analysis["status"] != "done":
         return analysis
@@ -274,8 +279,25 @@ def replay_analysis(*, match: Match) -> dict[str, Any] | None:
     for move in analysis["moves"]:
         if move["better"]:
             move["better_view"] = game.view(game.play(state, move["role"], move["better"]))
+            move["better_line"] = _line_moves(game, state, analysis["positions"][move["ply"] - 1]["line"] or [],
+                                              move["ply"])
         state = game.play(state, move["role"], move["action"])
     for position in analysis["positions"]:
         position["best_label"] = game.action_label(position["best"]) if position["best"] else None
     analysis["chart"] = evaluation_chart(analysis["roles"], analysis["positions"], analysis["moves"])
     return analysis
+
+
+def _line_moves(game, state, line: list[str], ply: int) -> list[dict[str, Any]]:
+    """``line`` (actions from ``state``, the first one move ``ply``) as the move list shows
+    moves: ``{"ply", "role_label", "label"}`` each, the mover found by the rules. A move the
+    rules refuse there (stored under other rules) ends it."""
+    labelled = []
+    for number, action in enumerate(line, start=ply):
+        role = game.to_move(state)
+        try:
+            state = game.play(state, role, action)
+        except RulesError:
+            break
+        labelled.append({"ply": number, "role_label": role_label(role), "label": game.action_label(action)})
+    return labelled

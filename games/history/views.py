@@ -96,14 +96,15 @@ def match_replay(request, match_id: int):
 
 def _analysis_data(request, match: Match, invite: str | None, analysis: dict | None) -> dict | None:
     """What replay.js needs of the analysis: its status, where to follow its progress, per move
-    its mark, loss and better move (with the board after it), per position the expected scores
-    and the best move."""
+    its mover, mark, loss and better move (with the board after it and the line from it), per
+    position the expected scores and the best move."""
     if analysis is None:
         return None
     url = reverse("history:analysis_json", args=[match.pk]) + (f"?invite={invite}" if invite else "")
     labels = {row["role"]: row["role_label"] for row in analysis.get("summary", [])}
     return {"status": analysis["status"], "url": url,
-            "moves": [{key: m.get(key) for key in ("ply", "mark", "loss", "better", "better_label", "better_view")}
+            "moves": [{key: m.get(key) for key in ("ply", "role", "mark", "loss", "better", "better_label", "better_view",
+                                                   "better_line")}
                       for m in analysis.get("moves", [])],
             "positions": [{"scores": [{"label": labels[role], "points": round(score * 100)}
                                       for role, score in p["scores"].items()], "best_label": p["best_label"]}

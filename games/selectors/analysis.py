@@ -22,8 +22,9 @@ def analysis_thresholds() -> list[dict[str, Any]]:
 def analysis_of(*, match: Match) -> dict[str, Any] | None:
     """The analysis of ``match`` (None if none was asked for, or the match is not finished):
     its status and progress (positions evaluated of all); once done, per position each role's
-    expected score and the best move found, per move its loss and mark, per role the summary.
-    Two queries."""
+    expected score, the best move found and the line the search expects from it (``line``:
+    actions from the best move on, ``[]`` at the end, None in an analysis stored before lines
+    were), per move its loss and mark, per role the summary. Two queries."""
     if match.status != Match.Status.FINISHED:
         return None
     analysis = Analysis.objects.filter(match=match).first()
@@ -50,6 +51,7 @@ def analysis_of(*, match: Match) -> dict[str, Any] | None:
     summary = summarise(game.roles, judged)
     for row in summary:
         row["role_label"] = role_label(row["role"])
-    out.update(positions=[{"ply": ply, "scores": e["scores"], "best": e["best"]} for ply, e in enumerate(evaluations)],
+    out.update(positions=[{"ply": ply, "scores": e["scores"], "best": e["best"], "line": e.get("line")}
+                          for ply, e in enumerate(evaluations)],
                moves=judged, summary=summary)
     return out

@@ -3,7 +3,9 @@
 // (the graph, the marks and the summary are drawn by the server). The replay page has no
 // socket of its own, and an analysis changes once a position: a small poll is enough here.
 // describeMove() says what the analysis found of a position and of the move that led to it,
-// for the note under the board.
+// for the note under the board: for a marked move, the better move, the line the search
+// expected from it (numbered as the move list numbers moves; none in an analysis stored before
+// lines were) and the board after the better move.
 import { renderBoard } from "/static/js/boards.js";
 
 const FIRST_WAIT_MS = 1000;
@@ -72,5 +74,14 @@ export function describeMove(container, position, move) {
   board.className = "analysis-better";
   board.dataset.testid = "analysis-better";
   container.append(text, board);
+  if (move.better_line && move.better_line.length) container.append(bestLine(move.better_line));
   renderBoard(board, move.better_view, { lastAction: move.better, focusable: false, hints: false });
+}
+
+function bestLine(moves) {
+  const line = document.createElement("p");
+  line.className = "analysis-line";
+  line.dataset.testid = "analysis-line";
+  line.textContent = `Best line: ${moves.map((m) => `${m.ply}. ${m.role_label} ${m.label}`).join(", ")}.`;
+  return line;
 }

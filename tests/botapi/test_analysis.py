@@ -37,6 +37,9 @@ def test_a_bot_reads_a_finished_matchs_analysis():
     data = answer.json()
     assert data["status"] == "done" and len(data["positions"]) == len(moves) + 1
     assert data["moves"][blunder - 1]["mark"] == "blunder" and data["moves"][blunder - 1]["better"]
+    # Each position's line, from its best move on (the blunder's better move won at once: the line ends there).
+    assert all(p["line"][0] == p["best"] for p in data["positions"][:-1]) and data["positions"][-1]["line"] == []
+    assert data["positions"][blunder - 1]["line"] == [data["moves"][blunder - 1]["better"]]
     assert [row["role"] for row in data["summary"]] == ["xPlayer", "oPlayer"]
 
 

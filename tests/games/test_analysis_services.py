@@ -66,6 +66,7 @@ def test_a_request_queues_the_match_and_the_worker_stores_each_position_then_the
     assert analysis_runs.run_here() == 1
     analysis.refresh_from_db()
     assert analysis.status == Analysis.Status.DONE and len(analysis.evaluations) == match.plies + 1
+    assert all(e["line"][:1] == ([e["best"]] if e["best"] else []) for e in analysis.evaluations)
     view = analysis_of(match=match)
     assert view["done"] == view["total"] == match.plies + 1
     blunder = view["moves"][match.blunder_ply - 1]
