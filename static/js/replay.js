@@ -5,6 +5,9 @@
 // Nothing is computed here; every position is drawn read-only by boards.js. As on lichess, the
 // arrow keys step through the moves wherever the focus is (the slider and form fields keep
 // theirs): the board, where nothing can be played, is no tab stop and does not take them.
+// With an analysis done, as lichess's "next inaccuracy, mistake, blunder": the marked-move
+// buttons (and Shift with the left or right arrow) go to the previous or next move marked of
+// the player chosen beside them (or of anyone).
 import { renderBoard } from "/static/js/boards.js";
 import { describeMove, followAnalysis } from "/static/js/analysis.js";
 
@@ -21,6 +24,8 @@ const analysis = data.analysis;
 const graph = document.getElementById("analysis-graph");
 const cursor = document.getElementById("analysis-cursor");
 const moveNote = document.getElementById("analysis-move");
+const jumpWho = document.getElementById("analysis-jump-who");
+const jumpStatus = document.getElementById("analysis-jump-status");
 let ply = Math.min(Math.max(data.ply, 0), last);
 let timer = null;
 
@@ -42,6 +47,7 @@ function show(next) {
     }
   }
   showAnalysis();
+  if (jumpStatus) jumpStatus.textContent = "";
   const url = new URL(window.location.href);
   url.searchParams.set("ply", String(ply));
   window.history.replaceState(null, "", url);
@@ -58,6 +64,20 @@ function showAnalysis() {
     }
   }
   if (moveNote && analysis) describeMove(moveNote, analysis.positions[ply], ply > 0 ? analysis.moves[ply - 1] : null);
+}
+
+// The next (direction 1) or previous (-1) marked move of the chosen player: the position after it.
+function jumpToMarked(direction) {
+  const who = jumpWho.value;
+  const marked = analysis.moves.filter((m) => m.mark && (!who || m.role === who));
+  const found = direction > 0 ? marked.find((m) => m.ply > ply) : marked.findLast((m) => m.ply < ply);
+  stop();
+  if (found) {
+    show(found.ply);
+    return;
+  }
+  const whose = who ? ` of ${jumpWho.selectedOptions[0].textContent}` : "";
+  jumpStatus.textContent = `No ${direction > 0 ? "later" : "earlier"} marked move${whose}.`;
 }
 
 function stop() {
@@ -114,6 +134,11 @@ document.addEventListener("keydown", (event) => {
   const target = event.target instanceof Element ? event.target : null;
   if (target && (target === slider || target.closest("input, textarea, select"))) return;
   if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.shiftKey && jumpWho && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+    event.preventDefault();
+    jumpToMarked(event.key === "ArrowRight" ? 1 : -1);
+    return;
+  }
   const step = keys[event.key];
   if (!step) return;
   event.preventDefault();
@@ -127,6 +152,13 @@ if (graph) {
     if (!column) return;
     stop();
     show(Number(column.dataset.ply));
+  });
+}
+
+if (jumpWho) {
+  document.querySelector(".analysis-jump").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-jump]");
+    if (button) jumpToMarked(Number(button.dataset.jump));
   });
 }
 

@@ -1,6 +1,7 @@
 """Post-game analysis in real Chromium: asked for on the replay, its progress followed live, then
-the graph, the marks (a blunder in a match built to contain one), the better move on a board,
-and the summary. The server analyses with 200 search rounds a position (tests/browser/conftest.py)."""
+the graph, the marks (a blunder in a match built to contain one), the better move on a board
+with the search's line from it, and the summary; the jumps to a chosen player's marked moves.
+The server analyses with 200 search rounds a position (tests/browser/conftest.py)."""
 
 import re
 
@@ -13,7 +14,7 @@ from games.computer.analysis import evaluate_position, match_positions
 from games.models import Analysis
 from games.rules import get_game
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.analysis import blunder_line, play_line
+from tests.support.analysis import another_move, blunder_line, play_line, store_analysis
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,6 +51,8 @@ def graph_and_blunder_shown(page, moves, blunder):
     note = page.get_by_test_id("analysis-move")
     expect(note).to_contain_text(re.compile(r"Blunder \(move \d+, lost \d+ points\)\. Better was "))
     expect(note.get_by_test_id("analysis-better").locator(".cell--last")).to_have_count(1)
+    # The better move won at once, so the search's line from it is that move alone.
+    expect(note.get_by_test_id("analysis-line")).to_have_text(re.compile(rf"^Best line: {blunder}\. [XO] [xo] [A-C][1-3] [a-c][1-3]\.$"))
     # Every position says each seat's expected score and the search's move there.
     expect(note.get_by_test_id("analysis-position")).to_contain_text(re.compile(r"Expected scores here: X \d+ · O \d+; the search's move: "))
     page.keyboard.press("End")
@@ -131,3 +134,61 @@ def test_a_better_quarto_move_is_a_readable_board_without_a_play_prompt(page_of)
     assert pool["y"] >= grid["y"] + grid["height"], (pool, grid)  # under the board, not over its pieces
     expect(board.locator(".board-hint")).to_have_count(0)
     expect(note).not_to_contain_text("Place the selected piece")
+
+
+def test_the_marked_move_buttons_and_keys_go_to_a_chosen_players_marked_moves(page_of):
+    """A finished three-player match with made-up marks: x's second and third moves, o's second,
+    z's second and third (a blunder each, with the better move as the search's line)."""
+    game_slug = "tictactoe-3player"
+
+    def marked_match():
+        people = make_players(3, "Jumper")
+        match = play_out(start_match(game_slug, people), people, seed=3)
+        movers = list(match.moves.values_list("role", flat=True))
+        x, o, z = get_game(game_slug).roles
+        plies = {role: [ply for ply, mover in enumerate(movers, start=1) if mover == role] for role in (x, o, z)}
+        marked = {x: plies[x][1:3], o: plies[o][1:2], z: plies[z][1:3]}
+        assert all(len(marked[role]) == count for role, count in ((x, 2), (o, 1), (z, 2)))
+        store_analysis(match, {ply: [another_move(match, ply)] for mine in marked.values() for ply in mine})
+        return match, marked, {seat.role: str(seat.player) for seat in match.seats.all()}
+
+    match, marked, names = outside_the_event_loop(marked_match)
+    _, o, z = get_game(game_slug).roles
+    everyone = sorted(ply for mine in marked.values() for ply in mine)
+    page = page_of(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply=0")
+    board = page.locator("#replay-board")
+    status = page.get_by_test_id("analysis-jump-status")
+    who = page.get_by_test_id("analysis-jump-who")
+    later, earlier = page.get_by_test_id("analysis-jump-next"), page.get_by_test_id("analysis-jump-prev")
+    # Every player's marked moves in turn, then one back: the note says what was marked there.
+    for ply in everyone[:3]:
+        later.click()
+        expect(board).to_have_attribute("data-ply", str(ply))
+    earlier.click()
+    expect(board).to_have_attribute("data-ply", str(everyone[1]))
+    expect(page.get_by_test_id("analysis-move")).to_contain_text(
+        f"Blunder (move {everyone[1]}, lost 40 points). Better was ")
+    expect(page.get_by_test_id("analysis-line")).to_have_text(re.compile(rf"^Best line: {everyone[1]}\. [XOZ] [a-e][1-5]\.$"))
+    # Z's alone, from where the replay stands; past the last one the replay stays and says so.
+    who.select_option(z)
+    later.click()
+    expect(board).to_have_attribute("data-ply", str(next(ply for ply in marked[z] if ply > everyone[1])))
+    later.click()
+    expect(board).to_have_attribute("data-ply", str(marked[z][-1]))
+    later.click()
+    expect(status).to_have_text(f"No later marked move of Z {names[z]}.")
+    expect(board).to_have_attribute("data-ply", str(marked[z][-1]))
+    # Shift with an arrow key does the same, wherever the focus is but in a field.
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(board).to_have_attribute("data-ply", str(marked[z][0]))
+    expect(status).to_have_text("")
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(status).to_have_text(f"No earlier marked move of Z {names[z]}.")
+    # O's only one, found backwards from the end; the plain arrow keys still step one move.
+    who.select_option(o)
+    page.locator('[data-step="last"]').click()
+    earlier.click()
+    expect(board).to_have_attribute("data-ply", str(marked[o][0]))
+    page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-ply", str(marked[o][0] + 1))

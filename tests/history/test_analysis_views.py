@@ -5,13 +5,13 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.computer import analysis_runs
 from games.history.charts import GRAPH_AXIS, GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
+from games.match.labels import role_label
 from games.models import Analysis, Match
 from games.rules import get_game
-from tests.support.analysis import blunder_line, play_line
+from tests.support.analysis import another_move, blunder_line, play_line, store_analysis
 from tests.support.players import make_players, play_first_moves, play_out, start_match
 
 pytestmark = pytest.mark.django_db
@@ -107,24 +107,6 @@ def test_the_three_player_game_has_a_line_per_seat():
     assert re.search(rf">X</span>{separator}<span [^>]*>O</span>{separator}<span [^>]*>Z</span>\n", page)
 
 
-def stored_analysis(match, marked_ply: int, better: str, line: list[str] | None) -> None:
-    """A done analysis of ``match`` in which move ``marked_ply`` lost 40 points to ``better``,
-    with ``line`` the search's line from there and each other position's line its best move
-    (``line`` None: no lines at all, as in an analysis stored before they were)."""
-    game = get_game(match.game)
-    moves = list(match.moves.values_list("role", "action"))
-    even = {role: 0.5 for role in game.roles}
-    evaluations = [{"scores": even, "best": moves[n][1] if n < len(moves) else None} for n in range(len(moves) + 1)]
-    role = moves[marked_ply - 1][0]
-    evaluations[marked_ply - 1] = {"scores": even, "best": better, "played": {**even, role: 0.1}}
-    if line is not None:
-        for evaluation in evaluations:
-            evaluation["line"] = [evaluation["best"]] if evaluation["best"] else []
-        evaluations[marked_ply - 1]["line"] = line
-    Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=100, positions=len(evaluations),
-                            evaluations=evaluations, finished_at=timezone.now())
-
-
 def test_the_line_from_a_better_move_names_each_mover_in_turn_for_three_seats():
     players = make_players(3)
     match = play_out(start_match("tictactoe-3player", players), players, seed=3)
@@ -136,22 +118,26 @@ def test_the_line_from_a_better_move_names_each_mover_in_turn_for_three_seats():
         action = next(a for a in game.legal_actions(state) if not game.is_terminal(game.play(state, game.to_move(state), a)))
         line.append(action)
         state = game.play(state, game.to_move(state), action)
-    stored_analysis(match, 4, line[0], line)
+    store_analysis(match, {4: line})
     data = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]["analysis"]
     marked = data["moves"][3]
     assert marked["mark"] == "blunder" and marked["role"] == moves[3][0] and marked["better"] == line[0]
     assert marked["better_line"] == [{"ply": 4 + n, "role_label": label, "label": game.action_label(action)}
                                      for n, (label, action) in enumerate(zip(["X", "O", "Z", "X"], line))]
+    page = client_for().get(reverse("history:replay", args=[match.pk])).content.decode()
+    # The marked-move controls offer each seat by its label and name, and anyone.
+    select = re.search(r'<select id="analysis-jump-who"[^>]*>(.*?)</select>', page, re.S)[1]
+    options = re.findall(r'<option value="(\w*)">([^<]+)</option>', select)
+    assert options == [("", "every player")] + [(s.role, f"{role_label(s.role)} {s.player}") for s in
+                                                match.seats.order_by("order")]
     export = client_for().get(reverse("history:export", args=[match.pk])).json()["analysis"]
     assert export["bestLines"][3] == line and export["bestLines"][-1] == []
 
 
 def test_an_analysis_stored_before_lines_shows_no_line():
     match, _, blunder = blunder_match()
-    game = get_game(match.game)
-    actions = list(match.moves.values_list("action", flat=True))
-    better = next(a for a in game.legal_actions(game.replay(actions[:blunder - 1])) if a != actions[blunder - 1])
-    stored_analysis(match, blunder, better, None)
+    better = another_move(match, blunder)
+    store_analysis(match, {blunder: [better]}, lines=False)
     data = client_for().get(reverse("history:analysis_json", args=[match.pk])).json()
     assert all(p["line"] is None for p in data["positions"]) and data["moves"][blunder - 1]["mark"] == "blunder"
     marked = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]["analysis"]["moves"]
@@ -162,12 +148,10 @@ def test_an_analysis_stored_before_lines_shows_no_line():
 
 def test_a_stored_line_ends_at_a_move_the_rules_refuse_there():
     match, _, blunder = blunder_match()
-    game = get_game(match.game)
-    actions = list(match.moves.values_list("action", flat=True))
-    better = next(a for a in game.legal_actions(game.replay(actions[:blunder - 1])) if a != actions[blunder - 1])
-    stored_analysis(match, blunder, better, [better, better])  # the same cell twice
+    better = another_move(match, blunder)
+    store_analysis(match, {blunder: [better, better]})  # the same cell twice
     marked = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]["analysis"]["moves"]
-    assert [m["label"] for m in marked[blunder - 1]["better_line"]] == [game.action_label(better)]
+    assert [m["label"] for m in marked[blunder - 1]["better_line"]] == [get_game(match.game).action_label(better)]
 
 
 def test_during_play_the_page_and_the_json_show_nothing_of_an_analysis():

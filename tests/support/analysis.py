@@ -1,11 +1,14 @@
-"""Matches built to contain a blunder, for the analysis tests: found with the rules alone."""
+"""Matches built to contain a blunder, for the analysis tests: found with the rules alone; and
+made-up analyses with blunders where a test wants them."""
 
 from __future__ import annotations
 
 import random
 
+from django.utils import timezone
+
 from games import services
-from games.models import Match
+from games.models import Analysis, Match
 from games.rules import get_game
 
 
@@ -57,3 +60,31 @@ def play_line(match: Match, players: list, moves: list[tuple[str, str]]) -> Matc
         match = services.move_submit(match_id=match.pk, user=by_role[role], action=action, version=match.version)
     match.refresh_from_db()
     return match
+
+
+def another_move(match: Match, ply: int) -> str:
+    """A legal move, other than the one played, at the position before move ``ply`` of ``match``."""
+    game = get_game(match.game)
+    actions = list(match.moves.values_list("action", flat=True))
+    return next(a for a in game.legal_actions(game.replay(actions[:ply - 1])) if a != actions[ply - 1])
+
+
+def store_analysis(match: Match, marked: dict[int, list[str]], *, lines: bool = True) -> Analysis:
+    """A done analysis of ``match``, made up as the worker would store it: every position even
+    (each role 0.5) with the move played there as the search's own, but each move ``ply`` in
+    ``marked`` losing 40 points (a blunder) to the line given for it (its first action the better
+    move). Without ``lines``, no position has a line, as in an analysis stored before lines were."""
+    game = get_game(match.game)
+    moves = list(match.moves.values_list("role", "action"))
+    even = {role: 0.5 for role in game.roles}
+    evaluations = []
+    for ply in range(len(moves) + 1):
+        line = (marked.get(ply + 1) or [moves[ply][1]]) if ply < len(moves) else []
+        evaluation = {"scores": even, "best": line[0] if line else None, "line": line}
+        if ply + 1 in marked:
+            evaluation["played"] = {**even, moves[ply][0]: 0.1}
+        if not lines:
+            del evaluation["line"]
+        evaluations.append(evaluation)
+    return Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=100, positions=len(evaluations),
+                                   evaluations=evaluations, finished_at=timezone.now())
