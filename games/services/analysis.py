@@ -55,12 +55,20 @@ def analysis_request(*, match_id: int, user) -> Analysis:
     second request, by anyone, reuses it). Refused, with a message, while the match is in play
     (fair play), when it did not finish, for visitors who did not choose a name, and over the
     limits: one analysis under way per player, ``ANALYSIS_GUEST_PER_DAY`` a day per guest,
-    ``ANALYSIS_QUEUE_MAX`` queued or running in all."""
+    ``ANALYSIS_QUEUE_MAX`` queued or running in all.
+
+    A reuse is two reads: no transaction (on SQLite, none holding the one writer's lock), no
+    row lock and no scan of the live matches. That scan (``_require_no_live_position``) guards
+    the queueing of new work; what is stored or under way is anyone's to read already
+    (``analysis_of``), so refusing to hand it back would hide nothing."""
     require_player(user)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise ServiceError("not_found", "There is no such match.")
     _require_finished(match)
+    stored = Analysis.objects.filter(match=match).exclude(status=Analysis.Status.FAILED).first()
+    if stored is not None:
+        return stored
     _require_no_live_position(match)
     with transaction.atomic():
         lock_player(user)

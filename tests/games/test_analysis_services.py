@@ -18,7 +18,7 @@ from games.rules import get_game
 from games.runtime import holders, starting
 from games.selectors.analysis import analysis_of
 from games.services import ServiceError
-from tests.support.analysis import blunder_line, play_line
+from tests.support.analysis import blunder_line, play_line, store_analysis
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
@@ -313,19 +313,24 @@ def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
     assert "the analysis queue" not in worker_hooks(["ggp"])
 
 
-def test_an_import_through_a_live_match_position_waits_until_that_match_moves_on():
-    # A player's own live match, exported, made to look finished and uploaded: its analysis
-    # would be the search's verdict on the game in play.
+def live_and_its_uploaded_copy():
+    """A player's own live match, exported, made to look finished and uploaded: its analysis
+    would be the search's verdict on the game in play. The players, the live match, the copy."""
     from games.history import selectors
     from games.history.services import match_import
 
-    players = make_players(2)
+    players = make_players(2, prefix="uploader")
     live = play_first_moves(start_match("nine-board-tictactoe", players), players)
     data = selectors.match_export(match=live)
     data.update(isCompleted=True, resigned=["oPlayer"], goalValues=[100, 0], matchId="not.the.live.one")
     data.pop("states", None)
     copy = match_import(user=players[0], content=json.dumps(data).encode())
     assert copy.status == Match.Status.FINISHED and copy.plies == live.plies
+    return players, live, copy
+
+
+def test_an_import_through_a_live_match_position_waits_until_that_match_moves_on():
+    players, live, copy = live_and_its_uploaded_copy()
     message = refused("analysis_live_position", match_id=copy.pk, user=players[0])
     assert "being played now" in message and "fair play" in message
     carol, = make_players(1, prefix="carol")
@@ -347,3 +352,22 @@ def test_a_match_played_here_is_analysed_whatever_live_matches_stand_at():
     live = play_line(start_match(match.game, players[2:]), players[2:], match.moves_played[:2])
     assert live.status == Match.Status.ACTIVE
     assert services.analysis_request(match_id=match.pk, user=players[0]).status == Analysis.Status.QUEUED
+
+
+def test_a_stored_analysis_is_handed_back_with_two_reads_no_lock_and_no_live_scan(django_assert_num_queries):
+    match = finished()
+    alice, bob = (s.player for s in match.seats.all())
+    first = services.analysis_request(match_id=match.pk, user=alice)
+    with django_assert_num_queries(2):  # the match, the analysis: no transaction, no lock
+        assert services.analysis_request(match_id=match.pk, user=bob).pk == first.pk
+    analysis_runs.run_here()
+    with django_assert_num_queries(2):
+        assert services.analysis_request(match_id=match.pk, user=bob).status == Analysis.Status.DONE
+    # An import's stored analysis too, while a live match stands at one of its positions: the
+    # scan guards new work only; the stored result is anyone's to read (analysis_of) already.
+    players, live, copy = live_and_its_uploaded_copy()
+    refused("analysis_live_position", match_id=copy.pk, user=players[0])
+    stored = store_analysis(copy, {})  # as if done before the live match stood there
+    with django_assert_num_queries(2):
+        assert services.analysis_request(match_id=copy.pk, user=players[1]).pk == stored.pk
+    assert analysis_of(match=copy)["status"] == "done"
