@@ -206,8 +206,10 @@ def _viewable_match(request, match_id: int) -> Match:
 @api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
 def match_analysis(request, match_id: int):
     """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
-    nobody asked for one): per position each role's expected score (0 to 1) and the best move
-    found, per move its loss and mark, per role a summary. Refused while the match is in play."""
+    nobody asked for one): per position each role's expected score (0 to 1), the best move
+    found and the line the search expects from it (``line``: up to 6 actions, ``[]`` at the end,
+    null in an analysis stored before lines were), per move its loss and mark, per role a
+    summary. Refused while the match is in play."""
     match = _viewable_match(request, match_id)
     if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
         raise Refused(409, "analysis_in_play", "This match is still being played: for fair play, its analysis "

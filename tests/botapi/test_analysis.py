@@ -119,5 +119,6 @@ def test_the_description_has_both_analysis_calls():
 
     calls = Client().get("/api/openapi.json").json()["paths"]["/api/matches/{match_id}/analysis"]
     assert set(calls) == {"get", "post"}
+    assert "the line the search expects" in calls["get"]["description"]
     assert {"200", "202", "409", "429"} <= set(calls["post"]["responses"])
     assert "analysis_busy" in calls["post"]["description"]
