@@ -1,14 +1,14 @@
 """Every write to a match happens here, each in one transaction, broadcast only after commit.
 
-One module per entity: ``moves`` (the hot path), ``matches`` (create, join, resign, claim,
-rematch), ``conduct`` (abort, draw offers, takebacks), ``clocks`` (flag fall, the sweep),
-``presence`` (pages opening and closing), ``chat``, ``ratings`` (updated where a match
-finishes), ``pairing`` (the quick-game pool), ``challenges``, ``playing`` (one real-time
-match at a time: what every start checks and withdraws); ``common`` holds the steps they
-share. What a commit sets going lives here too: ``broadcast`` (the messages, after commit) and
-``flagfall`` (the timers of running clocks). ``analysis`` queues post-game analyses and
-stores what the worker finds. Callers import from the package:
-``services.move_submit(...)``.
+One module per entity: ``moves`` (the hot path), ``matches`` (create), ``seats`` (join, give a
+free seat to the computer), ``endings`` (resign, claim), ``rematches``, ``conduct`` (abort, draw
+offers, takebacks), ``clocks`` (flag fall, the sweep), ``presence`` (pages opening and closing),
+``chat``, ``ratings`` (updated where a match finishes), ``pairing`` (the quick-game pool),
+``challenges``, ``playing`` (one real-time match at a time: what every start checks and
+withdraws); ``common`` holds the steps they share. What a commit sets going lives here too:
+``broadcast`` (the messages, after commit) and ``flagfall`` (the timers of running clocks).
+``analysis`` queues post-game analyses and stores what the worker finds. Callers import from the
+package: ``services.move_submit(...)``.
 """
 
 from games.services import flagfall
@@ -49,22 +49,15 @@ from games.services.conduct import (
     takeback_offer,
 )
 from games.services.departures import player_depart, waiting_matches_expire
-from games.services.matches import (
-                                    computer_user,
-                                    match_claim,
-                                    match_claim_draw,
-                                    match_create,
-                                    match_resign,
-                                    rematch_decline,
-                                    rematch_offer,
-                                    seat_give_to_computer,
-                                    seat_join,
-)
+from games.services.endings import match_claim, match_claim_draw, match_resign
+from games.services.matches import computer_user, match_create
 from games.services.moves import computer_turn_resume, computer_turns_resume, move_memory_prime, move_submit, move_submit_many
 from games.services.pairing import pool_enter, pool_leave, pool_pair
 from games.services.presence import online_enter, online_leave, presence_enter, presence_leave, presence_touch
 from games.services.ratings import ratings_recompute
+from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
+from games.services.seats import seat_give_to_computer, seat_join
 from games.ggp import manager as ggp_manager
 
 # The computer's turns end like anyone's, through move_submit: bots receives it here, so it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection
 from django.utils import timezone
@@ -217,6 +218,19 @@ def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> 
     mover = game.to_move(state)
     if any(s.role == mover and s.player is not None and s.player.is_computer and not s.resigned for s in seats):
         bots.computer_turn_on_commit(match.pk, match.version)
+
+
+def start(match: Match, game, seats: list[Seat], at) -> None:
+    """Every seat is taken: the match starts ``at``, and so does the first mover's time for
+    its first move (real time; its own clock starts at that move)."""
+    state = game.initial_state()
+    match.status, match.started_at = Match.Status.ACTIVE, at
+    match.clock, match.deadline = clocks.start(TimeControl.of(match), game.roles, game.to_move(state), clocks.now(),
+                                               first_move_ms=settings.FIRST_MOVE_SECONDS * 1000)
+    match.save(update_fields=["status", "started_at", "clock", "deadline"])
+    flagfall.arm_on_commit(match.pk, match.deadline)
+    computer_turn_after_commit(match, game, state, seats)
+    ggp_manager.after_commit(match.pk, seats)  # GGP seats hear START
 
 
 def every_seat_moved(match: Match) -> bool:
