@@ -1,10 +1,12 @@
 """One stored copy per imported match, kept by the database: two imports of one file at the
 same moment store it once and send the second importer to the first copy."""
 
+import importlib
 import json
 import threading
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -122,3 +124,26 @@ def test_the_content_key_migration_keys_each_match_once_whatever_its_match_id(ca
     printed = capsys.readouterr().out
     for copy in (unnamed, renamed):
         assert f"Match {copy} is a second copy of the import of match {first}" in printed
+
+
+def test_the_content_key_migration_keeps_its_own_copy_of_import_key_which_agrees_with_todays(played):
+    """0020 keys earlier imports with a copy of ``import_key`` frozen in the migration: run on
+    matches imported today, it gives each the key the import stored. A deliberate change of
+    ``import_key`` fails here: change this test then (and key the stored imports again in a
+    migration of its own), never the frozen copy."""
+    migration = importlib.import_module("games.migrations.0020_import_key")
+    user, = make_players(1, "importer")
+    stored = {}
+    for n, game in enumerate(["nine-board-tictactoe", "tictactoe-3player", "quarto-misere"]):
+        data = export(Client(), played(game, seed=n)[0])
+        data["playerNamesFromHost"][0] = "Zoë «the first»"  # beyond ASCII, as names may be
+        match = services.match_import(user=user, content=json.dumps(data).encode())
+        stored[match.pk] = match.import_key
+    assert all(stored.values())
+    Match.objects.filter(pk__in=stored).update(import_key=None)
+    migration.key_imports_by_content(apps, schema_editor=None)
+    assert dict(Match.objects.filter(pk__in=stored).values_list("pk", "import_key")) == stored
+    steps = [("xPlayer", "(play 1 1 2 2 x)")]
+    for names, start_ms in [({}, 0), ({"xPlayer": "Zoë", "oPlayer": "名前"}, 1764590400123)]:
+        assert (migration.frozen_import_key(game_slug="tictactoe-x9", names=names, steps=steps, start_ms=start_ms)
+                == import_key(game_slug="tictactoe-x9", names=names, steps=steps, start_ms=start_ms))
