@@ -5,7 +5,6 @@ that cannot reach the database says so (503) instead of failing."""
 from functools import cache
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -71,11 +70,12 @@ RETRY_AFTER_SECONDS = 10
 
 
 class DatabaseAwayPage:
-    """Middleware: a view that cannot reach the database (it restarts, the network dropped)
-    answers the site's 503 page, which asks to try again in a moment, with one warning line in
-    the log rather than a 500 and a traceback per request. The page reads nothing (no session,
-    no user), so it renders with the database away; Django's pool replaces broken connections
-    by itself once the database is back."""
+    """Middleware: a view that cannot reach the database (it restarts, the network dropped, a
+    long write holds SQLite: ``outages.database_away``) answers the site's 503 page, which asks
+    to try again in a moment, with one warning line in the log rather than a 500 and a traceback
+    per request. Any other database error is a bug, a 500 logged with its traceback like any
+    other. The page reads nothing (no session, no user), so it renders with the database away;
+    Django's pool replaces broken connections by itself once the database is back."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -84,7 +84,7 @@ class DatabaseAwayPage:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, (OperationalError, InterfaceError)):
+        if not outages.database_away(exception):
             return None
         outages.report("a page (answered 503)", exception)
         response = HttpResponse(render_to_string("503.html"), status=503)

@@ -9,10 +9,12 @@ nothing new. Each kind is logged once per ``REPEAT_SECONDS``, with how many were
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 
 import orjson
+import psycopg
 from django.db import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -20,8 +22,16 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an application may send)
 UNAVAILABLE = {"type": "error", "code": "unavailable",
                "message": "Live updates interrupted: the server cannot reach its services right now. Reconnecting…"}
-# What a failing service raises: builtin socket errors, redis-py's and the database's own.
+# What a failing service raises: builtin socket errors, redis-py's and the database's own (of
+# which only some mean the database is away: ``database_away``).
 SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
+# The drivers' codes for a database that cannot be reached now. PostgreSQL's SQLSTATE: class 08
+# (connection exception) and 57P01-57P03 (shut down by an administrator, crashed, starting up).
+# SQLite's result codes: the file cannot be opened, or another writer held it past the busy
+# timeout ("database is locked": a moment, as a restart is; a second process or a management
+# command writing at length).
+POSTGRESQL_AWAY = ("08", "57P01", "57P02", "57P03")
+SQLITE_AWAY = (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_BUSY)
 REPEAT_SECONDS = 60.0
 
 logger = logging.getLogger(__name__)
@@ -61,9 +71,39 @@ class OnceAMinute(logging.Filter):
         return True
 
 
+def database_away(error: BaseException) -> bool:
+    """Whether a database error means the database cannot be reached or is busy right now (so
+    trying again in a moment may work), not a fault of the code or the data (SQLite's "no such
+    table", a deadlock, a cancelled statement: a bug, to be logged with its traceback).
+
+    Told by the code of the driver's error that Django's is raised from (``__cause__``), never by
+    its words: psycopg's with no SQLSTATE (no server answered it: refused, closed, lost, or no
+    connection free in the pool in time) or one in ``POSTGRESQL_AWAY``; sqlite3's in
+    ``SQLITE_AWAY``. An ``InterfaceError`` never is: psycopg 3 raises it for a misuse (a closed
+    cursor), and a connection's failures as ``OperationalError``.
+    """
+    if not isinstance(error, OperationalError):
+        return False
+    driver = error.__cause__
+    if isinstance(driver, psycopg.Error):
+        return driver.sqlstate is None or driver.sqlstate.startswith(POSTGRESQL_AWAY)
+    if isinstance(driver, sqlite3.Error):
+        code = getattr(driver, "sqlite_errorcode", None)  # extended: the primary code in its low byte
+        return code is not None and code & 0xFF in SQLITE_AWAY
+    return False
+
+
+def down(error: BaseException) -> bool:
+    """Whether ``error`` means that a service is away: Redis or the network, or the database
+    (``database_away``)."""
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return database_away(error)
+    return isinstance(error, SERVICE_DOWN)
+
+
 def report_or_log(kind: str, error: BaseException, log: logging.Logger) -> None:
     """``report`` a service that is down; log anything else with its traceback on ``log``."""
-    if isinstance(error, SERVICE_DOWN):
+    if down(error):
         report(kind, error)
     else:
         log.error("%s failed", kind, exc_info=error)

@@ -2,8 +2,11 @@
 answered as such; the broadcast that failed is logged, and pages catch up by version."""
 
 import asyncio
+import sqlite3
 import time
 
+import psycopg
+import psycopg_pool
 import pytest
 
 from games import services
@@ -147,13 +150,90 @@ async def test_a_socket_that_cannot_get_a_channel_is_told_to_retry_not_refused(m
 
 # -- pages and the log ------------------------------------------------------------------------------
 
-def test_a_page_that_cannot_reach_the_database_is_the_sites_503(client, monkeypatch, caplog):
+def from_driver(error: Exception) -> Exception:
+    """What Django's database layer raises for a driver's ``error``: its own type, raised from it."""
+    from django.db import InterfaceError, OperationalError
+
+    wrapped = (InterfaceError if isinstance(error, (psycopg.InterfaceError, sqlite3.InterfaceError))
+               else OperationalError)(*error.args)
+    wrapped.__cause__ = error
+    return wrapped
+
+
+def raised(run) -> Exception:
+    try:
+        run()
+    except Exception as err:
+        return err
+    raise AssertionError("nothing was raised")
+
+
+def sqlite_locked(tmp_path) -> Exception:
+    """SQLite's own "database is locked": another connection holds the write lock past the timeout."""
+    holder = sqlite3.connect(tmp_path / "locked.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        return raised(lambda: sqlite3.connect(tmp_path / "locked.sqlite3", timeout=0).execute("BEGIN IMMEDIATE"))
+    finally:
+        holder.close()
+
+
+def sqlite_no_such_table(tmp_path) -> Exception:
+    return raised(lambda: sqlite3.connect(":memory:").execute("SELECT * FROM missing"))
+
+
+DATABASE_AWAY = [  # psycopg's errors carry their SQLSTATE as a class attribute, as raised
+    lambda _: psycopg.OperationalError('connection failed: connection to server at "127.0.0.1", port 5432 '
+                                       'failed: Connection refused'),
+    lambda _: psycopg.OperationalError("the connection is closed"),
+    lambda _: psycopg_pool.PoolTimeout("couldn't get a connection after 4.00 sec"),
+    lambda _: psycopg.errors.ConnectionFailure("server closed the connection unexpectedly"),
+    lambda _: psycopg.errors.AdminShutdown("terminating connection due to administrator command"),
+    lambda _: psycopg.errors.CannotConnectNow("the database system is starting up"),
+    sqlite_locked,
+    lambda tmp_path: raised(lambda: sqlite3.connect(tmp_path / "no" / "such" / "directory.sqlite3")),
+]
+DATABASE_FAULTS = [
+    lambda _: psycopg.errors.QueryCanceled("canceling statement due to statement timeout"),
+    lambda _: psycopg.errors.DeadlockDetected("deadlock detected"),
+    lambda _: psycopg.errors.LockNotAvailable('could not obtain lock on row in relation "games_match"'),
+    lambda _: psycopg.InterfaceError("the cursor is closed"),
+    sqlite_no_such_table,
+    lambda _: raised(lambda: sqlite3.connect(":memory:").execute("SELECT missing FROM sqlite_master")),
+]
+
+
+@pytest.mark.parametrize("make", DATABASE_AWAY)
+def test_a_database_that_cannot_be_reached_or_is_busy_is_away(make, tmp_path):
+    assert outages.database_away(from_driver(make(tmp_path)))
+    assert outages.down(from_driver(make(tmp_path)))
+
+
+@pytest.mark.parametrize("make", DATABASE_FAULTS)
+def test_any_other_database_error_is_a_fault_not_an_outage(make, tmp_path):
+    assert not outages.database_away(from_driver(make(tmp_path)))
+    assert not outages.down(from_driver(make(tmp_path)))
+
+
+def test_the_database_is_away_by_the_drivers_code_not_by_words():
     from django.db import OperationalError
 
+    assert not outages.database_away(OperationalError("connection refused"))  # no driver's error to read
+
+
+def test_django_raises_its_database_errors_from_the_drivers_which_database_away_reads():
+    from django.db import connection
+
+    err = raised(lambda: connection.cursor().execute("SELECT * FROM no_such_table"))
+    assert isinstance(err.__cause__, (sqlite3.Error, psycopg.Error)) and not outages.database_away(err)
+
+
+@pytest.mark.parametrize("make", [DATABASE_AWAY[0], sqlite_locked])
+def test_a_page_that_cannot_reach_the_database_is_the_sites_503(make, client, monkeypatch, caplog, tmp_path):
     from games import selectors
 
     def database_away(**kwargs):
-        raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+        raise from_driver(make(tmp_path))
 
     monkeypatch.setattr(selectors, "lobby_lists", database_away)
     for _ in range(3):
@@ -161,6 +241,34 @@ def test_a_page_that_cannot_reach_the_database_is_the_sites_503(client, monkeypa
         assert response.status_code == 503 and response["Retry-After"]
         assert "Back in a moment" in response.content.decode()
     assert caplog.text.count("answered 503") == 1 and "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("make", [DATABASE_FAULTS[0], sqlite_no_such_table])
+def test_a_page_that_meets_any_other_database_error_is_a_500_logged_with_its_traceback(make, monkeypatch, caplog,
+                                                                                         tmp_path):
+    from django.test import Client
+
+    from games import selectors
+
+    def fault(**kwargs):
+        raise from_driver(make(tmp_path))
+
+    monkeypatch.setattr(selectors, "lobby_lists", fault)
+    response = Client(raise_request_exception=False).get("/")
+    assert response.status_code == 500
+    assert "Internal Server Error: /" in caplog.text and "Traceback" in caplog.text
+    assert "answered 503" not in caplog.text
+
+
+def test_a_socket_that_meets_a_database_fault_logs_its_traceback_and_an_outage_one_line(caplog, tmp_path):
+    import logging
+
+    log = logging.getLogger("tests.outages")
+    outages.report_or_log("opening a match page", from_driver(sqlite_no_such_table(tmp_path)), log)
+    outages.report_or_log("opening a lobby page", from_driver(sqlite_locked(tmp_path)), log)
+    fault, away = caplog.records
+    assert fault.levelname == "ERROR" and fault.exc_info and "no such table" in caplog.text
+    assert away.levelname == "WARNING" and not away.exc_info and "a service is down" in away.getMessage()
 
 
 def test_the_home_page_works_without_redis_and_lists_nobody_online(client, monkeypatch):
