@@ -89,7 +89,7 @@ def database_away(error: BaseException) -> bool:
         return driver.sqlstate is None or driver.sqlstate.startswith(POSTGRESQL_AWAY)
     if isinstance(driver, sqlite3.Error):
         code = getattr(driver, "sqlite_errorcode", None)  # extended: the primary code in its low byte
-        return code is not None and code & 0xFF in SQLITE_AWAY
+        return code is not None and (code & 0xFF) in SQLITE_AWAY
     return False
 
 
