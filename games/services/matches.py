@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -41,7 +41,9 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     ``games.computer.search.LEVELS``); then it starts. A rated match is for signed-up accounts only.
     ``ggp_players`` seats registered GGP players (role -> ``GGPPlayer`` id) at once, as the
     computer is seated; such a match needs the per-move time control (the GGP way), and
-    people and the computer may take the other seats.
+    people and the computer may take the other seats; rated only against programs that
+    answered their last check and that none of the people seated registered
+    (``require_ggp_seats_ratable``).
     """
     require_player(user)
     if against_computer:
@@ -57,6 +59,8 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     elif role not in game.roles:
         raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
     ggp = _ggp_accounts(ggp_players or {}, game, role, settings.time_control)
+    if settings.rated and ggp:
+        require_ggp_seats_ratable(seated=[p.pk for p in ggp.values()], people=[user, *opponents], online_now=True)
     others = [r for r in game.roles if r != role and r not in ggp]
     if against_computer:
         seated = {r: computer_user(n, computer_level) for n, r in enumerate(others, start=1)}
@@ -112,6 +116,27 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
     if set(players) != set(chosen.values()):
         raise ServiceError("ggp_unknown", "There is no such GGP player.")
     return {r: players[pk].account for r, pk in chosen.items()}
+
+
+def require_ggp_seats_ratable(*, seated: Iterable[int], people: Iterable, online_now: bool) -> None:
+    """Refuse a rated match in which a GGP seat's program (its account's id among ``seated``,
+    which may name other players too) was registered by one of the ``people`` seated in it:
+    a program's owner decides how it plays, or whether it answers at all, so beating it proves
+    nothing (lichess: no rated games against your own engine). With ``online_now`` (seating
+    it), refuse too a program whose last check did not find it online: every move of one that
+    does not answer is played at random."""
+    rows = list(GGPPlayer.objects.select_related("account").filter(account__in=list(seated)))
+    people_ids = {p.pk for p in people}
+    own = next((row for row in rows if row.owner_id in people_ids), None)
+    if own is not None:
+        raise ServiceError("ggp_own_program", f"{own.account} is a GGP player you registered: a match against "
+                                              "your own program cannot be rated. Untick Rated to play it casual.")
+    silent = next((row for row in rows if online_now and row.status != GGPPlayer.Status.ONLINE), None)
+    if silent is not None:
+        found = ("has not answered its first check yet" if silent.status == GGPPlayer.Status.CHECKING
+                 else f"was {silent.get_status_display()} at its last check")
+        raise ServiceError("ggp_not_online", f"{silent.account} {found}: only a GGP player that answers can play "
+                                             "a rated match. Untick Rated, or play it rated once it is online.")
 
 
 def require_computer_may_play(*, level: int, rated: bool, advice: str) -> None:

@@ -16,7 +16,8 @@ from games.models import Match, Seat
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, require_player, start
-from games.services.matches import computer_user, require_computer_may_play, require_room_for_the_computer
+from games.services.matches import (computer_user, require_computer_may_play, require_ggp_seats_ratable,
+                                     require_room_for_the_computer)
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
 
@@ -86,6 +87,9 @@ def _seat_join(match_id: int, user, role: str | None) -> Match:
         if match.rated and not is_ratable(user):
             raise ServiceError("rated_needs_accounts", "This match is rated: only signed-up players can join it. "
                                                        "Sign up to keep your name, or join a casual match.")
+        if match.rated:
+            require_ggp_seats_ratable(seated=[s.player_id for s in seats if s.player_id], people=[user],
+                                      online_now=False)
         _take_seat(match, seats, free[0], user, by=user)
     return match
 

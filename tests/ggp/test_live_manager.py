@@ -76,10 +76,10 @@ def check_the_player_followed(match: Match, player: GGPTestPlayer, role: str) ->
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_ggp_player_plays_a_full_rated_match_against_a_person(slug):
     game = get_game(slug)
-    people = make_accounts(len(game.roles) - 1, prefix=f"p{slug[:4]}")
+    *people, owner = make_accounts(len(game.roles), prefix=f"p{slug[:4]}")
     ggp_role = game.roles[1]
     with GGPTestPlayer(misbehave={2: "late", 3: "illegal"}, seed=len(slug), grace=GRACE) as player:
-        registered = register(player, people[0], "Random Rita")
+        registered = register(player, owner, "Random Rita")  # never rated against its own owner
         match = services.match_create(user=people[0], settings=MatchSettings(slug, rated=True, time_control=PER_MOVE),
                                       role=game.roles[0], ggp_players={ggp_role: registered.pk},
                                       rng=__import__("random").Random(1))
