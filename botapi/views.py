@@ -89,6 +89,7 @@ def ggp_players(request):
         "may_register": request.user.is_authenticated and not request.user.is_guest and not request.user.is_bot,
         "hosts": settings.GGP_PLAYER_HOSTS, "form": request.POST if request.method == "POST" else {},
         "games": GAMES, "per_move": per_move,
+        "max_per_owner": match_services.GGP_MAX_PER_OWNER, "removed_counts_days": match_services.GGP_REMOVED_COUNTS_DAYS,
     })
 
 

@@ -275,6 +275,9 @@ class GGPPlayer(models.Model):
     checked_at = models.DateTimeField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True, default="", help_text="what the last check found")
     created_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="when its owner removed it: kept, as it still counts toward the "
+                                                "owner's limit for a while (games.ggp.players)")
 
     class Meta:
         indexes = [models.Index(fields=["owner"])]

@@ -160,7 +160,8 @@ def _read(match_id: int) -> _View | None:
     for role, action in actions:
         states.append(game.play(states[-1], role, action))
     seats = {s.role: s.player.ggp_player for s in Seat.objects.filter(match_id=match_id)
-             .select_related("player__ggp_player") if is_ggp(s.player) and hasattr(s.player, "ggp_player")}
+             .select_related("player__ggp_player")
+             if is_ggp(s.player) and hasattr(s.player, "ggp_player") and s.player.ggp_player.removed_at is None}
     return _View(match, game, TimeControl.of(match), states, actions, seats)
 
 

@@ -31,6 +31,8 @@ from games.services.challenges import (
                                        challenge_expire_later,
 )
 from games.services.chat import chat_post
+from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
+from games.ggp.players import REMOVED_COUNTS_DAYS as GGP_REMOVED_COUNTS_DAYS
 from games.ggp.players import (
     ggp_player_recheck,
     ggp_player_register,
@@ -73,7 +75,7 @@ analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysi
 ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off)
 
 __all__ = [
-    "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
+    "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
     "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",

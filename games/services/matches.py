@@ -112,7 +112,7 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
         raise ServiceError("ggp_seats", "Each GGP player takes one seat other than yours.")
     storable = [pk for pk in chosen.values() if 0 < pk <= MAX_ID]  # no row has another; the database refuses larger
     players = {p.pk: p for p in GGPPlayer.objects.select_related("account")
-               .filter(pk__in=storable, account__is_active=True)}
+               .filter(pk__in=storable, account__is_active=True, removed_at__isnull=True)}
     if set(players) != set(chosen.values()):
         raise ServiceError("ggp_unknown", "There is no such GGP player.")
     return {r: players[pk].account for r, pk in chosen.items()}

@@ -249,3 +249,17 @@ def test_every_reason_for_a_replaced_move_has_its_words_on_the_pages():
     reasons = {value for value, _ in ReplacedMove._meta.get_field("reason").choices}
     assert reasons == set(REPLACED) and "lost" in reasons
     assert "server" in REPLACED["lost"]  # not the player's "no answer"
+
+
+def test_a_removed_player_hears_nothing_more_of_its_matches():
+    """Its row is kept (it counts toward its owner's limit) but the manager no longer calls it:
+    its turns fall to the flag, as before the row was kept."""
+    game = get_game("tictactoe-x9")
+    with PlayerServer(answer) as server:
+        match, person = seat_a_ggp_player(server)
+        heard = len(server.bodies())
+        services.ggp_player_remove(owner=person, player_id=match.seats.get(role="oplayer").player.ggp_player.pk)
+        match.refresh_from_db()
+        action = game.legal_actions(game.state_from_json(match.state))[0]
+        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
+        assert len(server.bodies()) == heard

@@ -77,10 +77,41 @@ def test_removing_retires_the_account():
     with pytest.raises(services.ServiceError):
         services.ggp_player_remove(owner=other, player_id=player.pk)
     services.ggp_player_remove(owner=owner, player_id=player.pk)
-    assert not GGPPlayer.objects.exists()
+    assert GGPPlayer.objects.get().removed_at is not None  # kept: it counts toward the owner's limit
     player.account.refresh_from_db()
     assert not player.account.is_active
-    assert players.ggp_players_listed() == []
+    assert players.ggp_players_listed() == [] and players.ggp_players_of(owner) == []
+    for again in (services.ggp_player_remove, services.ggp_player_recheck):
+        with pytest.raises(services.ServiceError) as refused:
+            again(owner=owner, player_id=player.pk)
+        assert refused.value.code == "not_found"
+    with pytest.raises(services.ServiceError) as refused:
+        services.match_create(user=other, settings=MatchSettings("tictactoe-x9", time_control=TimeControl(start=30, play=10)),
+                              role="xplayer", ggp_players={"oplayer": player.pk})
+    assert refused.value.code == "ggp_unknown"
+
+
+def test_a_removed_player_counts_toward_the_owners_limit_for_30_days(monkeypatch):
+    """Removing and registering again made a fresh rated opponent each time: a removed player
+    counts for REMOVED_COUNTS_DAYS after its removal, then frees its place."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    monkeypatch.setattr(players, "MAX_PER_OWNER", 2)
+    [owner] = make_accounts(1)
+    first, _ = (services.ggp_player_register(owner=owner, name=f"Churn {i}", url="http://localhost:9/")
+                for i in range(2))
+    with pytest.raises(services.ServiceError) as full:
+        services.ggp_player_register(owner=owner, name="Churn 2", url="http://localhost:9/")
+    assert full.value.code == "too_many" and "still counts for 30 days" in full.value.message
+    services.ggp_player_remove(owner=owner, player_id=first.pk)
+    with pytest.raises(services.ServiceError) as counted:
+        services.ggp_player_register(owner=owner, name="Churn 2", url="http://localhost:9/")
+    frees = (GGPPlayer.objects.get(pk=first.pk).removed_at + timedelta(days=30)).date().isoformat()
+    assert counted.value.code == "too_many" and f"register another on {frees}" in counted.value.message
+    GGPPlayer.objects.filter(pk=first.pk).update(removed_at=timezone.now() - timedelta(days=30, seconds=1))
+    assert services.ggp_player_register(owner=owner, name="Churn 2", url="http://localhost:9/")
 
 
 def test_the_page_lists_players_with_their_status_and_registers_one():
@@ -268,6 +299,7 @@ def test_the_page_checks_again_and_removes_only_the_owners_player():
     assert GGPPlayer.objects.get(pk=player.pk).status == "online"
     answer = mine.post(f"/ggp/{player.pk}/remove/", follow=True)
     assert answer.redirect_chain[-1][0] == "/ggp/" and b"The GGP player is removed." in answer.content
-    assert not GGPPlayer.objects.filter(pk=player.pk).exists()
+    assert GGPPlayer.objects.get(pk=player.pk).removed_at is not None
+    assert b"Paged Twice" not in mine.get("/ggp/").content
     answer = mine.post(f"/ggp/{player.pk}/remove/", follow=True)
     assert b"You have no such GGP player." in answer.content

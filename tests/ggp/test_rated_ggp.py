@@ -84,3 +84,16 @@ def test_the_ggp_page_says_why_a_match_against_ones_own_program_is_not_rated():
     assert answer.redirect_chain[-1][0] == "/ggp/"
     assert "a match against your own program cannot be rated" in answer.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_ggp_page_offers_rated_only_against_others_programs_online():
+    alice, bob = make_accounts(2)
+    registered(alice, "Mine")
+    registered(bob, "Theirs")
+    registered(bob, "Theirs Asleep", GGPPlayer.Status.AWAY)
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/ggp/").content.decode()
+    forms = {name: page.split(f"Play {name}</button>")[0].rsplit("<form", 1)[1]
+             for name in ["Mine", "Theirs", "Theirs Asleep"]}
+    assert ['name="rated"' in forms[name] for name in forms] == [False, True, False]
