@@ -12,6 +12,7 @@ is ``malformed`` and nothing is done.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from typing import Annotated
 
 from channels.db import database_sync_to_async
@@ -203,6 +204,19 @@ def _viewable_match(request, match_id: int) -> Match:
     return match
 
 
+@contextmanager
+def _refusals_seen_by_viewers(request, match_id: int):
+    """A refusal on a match the caller may not view (a private one they are not seated in) is
+    the same 404 as a missing match's, never the service's own ("you are watching", "the match
+    is over"): no call may tell an outsider that a private match exists. Checked only when the
+    service refused: a move that is played pays nothing for it."""
+    try:
+        yield
+    except ServiceError:
+        _viewable_match(request, match_id)
+        raise
+
+
 @api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
 def match_analysis(request, match_id: int):
     """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
@@ -243,20 +257,22 @@ def move(request, match_id: int, body: MoveIn):
     """Play ``action`` (the same text as the match page's legal actions) at ``version``: the
     version of the state it was chosen in. A move at another version is refused
     (``stale_version``, with the current ``state``)."""
-    try:
-        match = game_services.move_submit(match_id=match_id, user=request.user, action=body.action,
-                                          version=body.version)
-    except ServiceError as err:
-        if err.code == "stale_version":
-            match = match_by_id(match_id)
-            err.extra["state"] = feeds.viewer_state(match=match, user_id=request.user.pk)
-        raise
+    with _refusals_seen_by_viewers(request, match_id):
+        try:
+            match = game_services.move_submit(match_id=match_id, user=request.user, action=body.action,
+                                              version=body.version)
+        except ServiceError as err:
+            if err.code == "stale_version":
+                match = match_by_id(match_id)
+                err.extra["state"] = feeds.viewer_state(match=match, user_id=request.user.pk)
+            raise
     return {"ok": True, "version": match.version}
 
 
 def _seat_call(service):
     def call(request, match_id: int):
-        service(match_id=match_id, user=request.user)
+        with _refusals_seen_by_viewers(request, match_id):
+            service(match_id=match_id, user=request.user)
         return {"ok": True}
     call.__doc__ = service.__doc__
     return call
@@ -272,7 +288,8 @@ for path, service in [("resign", game_services.match_resign), ("abort", game_ser
 @api.post("/matches/{match_id}/chat", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"])
 def chat(request, match_id: int, body: ChatIn):
     """Write a line in the match's chat (players only)."""
-    game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
+    with _refusals_seen_by_viewers(request, match_id):
+        game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
     return {"ok": True}
 
 

@@ -130,3 +130,38 @@ def test_hostile_ids_in_the_address_are_a_4xx(duel, path):
     _, (_, x), _ = duel
     answer = call(x, path, {"action": "x", "version": 0, "text": "hi"})
     assert 400 <= answer.status_code < 500, answer.content
+
+
+@pytest.mark.parametrize("path, body", [
+    ("move", {"action": "(mark 1 1 1 1)", "version": 0}), ("chat", {"text": "hello"}), ("resign", None),
+    ("abort", None), ("draw/offer", None), ("draw/accept", None), ("draw/decline", None),
+])
+@pytest.mark.parametrize("status", ["waiting", "active", "finished"])
+def test_a_private_match_is_a_404_to_an_outsider_as_a_missing_one_is(path, body, status):
+    """No existence oracle: an outsider's call on a private match (waiting, in play or over) is
+    answered word for word as one on a match that does not exist."""
+    from games import services
+    from games.match.settings import MatchSettings
+
+    alice, bob, frank = make_accounts(3, "secret")
+    if status == "waiting":
+        match = services.match_create(user=alice, settings=MatchSettings(GAME), role="xplayer", is_private=True)
+    else:
+        match = start_match(GAME, [alice, bob], is_private=True)
+        if status == "finished":
+            services.match_resign(match_id=play_first_moves(match, [alice, bob]).pk, user=alice)
+    frank_token = token_for(frank)
+    hidden = call(frank_token, f"/matches/{match.pk}/{path}", body)
+    missing = call(frank_token, f"/matches/{match.pk + 1000}/{path}", body)
+    assert (hidden.status_code, hidden.json()) == (missing.status_code, missing.json()) == (
+        404, {"code": "not_found", "message": "There is no such match, or it is private."})
+    assert not ChatMessage.objects.exists()
+    match.refresh_from_db()
+    assert match.status == status
+
+
+def test_a_public_match_still_tells_a_spectator_why(duel):
+    match, _, _ = duel
+    (watcher,) = make_accounts(1, "watch")
+    answer = call(token_for(watcher), f"/matches/{match.pk}/chat", {"text": "hi"})
+    assert answer.status_code == 400 and answer.json()["code"] == "not_seated"
