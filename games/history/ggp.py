@@ -6,7 +6,9 @@ into the GGP dict; ``ggp_load`` checks a GGP dict against the rules and returns 
 The keys written, as in ggp-base's ``Match.toJSON``:
 
 - ``matchId``, ``randomToken``, ``startTime`` (ms since the epoch), ``playerNamesFromHost``
-  (display names in role order, ``null`` for a free seat), ``isPlayerHuman``,
+  (display names in role order, ``null`` for a free seat), ``isPlayerHuman`` (role order:
+  true for a person; false for the computer, a GGP player, a bot account and a free seat;
+  left out for an imported match whose file did not say),
   ``isCompleted``, ``isAborted``, ``goalValues`` (role order, only when completed);
 - ``moves``: one list per step with one GDL action per role in role order, ``noop`` for
   the roles not in control (the rules' ``joint`` move);
@@ -21,10 +23,15 @@ Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``g
 order; the older ggp-base key ``gameRoleNames`` is written too and accepted on reading),
 and ``resigned`` (roles that resigned, only when someone did: their goal is 0),
 ``timeControl`` (``games.match.clocks.TimeControl.code``: "untimed", "5+3", "d2") and
-``endReason`` (how the match ended, in words, when it did). GGP's ``startClock`` and
+``endReason`` (how the match ended, in words, when it did), ``replacedMoves`` (only when a
+GGP seat's move was replaced, or a person's per-move play clock ran out: one
+``{"move", "role", "reason", "answer"}`` per such step, ``move`` its index in ``moves``,
+``reason`` one of ``late``, ``illegal``, ``silent``, ``lost``, ``answer`` what the player
+sent or, when nothing came, why). GGP's ``startClock`` and
 ``playClock`` (seconds before the first move and per move) fit only correspondence, whose
 days per move are written as both; a Fischer clock (base plus increment) has no GGP
-equivalent and is written in ``timeControl`` alone. Reading ignores these three keys.
+equivalent and is written in ``timeControl`` alone. Reading ignores these keys, except
+``isPlayerHuman``: kept when it is one true or false per role, ignored otherwise.
 The history's export adds ``analysis`` once the match has been analysed (``rounds``,
 ``thresholds``, per state ``stateScores`` in role order, ``bestMoves`` and ``bestLines`` (the
 search's expected line from the best move on, GDL actions; ``null`` in an analysis stored
@@ -60,6 +67,7 @@ MATCH_ID_MAX = 100
 LATEST_MS = 253402300799999
 
 Step = tuple[str, str]  # (role in control, its action)
+Replaced = tuple[int, str, str, str]  # (index in moves, role, reason, what the player answered)
 
 
 class GGPFormatError(ValueError):
@@ -83,6 +91,8 @@ class MatchRecord:
     resigned: tuple[str, ...] = ()
     time_control: str = "untimed"  # games.match.clocks.TimeControl.code
     reason: str = ""
+    humans: tuple[bool, ...] | None = None  # role order; None: not known (an import that did not say)
+    replaced: tuple[Replaced, ...] = ()
 
 
 # -- states as GDL facts ----------------------------------------------------------------------
@@ -179,13 +189,15 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         "matchRoles": list(game.roles),
         "gameRoleNames": list(game.roles),
         "playerNamesFromHost": list(record.names),
-        "isPlayerHuman": [True] * len(game.roles),
+        "isPlayerHuman": list(record.humans or ()),
         "moves": moves,
         "states": states,
         "stateTimes": list(record.state_times_ms),
         "isCompleted": record.completed,
         "isAborted": record.aborted,
     }
+    if record.humans is None:
+        del data["isPlayerHuman"]
     if record.completed and record.goals is not None:
         data["goalValues"] = list(record.goals)
     if record.resigned:
@@ -196,6 +208,9 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         data["startClock"] = data["playClock"] = int(days[1]) * 86_400
     if record.reason:
         data["endReason"] = record.reason
+    if record.replaced:
+        data["replacedMoves"] = [{"move": move, "role": role, "reason": reason, "answer": answer}
+                                 for move, role, reason, answer in record.replaced]
     return data
 
 
@@ -353,6 +368,9 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
         times = [_time_ms(t, "stateTimes") for t in times]
         if any(later < earlier for earlier, later in zip(times, times[1:])):
             raise GGPFormatError("'stateTimes' go back in time.")
+    humans = data.get("isPlayerHuman")
+    if not (isinstance(humans, list) and len(humans) == len(roles) and all(isinstance(h, bool) for h in humans)):
+        humans = None
     match_id, token = data.get("matchId"), data.get("randomToken")
     if match_id is None or isinstance(match_id, str) and not match_id.strip():
         match_id = ""
@@ -369,5 +387,6 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
         completed=True,
         goals=tuple(expected),
         resigned=resigned,
+        humans=tuple(humans) if humans is not None else None,
     )
     return record, state

@@ -224,7 +224,7 @@ def match_replay(*, match: Match) -> dict[str, Any]:
 
 
 def match_record(*, match: Match) -> MatchRecord:
-    """The stored match as a ``MatchRecord`` for the GGP format (two queries)."""
+    """The stored match as a ``MatchRecord`` for the GGP format (three queries)."""
     game = get_game(match.game)
     seats = {s.role: s for s in match.seats.select_related("player")}
     imported = (match.result or {}).get("imported_names", {})
@@ -233,6 +233,11 @@ def match_record(*, match: Match) -> MatchRecord:
     start = match.started_at or match.created_at
     result = match.result or {}
     completed = match.status == Match.Status.FINISHED
+    humans = result.get("imported_humans") if match.import_key else [_is_human(seats[role].player)
+                                                                      for role in game.roles]
+    replaced = tuple((ply - 1, role, reason, answer) for ply, role, reason, answer in
+                     ReplacedMove.objects.filter(match=match).order_by("ply")
+                     .values_list("ply", "role", "reason", "answer"))
     return MatchRecord(
         game_slug=game.slug, match_id=f"boardhall.{match.pk}", random_token=match.random_token,
         start_ms=_ms(start), names=names, steps=tuple((role, action) for role, action, _ in moves),
@@ -241,7 +246,14 @@ def match_record(*, match: Match) -> MatchRecord:
         goals=tuple(result["scores"][role] for role in game.roles) if completed else None,
         resigned=tuple(result.get("resigned", ())),
         time_control=TimeControl.of(match).code, reason=result.get("reason", "") if completed else "",
+        humans=tuple(humans) if humans is not None else None, replaced=replaced,
     )
+
+
+def _is_human(player) -> bool:
+    """A person's seat: not the computer, nor a program (a GGP player's account or a bot
+    account, which its owner declared a program), nor a free seat."""
+    return player is not None and not player.is_computer and not player.is_bot
 
 
 def match_export(*, match: Match) -> dict[str, Any]:

@@ -40,7 +40,8 @@ def match_import(*, user, content: bytes) -> Match:
 
     Seating: a file proves nobody's identity, so every seat stays empty (``player`` null) and
     the names from ``playerNamesFromHost`` are kept in ``result["imported_names"]`` (role ->
-    name); the match counts in no player's record. The uploader is ``created_by``. Imported
+    name), and the file's ``isPlayerHuman`` in ``result["imported_humans"]`` when it gives one
+true or false per role; the match counts in no player's record. The uploader is ``created_by``. Imported
     matches are public; ``result["imported_from"]`` keeps the file's ``matchId`` ("" without one).
     """
     if user is None or not user.is_authenticated:
@@ -61,6 +62,8 @@ def match_import(*, user, content: bytes) -> Match:
     outcome = record_outcome(game, state, record.resigned)
     outcome["imported_names"] = {role: name for role, name in zip(game.roles, record.names) if name}
     outcome["imported_from"] = record.match_id
+    if record.humans is not None:
+        outcome["imported_humans"] = list(record.humans)
     times = record.state_times_ms or (record.start_ms,) * (len(record.steps) + 1)
     key = import_key(game_slug=game.slug, names=outcome["imported_names"], steps=record.steps, start_ms=times[0])
     _refuse_if_imported(game.slug, key)

@@ -47,6 +47,7 @@ def test_export_then_import_gives_the_same_match(slug, played, uploader):
     assert data["matchId"] == f"boardhall.{match.pk}" and data["randomToken"] == match.random_token
     assert data["playerNamesFromHost"] == [p.display_name for p in people]
     assert data["isCompleted"] is True and data["isAborted"] is False
+    assert data["isPlayerHuman"] == [True] * len(game.roles) and "replacedMoves" not in data
     assert data["goalValues"] == [match.result["scores"][r] for r in game.roles]
     assert len(data["moves"]) == len(stored) and len(data["states"]) == len(stored) + 1
     assert len(data["stateTimes"]) == len(stored) + 1 and data["startTime"] == data["stateTimes"][0]
@@ -70,7 +71,7 @@ def test_export_then_import_gives_the_same_match(slug, played, uploader):
     assert list(imported.seats.values_list("role", "player", "score", "outcome")) == \
         [(s.role, None, s.score, s.outcome) for s in match.seats.all()]
     again = export(Client(), imported)
-    for key in ("moves", "states", "stateTimes", "goalValues", "playerNamesFromHost", "gameSlug"):
+    for key in ("moves", "states", "stateTimes", "goalValues", "playerNamesFromHost", "gameSlug", "isPlayerHuman"):
         assert again[key] == data[key]
 
 
@@ -193,3 +194,46 @@ def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, f
     data = export(Client(), daily)
     assert data["timeControl"] == "d2" and data["startClock"] == data["playClock"] == 2 * 86_400
     assert "endReason" not in data
+
+
+@pytest.mark.django_db(transaction=True)  # the GGP seat and the computer play after each commit
+def test_the_export_says_which_seats_are_people_and_which_moves_were_replaced(settings):
+    """A person, a GGP player that never answers (every turn of it played at random, as "no
+    answer") and the computer: only the person is human, and each replaced move is named."""
+    from games.match.clocks import TimeControl
+    from games.match.settings import MatchSettings
+    from games.models import ReplacedMove
+    from tests.support.players import make_accounts
+
+    settings.COMPUTER_WORKERS = "inline"
+    settings.COMPUTER_ITERATIONS, settings.COMPUTER_SECONDS = 30, 1.0
+    settings.GGP_PLAYER_HOSTS = ["localhost"]
+    settings.GGP_INFO_SECONDS = settings.GGP_GRACE_SECONDS = 1
+    alice, owner = make_accounts(2, "exported")
+    mute = game_services.ggp_player_register(owner=owner, name="Mute", url="http://localhost:9/")
+    match = game_services.match_create(
+        user=alice, settings=MatchSettings("tictactoe-3player", time_control=TimeControl(start=10, play=2)),
+        role="xplayer", ggp_players={"oplayer": mute.pk}, against_computer=True)
+    play_out(match, [alice], max_moves=3)
+    data = export(Client(), match)
+    assert data["isPlayerHuman"] == [True, False, False]
+    replaced = list(ReplacedMove.objects.filter(match=match).order_by("ply"))
+    assert replaced and data["replacedMoves"] == [
+        {"move": r.ply - 1, "role": "oplayer", "reason": "silent", "answer": r.answer} for r in replaced]
+    assert "ConnectionRefused" in data["replacedMoves"][0]["answer"]  # nothing came, and why
+    assert all(data["moves"][r.ply - 1][1] != "noop" for r in replaced)
+
+
+def test_a_bot_account_is_not_human_and_an_import_keeps_what_its_file_said(played, uploader):
+    match, people = played("tictactoe-x9", seed=3)
+    type(people[1]).objects.filter(pk=people[1].pk).update(is_bot=True)
+    data = export(Client(), match)
+    assert data["isPlayerHuman"] == [True, False]
+    assert upload(uploader, data).status_code == 302
+    assert export(Client(), Match.objects.latest("pk"))["isPlayerHuman"] == [True, False]
+    for n, said in enumerate(([True], "yes", [1, 0], None)):  # not one true or false per role: accepted, not kept
+        changed = dict(data, isPlayerHuman=said, playerNamesFromHost=[f"Ada {n}", f"Bob {n}"])  # another import
+        if said is None:
+            del changed["isPlayerHuman"]
+        assert upload(uploader, changed).status_code == 302
+        assert "isPlayerHuman" not in export(Client(), Match.objects.latest("pk"))
