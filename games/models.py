@@ -294,6 +294,8 @@ class GGPProgress(models.Model):
     match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="ggp_progress")
     started = models.BooleanField(default=False, help_text="START was sent")
     sent = models.IntegerField(default=-1, help_text="the plies of the last step sent with PLAY")
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="when that PLAY went out (the clocks' time): its mover's play clock runs from then")
     ended = models.BooleanField(default=False, help_text="STOP or ABORT was sent, or the match never began")
     claim = models.CharField(max_length=32, blank=True, default="",
                              help_text="the task serving the match now; its writes name it")

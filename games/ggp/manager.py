@@ -13,10 +13,13 @@ What the task does, from the match as it is now:
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
   is in another match: the match is called off (it never began) and the player shown busy.
 - each step: ``(PLAY <id> <previous joint move>)`` to every GGP seat (``nil`` first, ``noop``
-  for a role that had no choice), with the play clock. The answer of the seat to move is its
-  move: played through ``move_submit`` like anyone's; an answer later than the play clock,
-  not legal, or none by the play clock plus ``GGP_GRACE_SECONDS`` is replaced by a random
-  legal move, recorded with the reason (``move_replace``).
+  for a role that had no choice), with the play clock; the next step goes out once every
+  answer came (a noop answer may take the whole play clock), as GGP managers do. The answer of
+  the seat to move is its move: played through ``move_submit`` like anyone's; an answer later
+  than the play clock, not legal, or none by the play clock plus ``GGP_GRACE_SECONDS`` is
+  replaced by a random legal move, recorded with the reason (``move_replace``). The play clock
+  runs from the seat's own PLAY (``sent_at``), not from the move before it: the flag waits for
+  it (``flag_deadline``).
 - the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
 
 No database connection or lock is held while a player thinks (the claim is a row's value,
@@ -36,13 +39,14 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
 from games.ggp import client, offpath, protocol
+from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
@@ -188,7 +192,7 @@ def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
         seconds = _clock(view) + settings.GGP_GRACE_SECONDS
         if not _hold(match_id, claim, seconds):
             return
-        _note(match_id, claim, sent=step)
+        _note(match_id, claim, sent=step, sent_at=clocks.now())
         answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
         if step == plies:
             answer = _judge(view, answers)
@@ -298,6 +302,27 @@ def _unanswered(view: _View) -> Answer | None:
     state = view.states[-1]
     mover = None if view.game.is_terminal(state) else view.game.to_move(state)
     return (len(view.actions), None, "lost", "") if mover in view.seats else None
+
+
+def flag_deadline(match: Match, at: datetime) -> datetime:
+    """When the flag may fall at ``at`` on the turn of a GGP seat of ``match`` (per move). The
+    turn began when the move before it committed, but the seat's PLAY may go out later: a step
+    goes out once every answer to the one before has come (a noop answer may take the whole play
+    clock). The manager judges the seat's answer against the play clock from that PLAY, so the
+    flag waits for the same: the play clock from when the PLAY went out, or from ``at`` while a
+    task holds the match before sending it (it will), and never less than the match's own
+    deadline; then twice the grace, for the manager to act first. The flag falls only when the
+    manager cannot (its process went away)."""
+    progress = GGPProgress.objects.filter(pk=match.pk).only("sent", "sent_at", "claim", "held_until").first()
+    play_from = None
+    if progress is not None and progress.sent == match.plies and progress.sent_at is not None:
+        play_from = progress.sent_at
+    elif progress is not None and progress.claim and progress.held_until and progress.held_until > timezone.now():
+        play_from = at
+    turn_ends = match.deadline
+    if play_from is not None:
+        turn_ends = max(turn_ends, play_from + timedelta(seconds=match.clock_play or 0))
+    return turn_ends + timedelta(seconds=2 * settings.GGP_GRACE_SECONDS)
 
 
 def resume_stalled() -> int:

@@ -7,9 +7,7 @@ late move can race for the same flag and it falls once.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
-from django.conf import settings
+from datetime import datetime
 
 from django.db import transaction
 
@@ -43,9 +41,8 @@ def clock_flag(*, match_id: int) -> datetime | None:
         mover = game.to_move(game.state_from_json(match.state))
         if TimeControl.of(match).play:
             seat = next(s for s in seats if s.role == mover)
-            grace = timedelta(seconds=2 * settings.GGP_GRACE_SECONDS)
-            if ggp_manager.is_ggp(seat.player) and at < match.deadline + grace:
-                return match.deadline + grace  # the manager judges its answer; the flag only if it cannot
+            if ggp_manager.is_ggp(seat.player) and at < (ggp_deadline := ggp_manager.flag_deadline(match, at)):
+                return ggp_deadline  # the manager judges its answer; the flag only if it cannot
             move_replace(match_id=match.pk, version=match.version, role=mover, reason="late")
             return Match.objects.values_list("deadline", flat=True).get(pk=match.pk)
         if every_seat_moved(match):

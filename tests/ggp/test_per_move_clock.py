@@ -2,7 +2,7 @@
 the codes, the clock's arithmetic, and a turn that runs out in a match (a random legal move,
 recorded and marked, and the match goes on)."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from datetime import timezone as tz
 
 import pytest
@@ -10,7 +10,7 @@ import pytest
 from games import selectors, services
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.models import Match, Move, ReplacedMove
+from games.models import GGPProgress, Match, Move, ReplacedMove
 from games.rules import get_game
 from games.match.settings import MatchSettings
 from tests.support.players import make_accounts, make_players, start_match
@@ -63,24 +63,52 @@ def test_a_turn_that_runs_out_is_played_at_random_and_marked(fake_time):
     assert snapshot["moves"][0]["replaced"] == "too late"
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, monkeypatch, settings):
-    """With no manager at work (the process that called the player went away), the flag plays
-    the GGP seat's turn at random once the play clock and twice the grace have passed."""
+def with_a_ggp_player_and_no_manager(monkeypatch, settings, *, ggp_role: str):
+    """A person's tictactoe-x9 match against a GGP player in ``ggp_role``, with no manager at
+    work (no task runs); the grace is 1 s."""
     from games.ggp import offpath
 
     monkeypatch.setattr(offpath, "run", lambda name, *args: None)
     settings.GGP_GRACE_SECONDS = 1.0
     [person] = make_accounts(1)
     registered = services.ggp_player_register(owner=person, name="Gone", url="http://localhost:9/")
+    person_role = next(role for role in get_game("tictactoe-x9").roles if role != ggp_role)
     match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE),
-                                  role="oplayer", ggp_players={"xplayer": registered.pk})
+                                  role=person_role, ggp_players={ggp_role: registered.pk})
+    return match, person
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, monkeypatch, settings):
+    """With no manager at work (the process that called the player went away), the flag plays
+    the GGP seat's turn at random once the play clock and twice the grace have passed."""
+    match, _ = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="xplayer")
     fake_time.advance(PER_MOVE.start + PER_MOVE.play + 1)
     services.clock_flag(match_id=match.pk)
     assert Match.objects.get(pk=match.pk).plies == 0
     fake_time.advance(1.1)
     services.clock_flag(match_id=match.pk)
     assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "late")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ggp_seats_turn_is_flagged_by_the_play_clock_of_its_own_play(fake_time, monkeypatch, settings):
+    """A GGP seat's PLAY may go out after its turn began (a step waits for every answer to the
+    one before): the flag counts the play clock from that PLAY, and still falls, as too late,
+    once it and twice the grace have passed with no manager at work."""
+    match, person = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="oplayer")
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=person, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    fake_time.advance(5)
+    sent_at = fake_time.now  # the step before took 5 s of the turn to answer
+    GGPProgress.objects.update_or_create(match=match, defaults={"started": True, "sent": 1, "sent_at": sent_at})
+    fake_time.advance(PER_MOVE.play + 2 - 0.5)  # the turn's own deadline and the grace are long past
+    assert services.clock_flag(match_id=match.pk) == sent_at + timedelta(seconds=PER_MOVE.play + 2)
+    assert Match.objects.get(pk=match.pk).plies == 1
+    fake_time.advance(1)
+    services.clock_flag(match_id=match.pk)
+    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(2, "oplayer", "late")]
 
 
 @pytest.mark.django_db
