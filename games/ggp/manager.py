@@ -19,7 +19,7 @@ What the task does, from the match as it is now:
   than the play clock, not legal, or none by the play clock plus ``GGP_GRACE_SECONDS`` is
   replaced by a random legal move, recorded with the reason (``move_replace``). The play clock
   runs from the seat's own PLAY (``sent_at``), not from the move before it: the flag waits for
-  it (``flag_deadline``).
+  it (``flag_deadline``), and the move path leaves the seat's time to this judgement.
 - the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
 
 No database connection or lock is held while a player thinks (the claim is a row's value,

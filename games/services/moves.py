@@ -29,6 +29,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.computer import bots
+from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.errors import ServiceError
 from games.match.labels import role_label
@@ -66,7 +67,9 @@ known: OrderedDict[int, Known] = OrderedDict()
 
 def move_submit(*, match_id: int, user, action: str, version: int) -> Match:
     """Play ``action`` for the seat ``user`` holds, if the match is still at ``version`` and
-    the mover's time has not run out (else the match ends on time, and the move is refused)."""
+    the mover's time has not run out (else the match ends on time, and the move is refused).
+    A GGP seat's time is its manager's to judge, against the play clock of its own PLAY
+    (``games.ggp.manager``), which may have gone out after its turn began."""
     try:
         return _submit(match_id, user, action, version)
     except clocks.OutOfTime:
@@ -165,7 +168,8 @@ def _move(memory: Known, user, action: str, version: int):
     if seat.role != mover:
         raise ServiceError("not_your_turn", f"It is {role_label(mover)}'s turn, not yours.")
     at = clocks.now()
-    clocks.check(match.clock, at)
+    if not (match.clock_play and ggp_manager.is_ggp(user)):  # its manager judged it by the clock of its own PLAY
+        clocks.check(match.clock, at)
     try:
         action = game.canonical_action(action)  # stored and shown in its one spelling
         state = game.play(state, seat.role, action)

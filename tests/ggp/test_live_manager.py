@@ -2,19 +2,23 @@
 (``tests.support.ggpplayer``: it reads the GDL sent in START with the GDL reasoner, follows
 every joint move and answers random legal moves) plays full matches of every rule set against
 a person and against the computer, with a late answer and an illegal one replaced by random
-legal moves, recorded and shown; a player that never answers; one that is busy; ABORT.
+legal moves, recorded and shown; a player that never answers; one that is busy; ABORT; one that
+thinks through its noop turns and still has its own moves played.
 
 The services run inline (``COMPUTER_WORKERS=inline``: the manager and the computer play right
 after each commit, in this thread); the player is a real HTTP server on the loopback."""
+
+import threading
 
 import pytest
 
 from games import selectors, services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import GGPPlayer, Match, Move, ReplacedMove
+from games.models import GGPPlayer, GGPProgress, Match, Move, ReplacedMove
 from games.rules import GAMES, get_game
 from tests.support.players import make_accounts
+from tests.support.waits import EVENT_SECONDS, until_here
 
 pytest.importorskip("games.ggp.gdl.reasoner", reason="the GDL reasoner (games/ggp/gdl) is not merged yet")
 
@@ -215,3 +219,31 @@ def test_the_flag_of_a_ggp_seats_turn_waits_for_the_manager(fake_time):
         assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(2, "oplayer", "late")]
         player.stopped.set()
 
+
+def test_a_player_that_uses_its_play_clock_on_noop_turns_has_its_own_moves_played(fake_time, settings):
+    """The PLAY that carries the person's move goes out only once the player answered the step
+    before (its noop turn, where it may think for its whole play clock): its own play clock runs
+    from that PLAY, not from the person's move. Neither the flag nor the move's own check of the
+    clock may take the turn from it meanwhile."""
+    control = TimeControl(start=10, play=5)
+    [person] = make_accounts(1)
+    noops = threading.Event()
+    with GGPTestPlayer(hold_noops=noops, grace=GRACE) as player:
+        registered = register(player, person, "Ponderer")
+        settings.COMPUTER_WORKERS = "pool"  # the manager waits for the player in a thread of its own, as on a server
+        match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=control),
+                                      role="xplayer", ggp_players={"oplayer": registered.pk})
+        assert player.noop_held.wait(EVENT_SECONDS)  # it thinks on PLAY nil, its noop turn
+        match.refresh_from_db()
+        game = get_game(match.game)
+        services.move_submit(match_id=match.pk, user=person, version=match.version,
+                             action=game.legal_actions(game.state_from_json(match.state))[0])
+        fake_time.advance(control.play + 2 * GRACE + 1)  # past the turn's clock counted from the person's move
+        ahead = services.clock_flag(match_id=match.pk)
+        assert Match.objects.get(pk=match.pk).plies == 1, "its PLAY has not even gone out"
+        assert ahead is not None and ahead > fake_time.now
+        noops.set()
+        until_here(lambda: GGPProgress.objects.filter(pk=match.pk, sent=2, claim="").exists(),
+                   "its move played, the next step sent and the match let go")
+    assert not ReplacedMove.objects.filter(match=match).exists()
+    assert Move.objects.get(match=match, ply=2).action == player.moves[0]

@@ -5,7 +5,9 @@ and answers random legal moves; at chosen steps it misbehaves, as GGP players do
 ``GGPTestPlayer(misbehave={3: "late", 5: "illegal"})``: on its 3rd turn (a PLAY where it has a
 choice) it answers after the play clock, on its 5th with a move that is not legal; ``"silent"``
 never answers (until the server stops); ``always="silent"`` misbehaves at every PLAY;
-``busy=True`` answers START (and INFO) with ``busy``. ``player.moves``: its turns' moves.
+``busy=True`` answers START (and INFO) with ``busy``; ``hold_noops=gate`` answers a PLAY where it
+has no choice only once ``gate`` is set (a player that uses its play clock on noop turns; it sets
+``noop_held`` while it waits). ``player.moves``: its turns' moves.
 ``player.messages`` lists the kinds received in order (``INFO``, ``START``, ``PLAY``, ...),
 ``player.done`` is set at STOP or ABORT, ``player.final`` holds the last state then.
 """
@@ -23,8 +25,10 @@ ILLEGAL = "(mark 9 9 9 9 q)"
 
 class GGPTestPlayer:
     def __init__(self, *, misbehave: dict[int, str] | None = None, always: str = "", busy: bool = False,
-                 seed: int = 0, grace: float = 1.0) -> None:
+                 seed: int = 0, grace: float = 1.0, hold_noops: threading.Event | None = None) -> None:
         self.misbehave = misbehave or {}
+        self.hold_noops = hold_noops
+        self.noop_held = threading.Event()
         self.busy = busy
         self.rng = random.Random(seed)
         self.grace = grace
@@ -88,6 +92,9 @@ class GGPTestPlayer:
             return ILLEGAL
         elif behaviour == "silent":
             self.stopped.wait()
+        elif legal == ["noop"] and self.hold_noops is not None:
+            self.noop_held.set()
+            self.hold_noops.wait()
         return move
 
     def _start(self, message) -> str:

@@ -9,10 +9,21 @@ ceiling (only a failing one does). A wait that shows something does *not* happen
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Callable
 
 EVENT_SECONDS = 30
 POLL_SECONDS = 0.01
+
+
+def until_here(condition: Callable[[], object], what: str, seconds: float = EVENT_SECONDS):
+    """``until`` for a test with no event loop: polls ``condition`` in this thread."""
+    deadline = time.monotonic() + seconds
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds} s")
+        time.sleep(POLL_SECONDS)
+    return value
 
 
 async def until(condition: Callable[[], object], what: str, seconds: float = EVENT_SECONDS):
