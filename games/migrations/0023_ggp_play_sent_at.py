@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0021_analysis_holder'),
+        ('games', '0022_ggpplayer_removed_at'),
     ]
 
     operations = [
