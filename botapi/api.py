@@ -24,7 +24,7 @@ from ninja.security import HttpBearer
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from botapi import feeds, services
-from botapi.limits import limits, retry_after
+from botapi.limits import STREAM_START_SECONDS, StreamSlot, limits, retry_after
 from botapi.models import ApiToken
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
@@ -324,10 +324,13 @@ def _stream(lines) -> StreamingHttpResponse:
     return response
 
 
-def _count_stream(token: ApiToken) -> None:
-    if not limits.open_stream(token.pk):
+def _stream_slot(token: ApiToken) -> StreamSlot:
+    """Reserve one of the token's streams (nothing awaited after it: the view returns at once)."""
+    slot = limits.stream_reserve(token.pk)
+    if slot is None:
         raise Refused(429, "too_many_streams", "This token has as many streams open as it may: close one first.",
-                      **{"Retry-After": "5"})
+                      **{"Retry-After": str(STREAM_START_SECONDS)})
+    return slot
 
 
 @api.get("/matches/{match_id}/stream", auth=play, response={200: None, **REFUSALS}, tags=["streams"])
@@ -335,16 +338,8 @@ async def match_stream(request, match_id: int):
     """NDJSON: ``gameFull`` first (rule set, seats, clock, state, version, your roles and legal
     actions), then ``gameState`` on every change, ``chatLine``, ``notice``, ``opponentGone``;
     an empty line every few seconds. It ends after the state that finishes the match."""
-    _count_stream(request.auth)
-    try:
-        lines = await feeds.match_stream_open(token=request.auth, match_id=match_id)
-    except BaseException:
-        limits.close_stream(request.auth.pk)
-        raise
-    if lines is None:
-        limits.close_stream(request.auth.pk)
-        raise ServiceError("not_found", "There is no such match, or it is private.")
-    return _stream(lines)
+    await database_sync_to_async(_viewable_match)(request, match_id)
+    return _stream(feeds.match_lines(token=request.auth, match_id=match_id, slot=_stream_slot(request.auth)))
 
 
 @api.get("/stream/event", auth=read, response={200: None, **REFUSALS}, tags=["streams"])
@@ -352,10 +347,4 @@ async def event_stream(request):
     """NDJSON: first every open challenge (``challenge``) and unfinished match (``gameStart``),
     then ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled``,
     ``challengeDeclined`` as they happen; an empty line every few seconds."""
-    _count_stream(request.auth)
-    try:
-        lines = await feeds.event_stream_open(token=request.auth)
-    except BaseException:
-        limits.close_stream(request.auth.pk)
-        raise
-    return _stream(lines)
+    return _stream(feeds.event_lines(token=request.auth, slot=_stream_slot(request.auth)))

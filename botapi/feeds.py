@@ -21,7 +21,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from botapi import services
-from botapi.limits import limits
+from botapi.limits import StreamSlot, limits
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
 from games.services.broadcast import match_group, player_group
@@ -114,25 +114,27 @@ def _match_close(match_id: int, user, channel: str) -> dict[str, Any]:
     return match_presence(match_id=match_id, seats=seats)
 
 
-async def match_stream_open(*, token, match_id: int) -> AsyncIterator[bytes] | None:
-    """The match stream's lines, or None if there is no such match for this viewer. The
-    caller has counted the stream against its token (``limits.open_stream``); it is given back
-    when the lines end."""
-    listener = Listener()
-    await listener.start(match_group(match_id))
-    opened = await database_sync_to_async(_match_open)(match_id, token.user, listener.channel)
-    if opened is None:
-        await listener.stop()
-        return None
-    return _match_lines(token, match_id, listener, *opened)
-
-
-async def _match_lines(token, match_id: int, listener: Listener, state: dict, present: dict) -> AsyncIterator[bytes]:
+async def match_lines(*, token, match_id: int, slot: StreamSlot) -> AsyncIterator[bytes]:
+    """The match stream's lines for a viewer who may watch the match. ``slot`` is the stream's,
+    reserved by the call (``limits.stream_reserve``). What the stream holds (the slot, its
+    listener, its page on the match) it takes once its lines run and gives back when they end:
+    if they never run, nothing is held (botapi/limits.py says when that happens)."""
+    limits.stream_begin(slot)
     user = token.user
-    version = state["version"]
-    roles = set(state["you"]["roles"])
-    gone: dict[str, bool] = {}
+    listener = Listener()
+    on_page = False
     try:
+        await listener.start(match_group(match_id))
+        # Set before the call: cancelled, the call still runs to its end on its thread, and the
+        # page must be closed after it.
+        on_page = True
+        opened = await database_sync_to_async(_match_open)(match_id, user, listener.channel)
+        if opened is None:
+            return
+        state, present = opened
+        version = state["version"]
+        roles = set(state["you"]["roles"])
+        gone: dict[str, bool] = {}
         await listener.layer.group_send(match_group(match_id), {"type": "match.presence", "presence": present})
         yield line({**state, "type": "gameFull"})
         over = state["match"]["status"] in OVER
@@ -163,10 +165,11 @@ async def _match_lines(token, match_id: int, listener: Listener, state: dict, pr
                     yield line({"type": "opponentGone", "role": role, "gone": not online,
                                 "claim_after": message["presence"]["claim_after"]})
     finally:
-        limits.close_stream(token.pk)
+        limits.stream_release(slot)
         await listener.stop()
-        present = await database_sync_to_async(_match_close)(match_id, user, listener.channel)
-        await listener.layer.group_send(match_group(match_id), {"type": "match.presence", "presence": present})
+        if on_page:
+            present = await database_sync_to_async(_match_close)(match_id, user, listener.channel)
+            await listener.layer.group_send(match_group(match_id), {"type": "match.presence", "presence": present})
 
 
 # -- the account's event stream ------------------------------------------------------------------
@@ -183,21 +186,12 @@ def _match_entry(match_id: int) -> dict[str, Any] | None:
     return None if match is None else match_snapshot(match=match)
 
 
-async def event_stream_open(*, token) -> AsyncIterator[bytes]:
+async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
+    """The event stream's lines. Like ``match_lines``, it takes the slot and its listener once
+    its lines run and gives them back when they end."""
+    limits.stream_begin(slot)
     user = token.user
     listener = Listener()
-    await listener.start(player_group(user.pk))
-    # What the stream reads first, it listens to first: a match started or a challenge made
-    # meanwhile is in both, and told once.
-    challenges = await database_sync_to_async(challenges_open)(user=user)
-    unfinished = await database_sync_to_async(matches_of_player)(user=user)
-    for entry in unfinished:
-        await listener.join(match_group(entry["id"]))
-    return _event_lines(token, listener, challenges, unfinished)
-
-
-async def _event_lines(token, listener: Listener, challenges: list, unfinished: list) -> AsyncIterator[bytes]:
-    user = token.user
     started: set[int] = set()
     told: set[tuple[int, str]] = set()
     finished: set[int] = set()
@@ -223,6 +217,13 @@ async def _event_lines(token, listener: Listener, challenges: list, unfinished: 
         return [out] if out else []
 
     try:
+        await listener.start(player_group(user.pk))
+        # What the stream reads first, it listens to first: a match started or a challenge made
+        # meanwhile is in both, and told once.
+        challenges = await database_sync_to_async(challenges_open)(user=user)
+        unfinished = await database_sync_to_async(matches_of_player)(user=user)
+        for entry in unfinished:
+            await listener.join(match_group(entry["id"]))
         for out in [challenge_line(c) for c in challenges] + [start_line(e) for e in unfinished]:
             if out:
                 yield out
@@ -260,5 +261,5 @@ async def _event_lines(token, listener: Listener, challenges: list, unfinished: 
                     yield line({"type": "gameFinish", "game": {**_game_json(snapshot, user.pk),
                                                               "result": snapshot["result"]}})
     finally:
-        limits.close_stream(token.pk)
+        limits.stream_release(slot)
         await listener.stop()

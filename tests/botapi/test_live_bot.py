@@ -19,7 +19,7 @@ from botapi.services import bot_upgrade
 from games.models import Match
 from games.rules import GAMES, get_game
 from tests.botapi.support import token_for
-from tests.support.live import LiveServer
+from tests.support.live import forgetting, live_server
 from tests.support.players import make_accounts, session_cookie
 from tests.support.wsclient import Socket
 
@@ -33,20 +33,14 @@ FINISH_SECONDS = 300  # a whole match on a loaded machine; a passing run takes a
 @pytest.fixture(scope="module")
 def server(django_db_setup):
     """One Daphne for the module, started once the test database exists."""
-    live = LiveServer(env={"BOT_API_KEEPALIVE_SECONDS": "1"})
-    try:
-        yield live.start()
-    finally:
-        live.close()
+    with live_server(env={"BOT_API_KEEPALIVE_SECONDS": "1"}) as live:
+        yield live
 
 
 @pytest.fixture
 def fresh_server(server):
-    yield server
-    try:
-        server.forget()
-    finally:
-        print(server.log_text()[-3000:])  # shown only when the test failed
+    with forgetting(server):
+        yield server
 
 
 def person_plays(server, match_id: int, user, seed: int) -> None:

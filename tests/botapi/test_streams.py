@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient
 
 from botapi import services as api_services
+from botapi.limits import STREAM_START_SECONDS, Limits
 from botapi.models import ApiToken
 from games import services
 from games.match.settings import MatchSettings
@@ -162,6 +163,32 @@ async def test_streams_per_token_are_limited_and_given_back(settings):
     await first.close()
     third, stream = await open_stream(x_secret, f"/matches/{match.pk}/stream")
     assert third.status_code == 200
+    await stream.close()
+
+
+def test_a_stream_slot_whose_lines_never_began_lapses(settings):
+    settings.BOT_API_STREAMS = 1
+    now = [0.0]
+    limits = Limits(clock=lambda: now[0])
+    dropped = limits.stream_reserve(7)  # its response never reached the client: no lines, no release
+    assert dropped is not None and limits.stream_reserve(7) is None
+    now[0] += STREAM_START_SECONDS + 0.1
+    streaming = limits.stream_reserve(7)
+    assert streaming is not None
+    limits.stream_begin(streaming)
+    now[0] += STREAM_START_SECONDS + 0.1
+    assert limits.stream_reserve(7) is None  # begun: held until its lines end, however long
+    limits.stream_release(streaming)
+    assert limits.stream_reserve(7) is not None
+
+
+async def test_a_stream_refused_for_its_match_holds_no_slot(settings):
+    settings.BOT_API_STREAMS = 1
+    _, _, _, x_secret, _ = await setup_duel()
+    missing, _ = await open_stream(x_secret, "/matches/999999/stream")
+    assert missing.status_code == 404 and json.loads(missing.content)["code"] == "not_found"
+    _, stream = await open_stream(x_secret, "/stream/event")
+    assert stream is not None
     await stream.close()
 
 

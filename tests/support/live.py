@@ -190,6 +190,20 @@ def live_server(**kwargs) -> Iterator[LiveServer]:
 
 
 @contextmanager
+def forgetting(server: LiveServer) -> Iterator[LiveServer]:
+    """One test's use of a server that several tests share: afterwards the server forgets what
+    the test left in its memory, and the end of its log is printed (pytest shows it only when
+    the test failed)."""
+    try:
+        yield server
+    finally:
+        try:
+            server.forget()
+        finally:
+            print(server.log_text()[-3000:])
+
+
+@contextmanager
 def computer_worker(env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
     """``manage.py runworker computer`` against the test database and channel layer, as
     ``bin/start`` runs it beside the servers; its log in a file of its own (``.log_name``);
