@@ -1,6 +1,7 @@
 """The bot API's streams: newline-delimited JSON fed from the same channel-layer groups as the
-pages (a match's group, a player's group), with an empty line every
-``BOT_API_KEEPALIVE_SECONDS`` so that a client and every proxy between know it is alive.
+pages (a match's group, a player's group), with an empty line first (Daphne sends the answer's
+head only with the first line of its body) and every ``BOT_API_KEEPALIVE_SECONDS`` after, so
+that a client and every proxy between know it is alive.
 
 Each stream listens before it reads (a change committed between the read and the listening
 would be lost otherwise) and then skips what its read already covered (by version). Delivery
@@ -124,6 +125,7 @@ async def match_lines(*, token, match_id: int, slot: StreamSlot) -> AsyncIterato
     listener = Listener()
     on_page = False
     try:
+        yield b"\n"  # the head at once (see above)
         await listener.start(match_group(match_id))
         # Set before the call: cancelled, the call still runs to its end on its thread, and the
         # page must be closed after it.
@@ -217,6 +219,7 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
         return [out] if out else []
 
     try:
+        yield b"\n"  # the head at once (see above): an account with nothing open has no line for a while
         await listener.start(player_group(user.pk))
         # What the stream reads first, it listens to first: a match started or a challenge made
         # meanwhile is in both, and told once.

@@ -1,5 +1,5 @@
 """The streams on a real Daphne, through raw sockets: what a client that leaves at once costs
-the server (nothing, for good)."""
+the server (nothing, for good), and when the answer's head arrives (at once)."""
 
 from __future__ import annotations
 
@@ -134,3 +134,13 @@ def test_match_streams_whose_clients_left_at_once_give_everything_back(duel, fre
         presence_of(watcher, bot_role, online=False)
     finally:
         watcher.close()
+
+
+def test_a_quiet_event_stream_answers_at_once(fresh_server):
+    """An account with nothing open has no line to send until the first keep-alive (an hour
+    here): the head, and a first empty line, come at once all the same."""
+    (quiet,) = make_accounts(1, "quiet")
+    with connected(fresh_server) as sock:
+        sock.sendall(request_bytes("/stream/event", token_for(quiet)))
+        status, _ = head_of(sock)  # the socket's timeout (EVENT_SECONDS) bounds the wait
+    assert status == 200

@@ -100,6 +100,17 @@ async def test_the_match_stream_starts_full_then_follows_every_change(settings):
         await stream.close()
 
 
+async def test_both_streams_begin_with_a_keep_alive():
+    """So that the answer's head goes out at once (Daphne sends it with the first line)."""
+    match, _, _, x_secret, _ = await setup_duel()
+    for path in ("/stream/event", f"/matches/{match.pk}/stream"):
+        _, stream = await open_stream(x_secret, path)
+        try:
+            assert await stream.next(keepalive=True) is None
+        finally:
+            await stream.close()
+
+
 async def test_a_match_stream_reopened_after_a_drop_misses_nothing():
     match, x, o, x_secret, _ = await setup_duel()
     _, stream = await open_stream(x_secret, f"/matches/{match.pk}/stream")
