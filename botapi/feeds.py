@@ -41,16 +41,17 @@ def line(content: dict[str, Any]) -> bytes:
     return encode(content).encode() + b"\n"
 
 
-def viewer_state(*, match: Match, user_id: int | None) -> dict[str, Any]:
-    """The match as the socket's state message gives it to this viewer: ``version``, ``match``
-    (the full public state), ``last_move`` and ``you`` (roles held, the mover's legal actions)."""
-    return json.loads(viewer_message(state_event(match_snapshot(match=match), None), user_id))
-
-
 def _as(kind: str, message_text: str) -> dict[str, Any]:
     content = json.loads(message_text)
     content["type"] = kind
     return content
+
+
+def viewer_state(*, match: Match, user_id: int | None) -> dict[str, Any]:
+    """The match as the match stream's ``gameState`` line gives it to this viewer: ``version``,
+    ``match`` (the full public state), ``last_move`` and ``you`` (roles held, the mover's legal
+    actions)."""
+    return _as("gameState", viewer_message(state_event(match_snapshot(match=match), None), user_id))
 
 
 class Listener:

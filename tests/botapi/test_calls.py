@@ -41,7 +41,14 @@ def test_an_illegal_a_stale_and_an_out_of_turn_move_get_the_sockets_codes(duel):
     call(x, f"/matches/{match.pk}/move", {"action": legal(match)[0], "version": match.version})
     stale = call(o, f"/matches/{match.pk}/move", {"action": "(mark 1 1 1 2)", "version": match.version})
     assert stale.status_code == 400 and stale.json()["code"] == "stale_version"
-    assert stale.json()["state"]["version"] == match.version + 1 and stale.json()["state"]["you"]["legal"]
+    state = stale.json()["state"]
+    assert state["type"] == "gameState" and state["version"] == match.version + 1 and state["you"]["legal"]
+
+
+def test_the_state_call_answers_a_game_state_line(duel):
+    match, (_, x), _ = duel
+    state = call(x, f"/matches/{match.pk}", method="get").json()
+    assert state["type"] == "gameState" and state["version"] == match.version and state["you"]["legal"]
 
 
 def test_a_spectator_cannot_move_and_a_missing_match_is_404(duel):
