@@ -2,7 +2,9 @@
 clear 4xx, never a 500."""
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from games.ggp.manager import ACCOUNT_PREFIX
 from games.models import Challenge, ChatMessage, Match
 from games.rules import get_game
 from tests.botapi.support import call, token_for
@@ -88,6 +90,25 @@ def test_a_challenge_made_and_accepted_over_the_api_starts_a_match():
     assert call(token_for(b), f"/challenges/{other.json()['id']}/decline").json()["status"] == "declined"
     assert Challenge.objects.filter(status="declined").count() == 1
     assert call(token_for(a), "/challenges", {"to": b.pk, "game": "chess"}).json()["code"] == "unknown_game"
+
+
+@pytest.mark.django_db(transaction=True)  # the call is async: its writes run on another thread
+def test_a_challenge_to_a_ggp_player_is_refused_with_its_code():
+    (person,) = make_accounts(1, "asker")
+    program = get_user_model().objects.create(username=f"{ACCOUNT_PREFIX}egghead", is_bot=True)
+    refused = call(token_for(person), "/challenges", {"to": program.pk, "game": GAME})
+    assert refused.status_code == 400 and refused.json()["code"] == "ggp_player"
+
+
+@pytest.mark.django_db(transaction=True)  # the call is async: its writes run on another thread
+def test_a_three_player_challenge_accepted_waits_for_a_third_player():
+    a, b = make_accounts(2, "trio")
+    made = call(token_for(a), "/challenges", {"to": b.pk, "game": "tictactoe-3player"})
+    accepted = call(token_for(b), f"/challenges/{made.json()['id']}/accept").json()
+    match = Match.objects.get(pk=accepted["match"])
+    assert accepted["status"] == "accepted" and match.status == Match.Status.WAITING
+    players = [seat.player_id for seat in match.seats.all()]
+    assert sorted(players, key=str) == sorted([a.pk, b.pk, None], key=str)
 
 
 @pytest.mark.parametrize("body", [

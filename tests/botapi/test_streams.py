@@ -153,6 +153,24 @@ async def test_the_event_stream_tells_challenges_starts_and_finishes():
     await again.close()
 
 
+async def test_a_three_player_challenge_starts_on_the_event_stream_when_the_third_sits_down():
+    a, b, c = await database_sync_to_async(make_accounts)(3, "trio")
+    b_secret = await database_sync_to_async(token_for)(b)
+    made = await database_sync_to_async(services.challenge_create)(user=a, to_id=b.pk,
+                                                                   settings=MatchSettings("tictactoe-3player"))
+    _, stream = await open_stream(b_secret, "/stream/event")
+    try:
+        accepted = await database_sync_to_async(services.challenge_accept)(user=b, challenge_id=made.pk)
+        match = await database_sync_to_async(Match.objects.get)(pk=accepted.match_id)
+        assert match.status == Match.Status.WAITING
+        free = await database_sync_to_async(lambda: match.seats.get(player__isnull=True).role)()
+        await database_sync_to_async(services.seat_join)(match_id=match.pk, user=c, role=free)
+        start = await stream.next("gameStart")
+        assert start["game"]["id"] == match.pk and len(start["game"]["seats"]) == 3
+    finally:
+        await stream.close()
+
+
 async def test_an_unfinished_match_is_told_first_when_the_event_stream_opens():
     match, x, _, x_secret, _ = await setup_duel()
     _, stream = await open_stream(x_secret, "/stream/event")
