@@ -584,3 +584,51 @@ def test_the_expert_plays_a_forced_win_its_win_search_finds(monkeypatch):
     monkeypatch.setattr(search, "ENDGAME_SHARE", 0.0)
     action = choose_action(game, state, rng=random.Random(0), iterations=10**7, seconds=30.0, level=LEVELS[3])
     assert action == "(place p1101 3 2)" and calls
+
+
+def test_the_wary_search_blocks_a_four_the_role_in_between_may_leave_open():
+    """z to move; o has three of a diagonal, (1, 2) open, and x moves before o. A plain UCT x
+    holding a three of its own leaves such a four open about half the time (benchmarks/blocking.py);
+    the expert's tree takes x to block it. ``wary`` searches only the block."""
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 2 3)", "(mark 4 4)", "(mark 3 2)", "(mark 3 4)", "(mark 4 2)",
+                         "(mark 3 1)", "(mark 4 5)"])
+    assert game.to_move(state) == "zplayer"
+    assert LEVELS[STRONGEST - 1].wary and not LEVELS[STRONGEST - 2].wary  # the expert's alone
+    level = LEVELS[STRONGEST - 1]
+    root = search.new_root(game, state, level=level)
+    search._keep_wary(game, root, "zplayer")
+    assert root.untried == ["(mark 1 2)"]
+    assert choose_action(game, state, rng=random.Random(1), iterations=300, level=level) == "(mark 1 2)"
+
+
+def test_the_wary_search_keeps_every_move_where_no_four_is_left_open():
+    game = get_game("tictactoe-3player")
+    state = game.replay(["(mark 3 3)", "(mark 2 3)"])  # zplayer to move, nobody has three
+    root = search.new_root(game, state, level=LEVELS[STRONGEST - 1])
+    moves = list(root.untried)
+    search._keep_wary(game, root, "zplayer")
+    assert root.untried == moves
+
+
+def test_the_wary_search_keeps_every_move_when_no_move_blocks():
+    """o has two open fours (a double threat) with x in between: z can block only one, so
+    nothing is left out."""
+    game = get_game("tictactoe-3player")
+    # o: (2 2) (2 3) (2 4), with (2 1) and (2 5) open; x and z elsewhere.
+    state = game.replay(["(mark 5 1)", "(mark 2 2)", "(mark 5 5)", "(mark 4 1)", "(mark 2 3)", "(mark 4 5)",
+                         "(mark 1 3)", "(mark 2 4)"])
+    assert game.to_move(state) == "zplayer"
+    root = search.new_root(game, state, level=LEVELS[STRONGEST - 1])
+    moves = list(root.untried)
+    search._keep_wary(game, root, "zplayer")
+    assert root.untried == moves
+
+
+def test_the_wary_search_changes_nothing_with_two_players():
+    game = get_game("nine-board-tictactoe")
+    state = game.initial_state()
+    level = LEVELS[STRONGEST - 1]
+    plain = choose_action(game, state, rng=random.Random(2), iterations=200, level=dataclasses.replace(level, wary=False))
+    assert choose_action(game, state, rng=random.Random(2), iterations=200,
+                         level=dataclasses.replace(level, wary=True)) == plain
