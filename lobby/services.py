@@ -93,8 +93,9 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     except ValidationError as err:
         raise ServiceError("invalid_username", " ".join(err.messages)) from None
     if username.casefold().startswith(RESERVED_USERNAMES):
-        raise ServiceError("reserved_username", "User names starting with 'computer' or 'guest-' belong to the "
-                                                "site's own accounts; choose another.")
+        starts = ", ".join(f"'{prefix}'" for prefix in RESERVED_USERNAMES[:-1]) + f" or '{RESERVED_USERNAMES[-1]}'"
+        raise ServiceError("reserved_username", f"User names starting with {starts} belong to the site's own "
+                                                "accounts (the computer, guests, GGP players); choose another.")
     user = guest if guest is not None and guest.is_guest else User()
     if _username_taken(username, user):  # said before the display name, which defaults to it
         raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.")

@@ -60,12 +60,16 @@ def test_signup_refusals_save_nothing():
     assert list(User.objects.values_list("username", flat=True)) == ["alan"]
 
 
-@pytest.mark.parametrize("username", ["computer-easy-1", "Computer-Strong-2", "COMPUTER", "computerwiz",
-                                      "guest-0a1b2c3d4e5f", "Guest-x"])
-def test_the_sites_own_account_names_cannot_be_signed_up_for(username):
+@pytest.mark.parametrize("username, reserved", [
+    ("computer-easy-1", "computer"), ("Computer-Strong-2", "computer"), ("COMPUTER", "computer"),
+    ("computerwiz", "computer"), ("guest-0a1b2c3d4e5f", "guest-"), ("Guest-x", "guest-"),
+    ("ggp-0123456789ab", "ggp-"), ("GGP-x", "ggp-")])
+def test_the_sites_own_account_names_cannot_be_signed_up_for(username, reserved):
+    """The refusal names the start the name has (each reserved one, 'ggp-' too)."""
     with pytest.raises(ServiceError) as info:
         account_signup(username=username, password=STRONG, display_name="Mallory")
     assert info.value.code == "reserved_username"
+    assert f"'{reserved}'" in info.value.message
     assert not User.objects.exists()
 
 
