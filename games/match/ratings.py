@@ -13,12 +13,16 @@ The pair limit: two players' results against each other count for their ratings 
 midnight doubles it), per rule set. A pair over its limit is left out of both players'
 updates: in a two-player match neither rating changes; in the three-player game each player
 is rated against the opponents whose pair still counts (``rate_pairs``). So two accounts can
-lift one of them by one result's worth a day, whatever they play.
+lift one of them by one result's worth a day, whatever they play. A player may stand for
+another (``PairLedger(stands_for=...)``: a GGP program for the person who registered it), and
+then counts as that one under the limit and among a player's distinct opponents: ten programs
+of one account are one opponent, and two of them in one match have no result between them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from itertools import combinations
 
@@ -76,27 +80,50 @@ def rate_pairs(skills: Sequence[Skill], scores: Sequence[int],
 
 class PairLedger:
     """When the results that counted between two players (of one rule set) finished: what the
-    pair limit reads, filled from the match log or by a replay of it."""
+    pair limit reads, filled from the match log or by a replay of it. Players are account ids;
+    ``stands_for`` maps an account to the one it counts as (a GGP program's to its owner's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stands_for: Mapping[int, int] | None = None) -> None:
+        self._stands_for = dict(stands_for or {})
         self._times: dict[tuple[int, int], list[datetime]] = {}
+        self._met: set[tuple[int, int]] = set()  # (account, whom its opponent stands for)
 
-    @staticmethod
-    def _key(a: int, b: int) -> tuple[int, int]:
+    def _who(self, player: int) -> int:
+        return self._stands_for.get(player, player)
+
+    def _key(self, a: int, b: int) -> tuple[int, int]:
+        a, b = self._who(a), self._who(b)
         return (a, b) if a < b else (b, a)
 
     def add(self, a: int, b: int, at: datetime) -> None:
         self._times.setdefault(self._key(a, b), []).append(at)
+        self._met.update({(a, self._who(b)), (b, self._who(a))})
 
     def met(self, a: int, b: int) -> bool:
-        """Whether a result between ``a`` and ``b`` ever counted."""
-        return self._key(a, b) in self._times
+        """Whether a result of ``a`` against ``b``'s player (``b``, or anyone who stands for the
+        same one) ever counted: ``a``'s distinct opponents count that player once."""
+        return (a, self._who(b)) in self._met
 
     def limited(self, a: int, b: int, at: datetime) -> bool:
-        """Whether a result between ``a`` and ``b`` finishing ``at`` would pass the pair limit."""
+        """Whether a result between ``a`` and ``b`` finishing ``at`` would pass the pair limit
+        (always, when both stand for the same player)."""
+        return self._over(self._key(a, b), at, counted_now=0)
+
+    def _over(self, key: tuple[int, int], at: datetime, *, counted_now: int) -> bool:
         since = at - PAIR_WINDOW
-        return sum(t > since for t in self._times.get(self._key(a, b), ())) >= PAIR_RESULTS_PER_DAY
+        recent = sum(t > since for t in self._times.get(key, ()))
+        return key[0] == key[1] or recent + counted_now >= PAIR_RESULTS_PER_DAY
 
     def excluded(self, players: Sequence[int], at: datetime) -> set[tuple[int, int]]:
-        """The index pairs of ``players`` (seated in one match finishing ``at``) over the limit."""
-        return {(i, j) for i, j in combinations(range(len(players)), 2) if self.limited(players[i], players[j], at)}
+        """The index pairs of ``players`` (seated in one match finishing ``at``) over the limit,
+        counting the pairs of this match before them: two programs of one owner against the
+        same player count as one pair, ``excluded([1, 11, 12], at) == {(0, 2), (1, 2)}`` when 11
+        and 12 stand for the same player and 1 has no result against it today."""
+        out, counting = set(), Counter()
+        for i, j in combinations(range(len(players)), 2):
+            key = self._key(players[i], players[j])
+            if self._over(key, at, counted_now=counting[key]):
+                out.add((i, j))
+            else:
+                counting[key] += 1
+        return out

@@ -9,7 +9,9 @@ matches sharing a player are ordered by ``finished_at`` as their updates were.
 The pair limit (``games.match.ratings.PairLedger``) reads the results that counted between the
 match's players from the same log, after those locks: a match of the same pair finishing at
 the same moment waits on them and then sees the other's result. The replay fills its ledger
-as it goes, so it decides each match as the live update did.
+as it goes, so it decides each match as the live update did. A GGP program counts as its
+owner there (``GGPPlayer.owner``, removed programs too): a second account's ten programs are
+one opponent, not ten fresh ones.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from collections import defaultdict
 from itertools import combinations
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.match import ratings
-from games.models import Match, Rating, Seat
+from games.models import GGPPlayer, Match, Rating, Seat
 
 SEAT_RATING_FIELDS = ["rating_before", "rating_provisional", "rating_after", "unrated_against"]
 RATING_FIELDS = ["mu", "sigma", "games", "opponents", "last_played"]
@@ -72,15 +74,21 @@ def _lock_ratings(game: str, player_ids: list[int]) -> dict[int, Rating]:
 
 
 def _pair_ledger(game: str, player_ids: list[int]) -> ratings.PairLedger:
-    """The results that counted between any two of ``player_ids`` in ``game`` (one query)."""
-    shared = (Seat.objects.filter(player_id__in=player_ids, match__game=game, match__rated=True,
+    """The results that counted in ``game`` between any two of ``player_ids``, each standing
+    for its owner if it is a GGP program, and so between any accounts standing for the same
+    players (two queries)."""
+    owners = GGPPlayer.objects.filter(account_id__in=player_ids).values("owner_id")
+    stands_for = dict(GGPPlayer.objects.filter(Q(owner_id__in=player_ids) | Q(owner_id__in=owners))
+                      .values_list("account_id", "owner_id"))
+    accounts = {*player_ids, *stands_for, *stands_for.values()}
+    shared = (Seat.objects.filter(player_id__in=accounts, match__game=game, match__rated=True,
                                   match__status=Match.Status.FINISHED)
               .values("match_id").annotate(seated=Count("pk")).filter(seated__gte=2).values("match_id"))
     by_match = defaultdict(list)
-    for row in (Seat.objects.filter(match_id__in=shared, player_id__in=player_ids, rating_after__isnull=False)
+    for row in (Seat.objects.filter(match_id__in=shared, player_id__in=accounts, rating_after__isnull=False)
                 .values_list("match_id", "match__finished_at", "player_id", "role", "unrated_against")):
         by_match[row[0]].append(row[1:])
-    ledger = ratings.PairLedger()
+    ledger = ratings.PairLedger(stands_for)
     for seats in by_match.values():
         for (at, a, _, unrated), (_, b, role, _) in combinations(seats, 2):
             if role not in unrated.split():
@@ -122,7 +130,8 @@ def ratings_recompute() -> tuple[int, int]:
         for seat in Seat.objects.filter(match__in=matches).select_related("player").order_by("match_id", "order"):
             seats_by_match.setdefault(seat.match_id, []).append(seat)
         rows: dict[tuple[str, int], Rating] = {}
-        ledgers: dict[str, ratings.PairLedger] = defaultdict(ratings.PairLedger)
+        stands_for = dict(GGPPlayer.objects.values_list("account_id", "owner_id"))
+        ledgers: dict[str, ratings.PairLedger] = defaultdict(lambda: ratings.PairLedger(stands_for))
         changed_seats, differences, count = [], 0, 0
         for match in matches:
             seats = seats_by_match.get(match.pk, [])

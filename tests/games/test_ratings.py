@@ -221,6 +221,19 @@ def test_the_pair_limit_counts_one_result_a_pair_in_any_24_hours():
     assert ratings.rate_pairs(skills[:2], [100, 0], {(0, 1)}) == [None, None]
 
 
+def test_a_player_standing_for_another_counts_as_that_one_under_the_pair_limit():
+    """11 and 12 stand for 2 (two GGP programs of one owner): one pair with 1, none between them."""
+    at = datetime(2026, 1, 1, tzinfo=dt_timezone.utc)
+    ledger = ratings.PairLedger({11: 2, 12: 2})
+    assert ledger.excluded([1, 11, 12], at) == {(0, 2), (1, 2)}
+    assert ledger.limited(11, 12, at) and ledger.limited(2, 11, at)
+    ledger.add(1, 11, at)
+    assert ledger.limited(1, 12, at) and ledger.limited(2, 1, at) and not ledger.limited(1, 3, at)
+    assert ledger.met(1, 2) and ledger.met(1, 12) and ledger.met(11, 1)
+    assert not ledger.met(12, 1) and not ledger.met(2, 1)  # each account counts its own opponents
+    assert not ledger.limited(12, 1, at + ratings.PAIR_WINDOW)
+
+
 def test_a_pair_second_result_of_the_day_changes_no_rating_and_says_why(client):
     alice, bob, carol = make_accounts(3)
     first = begun("quarto-misere", [alice, bob], rated=True)

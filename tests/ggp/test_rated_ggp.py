@@ -2,14 +2,20 @@
 against a program one of the people seated registered, and never against a program whose last
 check did not find it online, from the service, the GGP players' page and a later join alike."""
 
+from datetime import timedelta
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from games import services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import GGPPlayer, Match
-from tests.support.players import make_accounts
+from games.models import GGPPlayer, Match, Rating, Seat
+from games.rules import get_game
+from tests.support.ggphttp import PlayerServer
+from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PER_MOVE = TimeControl(start=30, play=10)
@@ -97,3 +103,85 @@ def test_the_ggp_page_offers_rated_only_against_others_programs_online():
     forms = {name: page.split(f"Play {name}</button>")[0].rsplit("<form", 1)[1]
              for name in ["Mine", "Theirs", "Theirs Asleep"]}
     assert ['name="rated"' in forms[name] for name in forms] == [False, True, False]
+
+
+# -- the pair limit: a program counts as its owner ---------------------------------------------------
+
+FUMBLING = {"INFO": "available", "START": "ready", "PLAY": "(not a move)", "STOP": "done", "ABORT": "aborted"}
+
+
+def fumbling(body: str) -> str:
+    """A program that answers every check and START, and every PLAY with no move at all: each
+    of its turns is played at random."""
+    return FUMBLING[body.strip("()").split()[0].upper()]
+
+
+def beaten(user, player: GGPPlayer) -> Match:
+    """A rated match of ``user`` against ``player`` that ``user`` wins: its program account
+    resigns once both have moved (its turn played at random)."""
+    match = first_moves(against(user, player, rated=True), user)
+    services.match_resign(match_id=match.pk, user=player.account)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["xplayer"]
+    return match
+
+
+def first_moves(match: Match, person) -> Match:
+    """The person's first move, and the programs' (played at random after it, inline): the match has begun."""
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=person, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    match.refresh_from_db()
+    assert match.plies == len(game.roles) and match.status == Match.Status.ACTIVE
+    return match
+
+
+def rated_against(match: Match, role: str) -> bool:
+    return Seat.objects.get(match=match, role=role).rating_after is not None
+
+
+def test_a_second_accounts_programs_count_as_that_account_under_the_pair_limit(capsys):
+    """Mallory registers programs that play at random; Alice beats one rated, then another the
+    same day (not rated: Alice and Mallory's pair counted today), then Mallory herself (not
+    rated either). Carol's pair with Mallory is her own. A day later a third program counts
+    again, and Mallory is one opponent of Alice's, not three. The recompute agrees."""
+    alice, mallory, carol = make_accounts(3)
+    with PlayerServer(fumbling) as server:
+        first, second, third = (services.ggp_player_register(owner=mallory, name=f"Fumbler {n}", url=server.url)
+                                for n in (1, 2, 3))
+        counted = beaten(alice, first)
+        assert rated_against(counted, "xplayer")
+        again = beaten(alice, second)
+        assert not rated_against(again, "xplayer") and not rated_against(again, "oplayer")
+        assert Seat.objects.get(match=again, role="xplayer").unrated_against == "oplayer"
+        herself = play_first_moves(start_match("tictactoe-x9", [alice, mallory], rated=True), [alice, mallory])
+        services.match_resign(match_id=herself.pk, user=mallory)
+        assert not rated_against(herself, "xplayer")
+        assert rated_against(beaten(carol, second), "xplayer")
+        day_ago = timezone.now() - timedelta(hours=24)  # a day passes
+        Match.objects.filter(finished_at__isnull=False).update(finished_at=day_ago)
+        Rating.objects.filter(last_played__isnull=False).update(last_played=day_ago)
+        services.ggp_player_remove(owner=mallory, player_id=first.pk)  # removed, it still stands for Mallory
+        assert rated_against(beaten(alice, third), "xplayer")
+    rating = Rating.objects.get(player=alice, game="tictactoe-x9")
+    assert (rating.games, rating.opponents) == (2, 1)
+    call_command("ratings_recompute")
+    assert "; 0 stored values differed" in capsys.readouterr().out
+
+
+def test_two_programs_of_one_owner_in_a_three_player_match_are_one_opponent():
+    """Alice against two of Mallory's programs: her result counts against one of them only, and
+    theirs against each other not at all."""
+    alice, mallory = make_accounts(2)
+    with PlayerServer(fumbling) as server:
+        one, two = (services.ggp_player_register(owner=mallory, name=f"Fumbler {n}", url=server.url) for n in (1, 2))
+        match = services.match_create(user=alice, settings=MatchSettings("tictactoe-3player", True, PER_MOVE),
+                                      role="xplayer", ggp_players={"oplayer": one.pk, "zplayer": two.pk})
+        match = first_moves(match, alice)
+        services.match_resign(match_id=match.pk, user=one.account)
+        services.match_resign(match_id=match.pk, user=two.account)
+    seats = {s.role: s for s in Seat.objects.filter(match=match)}
+    assert (seats["xplayer"].unrated_against, seats["oplayer"].unrated_against,
+            seats["zplayer"].unrated_against) == ("zplayer", "zplayer", "oplayer xplayer")
+    assert seats["zplayer"].rating_after is None
+    assert Rating.objects.get(player=alice, game="tictactoe-3player").opponents == 1
