@@ -12,6 +12,8 @@ What the task does, from the match as it is now:
 - a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
   is in another match: the match is called off (it never began) and the player shown busy.
+  One that gives no valid answer in time is shown away, and a rated match is called off too
+  (ABORT); a casual one goes on.
 - each step: ``(PLAY <id> <previous joint move>)`` to every GGP seat (``nil`` first, ``noop``
   for a role that had no choice), with the play clock; the next step goes out once every
   answer came (a noop answer may take the whole play clock), as GGP managers do. The answer of
@@ -217,28 +219,45 @@ def _clock(view: _View) -> float:
 
 
 def _start(view: _View, mid: str, claim: str) -> bool:
-    """START to every GGP seat; False when one is busy (the match is called off)."""
+    """START to every GGP seat; False when the match is called off. A seat that answers
+    ``busy`` is in another match: the match never began, and hears nothing more. A seat that
+    gives no valid answer in time (none, an error, not ``ready``, or after the start clock) is
+    shown away: a rated match is called off then (it never began: a side that never moves
+    makes no rated result, as on lichess) and its seats hear ABORT; a casual one goes on, that
+    seat's turns played at random unless it answers PLAY."""
     gdl = _gdl(view.game.slug)
     start, play = view.control.start or 0, view.control.play or int(settings.GGP_INFO_SECONDS)
     answers = _send_each(view, lambda role: protocol.start(mid, role, gdl, start, play),
                          start + settings.GGP_GRACE_SECONDS)
-    for role, answer in answers.items():
-        player = view.seats[role]
-        if not answer.ok:
-            GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.AWAY, note=f"START: {answer.failure}"[:200])
-        if answer.ok:
-            try:
-                said = protocol.read_word(answer.text, "ready", "busy")
-            except protocol.AnswerError:
-                continue  # a start answered oddly: play goes on, its moves are judged one by one
-            if said == "ready":
-                GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.ONLINE, note="")
-            if said == "busy":
-                GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.BUSY, note="answered START busy")
-                _note(view.match.pk, claim, ended=True)  # it never began: nothing more to send
-                _services["call_off"](match_id=view.match.pk, reason=f"{player.account} is busy in another match")
-                return False
+    said = {role: _started(answer, start) for role, answer in answers.items()}
+    for role, (word, note) in said.items():
+        status = {"ready": GGPPlayer.Status.ONLINE, "busy": GGPPlayer.Status.BUSY}.get(word, GGPPlayer.Status.AWAY)
+        GGPPlayer.objects.filter(pk=view.seats[role].pk).update(status=status, note=note[:200])
+    busy = next((view.seats[role] for role, (word, _) in said.items() if word == "busy"), None)
+    if busy is not None:
+        _note(view.match.pk, claim, ended=True)  # it never began: nothing more to send
+        _services["call_off"](match_id=view.match.pk, reason=f"{busy.account} is busy in another match")
+        return False
+    unready = [str(view.seats[role].account) for role, (word, _) in said.items() if word != "ready"]
+    if unready and view.match.rated:
+        _services["call_off"](match_id=view.match.pk, reason=f"{' and '.join(unready)} did not answer START "
+                                                             "ready in time")
+        return False
     return True
+
+
+def _started(answer: client.Answer, start: float) -> tuple[str | None, str]:
+    """What a START ``answer`` said (``ready``, ``busy``, or None for no valid answer within
+    the ``start`` clock) and the player's note on it."""
+    if not answer.ok:
+        return None, f"START: {answer.failure}"
+    try:
+        word = protocol.read_word(answer.text, "ready", "busy")
+    except protocol.AnswerError as err:
+        return None, f"START answered, not as the protocol says: {err}"
+    if word == "ready" and answer.seconds > start:
+        return None, f"START answered after its start clock ({answer.seconds:.1f} s of {start} s)"
+    return word, "answered START busy" if word == "busy" else ""
 
 
 def _gdl(slug: str) -> str:

@@ -4,6 +4,7 @@ kept in the database (a restarted worker carries on), and a match that is over l
 The services run inline; the GGP seat is a small HTTP server that answers START ``ready`` and
 every PLAY with a move that is not legal, so its turns are played at random at once."""
 
+import dataclasses
 import threading
 from datetime import timedelta
 
@@ -16,7 +17,7 @@ from games import services
 from games.ggp import client, manager, offpath
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import GGPProgress, Match, ReplacedMove
+from games.models import GGPPlayer, GGPProgress, Match, Rating, ReplacedMove
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, resign_seat
@@ -263,3 +264,64 @@ def test_a_removed_player_hears_nothing_more_of_its_matches():
         action = game.legal_actions(game.state_from_json(match.state))[0]
         services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
         assert len(server.bodies()) == heard
+
+
+# -- a START with no valid answer in time -------------------------------------------------------------
+
+START_FAILURES = {"an error": (500, {}, "no"), "an odd answer": "(what", "a late ready": "ready"}
+
+
+def failing_start(failure: str):
+    def answers(body: str):
+        return START_FAILURES[failure] if body.startswith("(START") else answer(body)
+    return answers
+
+
+def late_start(monkeypatch) -> None:
+    """Every START answer comes after the start clock (and within the grace)."""
+    call = client.call
+
+    def slow(url, body, seconds):
+        got = call(url, body, seconds=seconds)
+        return dataclasses.replace(got, seconds=PER_MOVE.start + 0.5) if body.startswith("(START") else got
+
+    monkeypatch.setattr(client, "call", slow)
+
+
+@pytest.mark.parametrize("failure", list(START_FAILURES))
+def test_a_rated_match_whose_program_gives_start_no_valid_answer_in_time_is_called_off(failure, monkeypatch):
+    """It never began (as a match where one side never moved, on lichess): aborted, nobody
+    rated, ABORT sent; the program is shown away with what its START did, so it is not seated
+    rated again before a check finds it online."""
+    owner, person = make_accounts(2)
+    with PlayerServer(failing_start(failure)) as server:
+        registered = services.ggp_player_register(owner=owner, name="Never Ready", url=server.url)
+        if failure == "a late ready":
+            late_start(monkeypatch)
+        match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", True, PER_MOVE),
+                                      role="xplayer", ggp_players={"oplayer": registered.pk})
+        match.refresh_from_db()
+        assert match.status == Match.Status.ABORTED
+        assert match.result["reason"] == "Never Ready did not answer START ready in time"
+        assert [body.split()[0] for body in server.bodies()] == ["(INFO)", "(START", "(ABORT"]
+    assert not Rating.objects.exists()
+    registered.refresh_from_db()
+    assert registered.status == GGPPlayer.Status.AWAY and registered.note.startswith("START")
+    with pytest.raises(services.ServiceError) as refused:
+        services.match_create(user=person, settings=MatchSettings("tictactoe-x9", True, PER_MOVE),
+                              role="xplayer", ggp_players={"oplayer": registered.pk})
+    assert refused.value.code == "ggp_not_online"
+
+
+@pytest.mark.parametrize("failure", list(START_FAILURES))
+def test_a_casual_match_whose_program_gives_start_no_valid_answer_goes_on_at_random(failure, monkeypatch):
+    with PlayerServer(failing_start(failure)) as server:
+        if failure == "a late ready":
+            late_start(monkeypatch)
+        match, person = seat_a_ggp_player(server)
+        game = get_game(match.game)
+        action = game.legal_actions(game.state_from_json(match.state))[0]
+        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.plies == 2  # its turn played at random
+    assert match.seats.get(role="oplayer").player.ggp_player.status == GGPPlayer.Status.AWAY
