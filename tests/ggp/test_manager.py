@@ -21,13 +21,12 @@ from games.models import GGPPlayer, GGPProgress, Match, Rating, ReplacedMove
 from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, resign_seat
-from tests.support.ggphttp import PlayerServer
+from tests.support.ggphttp import PlayerServer, fumbling
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PER_MOVE = TimeControl(start=10, play=2)
-ANSWERS = {"INFO": "available", "START": "ready", "PLAY": "(not a move)", "STOP": "done", "ABORT": "aborted"}
 
 
 @pytest.fixture(autouse=True)
@@ -35,10 +34,6 @@ def manager_inline(settings, fake_time):
     settings.COMPUTER_WORKERS = "inline"
     settings.GGP_PLAYER_HOSTS = ["localhost"]
     settings.GGP_GRACE_SECONDS = 1.0
-
-
-def answer(body: str) -> str:
-    return ANSWERS[body.strip("()").split()[0].upper()]
 
 
 def seat_a_ggp_player(server: PlayerServer, slug: str = "tictactoe-x9") -> tuple[Match, object]:
@@ -55,7 +50,7 @@ def progress_of(match) -> GGPProgress:
 
 def test_a_finished_match_is_let_go_and_hears_nothing_more():
     game = get_game("tictactoe-x9")
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         for _ in range(9):
             match.refresh_from_db()
@@ -77,7 +72,7 @@ def test_a_pass_reads_the_progress_row_once():
     """Before the match (a change committed after the read counts itself in ``asked``, and the
     pass serves again), and not again to serve it; counting the change and claiming the match
     are updates."""
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         services.match_abort(match_id=match.pk, user=person)
     with CaptureQueriesContext(connection) as queries:
@@ -90,7 +85,7 @@ def test_a_pass_reads_the_progress_row_once():
 
 
 def test_a_called_off_match_is_let_go():
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         services.match_abort(match_id=match.pk, user=person)
     assert server.bodies()[-1].startswith("(ABORT ")
@@ -102,7 +97,7 @@ def test_what_was_sent_survives_the_process_that_sent_it():
     """A worker that restarts (or another worker) carries on from the steps recorded: no second
     START, no step sent twice, the next one sent once."""
     game = get_game("tictactoe-x9")
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         action = game.legal_actions(game.state_from_json(match.state))[0]
         services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
@@ -121,7 +116,7 @@ def test_a_step_whose_task_died_is_played_at_random_and_sent_once(monkeypatch):
     step is not sent again; the next look for stalled matches plays the GGP mover's turn at
     random, as no answer, and the match goes on."""
     game = get_game("tictactoe-x9")
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         call, dying = client.call, [True]
 
@@ -197,7 +192,7 @@ def test_a_task_that_fell_silent_loses_the_match_when_its_time_is_up(monkeypatch
 
 
 def test_a_task_that_lost_the_match_sends_nothing_more():
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         heard = len(server.bodies())
         GGPProgress.objects.filter(pk=match.pk).update(sent=-1, claim="other")
@@ -209,7 +204,7 @@ def test_calling_off_a_match_hands_the_manager_the_seats_in_hand(django_assert_n
     """A seat resigned before every seat moved: the match is called off with the seats the
     service read under the row lock, and the manager is asked for (ABORT) without reading
     them again: which moves were made, whose, and the match's write; nothing more."""
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         with transaction.atomic():
             match = lock_match(match.pk)
@@ -234,7 +229,7 @@ def test_every_change_of_a_match_asks_the_manager_once(monkeypatch):
 
     monkeypatch.setattr(offpath, "run", counted)
     game = get_game("tictactoe-x9")
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         while match.status == Match.Status.ACTIVE:
             action = game.legal_actions(game.state_from_json(match.state))[0]
@@ -256,7 +251,7 @@ def test_a_removed_player_hears_nothing_more_of_its_matches():
     """Its row is kept (it counts toward its owner's limit) but the manager no longer calls it:
     its turns fall to the flag, as before the row was kept."""
     game = get_game("tictactoe-x9")
-    with PlayerServer(answer) as server:
+    with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
         heard = len(server.bodies())
         services.ggp_player_remove(owner=person, player_id=match.seats.get(role="oplayer").player.ggp_player.pk)
@@ -273,7 +268,7 @@ START_FAILURES = {"an error": (500, {}, "no"), "an odd answer": "(what", "a late
 
 def failing_start(failure: str):
     def answers(body: str):
-        return START_FAILURES[failure] if body.startswith("(START") else answer(body)
+        return START_FAILURES[failure] if body.startswith("(START") else fumbling(body)
     return answers
 
 

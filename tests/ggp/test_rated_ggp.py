@@ -14,7 +14,7 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPPlayer, Match, Rating, Seat
 from games.rules import get_game
-from tests.support.ggphttp import PlayerServer
+from tests.support.ggphttp import PlayerServer, fumbling
 from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,15 +106,6 @@ def test_the_ggp_page_offers_rated_only_against_others_programs_online():
 
 
 # -- the pair limit: a program counts as its owner ---------------------------------------------------
-
-FUMBLING = {"INFO": "available", "START": "ready", "PLAY": "(not a move)", "STOP": "done", "ABORT": "aborted"}
-
-
-def fumbling(body: str) -> str:
-    """A program that answers every check and START, and every PLAY with no move at all: each
-    of its turns is played at random."""
-    return FUMBLING[body.strip("()").split()[0].upper()]
-
 
 def beaten(user, player: GGPPlayer) -> Match:
     """A rated match of ``user`` against ``player`` that ``user`` wins: its program account

@@ -63,3 +63,12 @@ class PlayerServer:
     def __exit__(self, *exc) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+FUMBLING = {"INFO": "available", "START": "ready", "PLAY": "(not a move)", "STOP": "done", "ABORT": "aborted"}
+
+
+def fumbling(body: str) -> str:
+    """A GGP player's answers that follow the protocol but for the moves: online at its check,
+    ready at START, and no move to any PLAY, so each of its turns is played at random at once."""
+    return FUMBLING[body.strip("()").split()[0].upper()]
