@@ -118,25 +118,29 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
     return {r: players[pk].account for r, pk in chosen.items()}
 
 
-def require_ggp_seats_ratable(*, seated: Iterable[int], people: Iterable, online_now: bool) -> None:
+def require_ggp_seats_ratable(*, seated: Iterable[int], people: Iterable, online_now: bool,
+                              advice: str | None = None) -> None:
     """Refuse a rated match in which a GGP seat's program (its account's id among ``seated``,
     which may name other players too) was registered by one of the ``people`` seated in it:
     a program's owner decides how it plays, or whether it answers at all, so beating it proves
     nothing (lichess: no rated games against your own engine). With ``online_now`` (seating
     it), refuse too a program whose last check did not find it online: every move of one that
-    does not answer is played at random."""
+    does not answer is played at random. ``advice`` ends a refusal with what to do instead
+    (by default: untick Rated)."""
     rows = list(GGPPlayer.objects.select_related("account").filter(account__in=list(seated)))
     people_ids = {p.pk for p in people}
     own = next((row for row in rows if row.owner_id in people_ids), None)
     if own is not None:
         raise ServiceError("ggp_own_program", f"{own.account} is a GGP player you registered: a match against "
-                                              "your own program cannot be rated. Untick Rated to play it casual.")
+                                              "your own program cannot be rated. "
+                                              f"{advice or 'Untick Rated to play it casual.'}")
     silent = next((row for row in rows if online_now and row.status != GGPPlayer.Status.ONLINE), None)
     if silent is not None:
         found = ("has not answered its first check yet" if silent.status == GGPPlayer.Status.CHECKING
                  else f"was {silent.get_status_display()} at its last check")
         raise ServiceError("ggp_not_online", f"{silent.account} {found}: only a GGP player that answers can play "
-                                             "a rated match. Untick Rated, or play it rated once it is online.")
+                                             "a rated match. "
+                                             f"{advice or 'Untick Rated, or play it rated once it is online.'}")
 
 
 def require_computer_may_play(*, level: int, rated: bool, advice: str) -> None:

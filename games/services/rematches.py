@@ -1,11 +1,13 @@
 """Rematches of a finished match: offer one (``rematch_offer``: the same players, seats rotated),
-or decline the one offered (``rematch_decline``)."""
+or decline the one offered (``rematch_decline``). The computer and GGP players are seated at
+once, as at creation; the other people's seats wait for them."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
+from games.ggp.manager import is_ggp
 from games.services import broadcast
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
@@ -14,7 +16,7 @@ from games.rules import get_game
 from games.selectors import match_seats
 from games.selectors.snapshots import player_json
 from games.services.common import call_off, lock_match, seat_of, start
-from games.services.matches import require_room_for_the_computer
+from games.services.matches import require_ggp_seats_ratable, require_room_for_the_computer
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import seat_rating
 
@@ -22,10 +24,13 @@ from games.services.ratings import seat_rating
 def rematch_offer(*, match_id: int, user) -> Match:
     """Offer a rematch of a finished match: same players, seats rotated by one.
 
-    The offerer is seated at once, and so is the computer where it played; the other players'
-    seats are kept for them and the rematch starts when they accept (``seat_join``). A second
-    offer returns the pending rematch. Once a player declined one, its offerer may not offer
-    another after this match (there is no next move to wait for, as with draws).
+    The offerer is seated at once, and so are the computer and GGP players where they played
+    (a GGP player cannot accept: it is seated as ``match_create`` seats it, and a rated rematch
+    is refused if it may not play rated now, ``require_ggp_seats_ratable``; one removed since,
+    always); the other people's seats are kept for them and the rematch starts when they accept
+    (``seat_join``). A second offer returns the pending rematch. Once a player declined one, its
+    offerer may not offer another after this match (there is no next move to wait for, as with
+    draws).
     """
     with transaction.atomic():
         lock_players([user.pk] if user.is_authenticated else [])  # before the matches' rows (playing.py)
@@ -41,10 +46,17 @@ def rematch_offer(*, match_id: int, user) -> Match:
             raise ServiceError("rematch_declined", "Your rematch offer was declined: you cannot offer another "
                                                    "after this match.")
         gone = next((s.player for s in old_seats if s.player is not None and not s.player.is_active), None)
-        if gone is not None:  # a guest who logged out: nobody could ever take the seat kept for them
-            raise ServiceError("player_gone", f"{gone} has left the site: there is nobody to play the rematch with.")
+        if gone is not None:  # a guest who logged out, a GGP player removed: nobody could ever take the seat
+            why = f"{gone}, a GGP player, was removed by its owner" if is_ggp(gone) else f"{gone} has left the site"
+            raise ServiceError("player_gone", f"{why}: there is nobody to play the rematch with.")
         game = get_game(old.game)
         kept = MatchSettings.of_match(old)
+        programs = [s.player for s in old_seats if is_ggp(s.player)]
+        if kept.rated and programs:
+            require_ggp_seats_ratable(seated=[p.pk for p in programs],
+                                      people=[s.player for s in old_seats if not is_ggp(s.player)], online_now=True,
+                                      advice="A rematch is rated as its match was: play this program from "
+                                             "the GGP players page instead.")
         real_time = is_real_time(kept.time_control)
         if real_time:
             require_not_playing([user], user=user)
@@ -54,7 +66,8 @@ def rematch_offer(*, match_id: int, user) -> Match:
                                    rematch_of=old, state=game.state_to_json(game.initial_state()),
                                    **kept.time_control.fields())
         now = timezone.now()
-        seated = {s.player_id for s in old_seats if s.player_id == user.pk or (s.player and s.player.is_computer)}
+        seated = {s.player_id for s in old_seats
+                  if s.player_id == user.pk or (s.player and s.player.is_computer) or is_ggp(s.player)}
         players = [s.player for s in old_seats]
         rotated = players[-1:] + players[:-1]
         seats = [Seat(match=new, role=r, order=i,
