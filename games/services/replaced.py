@@ -22,7 +22,8 @@ from games.services.common import call_off, lock_match, play_for_resigned, recor
 
 def ggp_match_call_off(*, match_id: int, reason: str) -> Match | None:
     """Call off a match a GGP player cannot play (it answered START ``busy``: it is in another
-    match), if it is still on: it never really began with that seat."""
+    match; or, in a rated match, gave START no valid answer in time), if it is still on: it
+    never really began with that seat."""
     with transaction.atomic():
         match = lock_match(match_id)
         if match.status not in {Match.Status.WAITING, Match.Status.ACTIVE}:
