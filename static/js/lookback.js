@@ -1,7 +1,9 @@
 // Looking back on the live match page: click a move in the list (or press the left and right
 // arrow keys) to see the position after it while the game goes on; "Back to the live game"
 // (or End, or Escape) returns. The live board keeps following the match underneath, hidden;
-// the past positions come from the server (/matches/<id>/positions/), drawn read-only.
+// the past positions come from the server (/matches/<id>/positions/), drawn read-only. They are
+// kept only while the moves they were fetched for stand: a takeback replaces moves, and with them
+// the positions after them.
 
 import { renderBoard } from "./boards.js";
 
@@ -17,20 +19,36 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
   live.after(panel);
 
   let views = [];
+  let viewsOf = []; // the moves the page knew when it fetched the views
   let ply = null; // the position shown, or null: the live one
   const url = `/matches/${matchId}/positions/${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
 
   const lastPly = () => latest().match.moves.length;
+  const movesNow = () => latest().match.moves.map((m) => `${m.role} ${m.action}`);
+
+  // The positions after a move taken back (and perhaps played otherwise since) are not these.
+  function forgetReplaced() {
+    const now = movesNow();
+    if (viewsOf.some((move, i) => now[i] !== move)) views = [];
+  }
+
+  async function load() {
+    const asked = movesNow();
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    if (!response.ok) return false;
+    // Only the positions of the moves this page knew: the server may be a move or a takeback ahead.
+    views = (await response.json()).views.slice(0, asked.length + 1);
+    viewsOf = asked;
+    forgetReplaced();
+    return true;
+  }
 
   async function show(next) {
     if (next === null || next >= lastPly()) { leave(); return; }
     ply = Math.max(next, 0);
-    if (ply >= views.length) {
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
-      if (!response.ok) { leave(); return; }
-      views = (await response.json()).views;
-    }
+    if (ply >= views.length && !(await load())) { leave(); return; }
     if (ply === null) return; // left while the positions were on their way
+    if (ply >= views.length) { leave(); return; } // taken back meanwhile
     const move = latest().match.moves[ply - 1];
     renderBoard(board, views[ply], { lastAction: move ? move.action : null, focusable: false });
     where.textContent = ply === 0
@@ -81,6 +99,7 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
   return {
     /** A new state arrived: keep the shown position and its marks (the list was redrawn). */
     update() {
+      forgetReplaced();
       if (ply !== null) show(ply);
       else mark();
     },

@@ -16,12 +16,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TICKED = re.compile(r"^0:[0-5]\d$")
 
 
-def create_timed(page, clock: str) -> int:
+def create_timed(page, clock: str, *, against_the_computer: bool = False) -> int:
+    """Nine-Board Tic-Tac-Toe as X from the lobby's form, against the easy computer if asked."""
     page.goto("/")
     form = page.locator("#create-form")
     form.get_by_label("Game").select_option("nine-board-tictactoe")
     form.get_by_label("Your seat").select_option("xPlayer")
     form.get_by_label("Time control").select_option(clock)
+    if against_the_computer:
+        form.get_by_label("The computer: start at once").check()
+        form.get_by_label("Its strength").select_option(label="Easy")
     form.get_by_role("button", name="Create match").click()
     expect(page.locator("#board")).to_have_attribute("data-version", "0")
     return match_id_of(page)
@@ -119,15 +123,7 @@ def test_a_takeback_against_the_computer_in_real_time_is_granted_at_once(player_
     """As on lichess: in a casual game against the computer, "Take back" undoes the move and
     the computer's answer at once, even in real time, and the player moves again."""
     ada = player_page("Ada")
-    ada.goto("/")
-    form = ada.locator("#create-form")
-    form.get_by_label("Game").select_option("nine-board-tictactoe")
-    form.get_by_label("Your seat").select_option("xPlayer")
-    form.get_by_label("Time control").select_option("5+3")
-    form.get_by_label("The computer: start at once").check()
-    form.get_by_label("Its strength").select_option(label="Easy")
-    form.get_by_role("button", name="Create match").click()
-    wait_version(ada, 0)
+    create_timed(ada, "5+3", against_the_computer=True)
     expect(ada.locator("#board")).to_have_attribute("data-status", "active")
     before = playable(ada)
     play_first_cell(ada)
@@ -143,3 +139,26 @@ def test_a_takeback_against_the_computer_in_real_time_is_granted_at_once(player_
     wait_version(ada, 5)  # the computer thought again, and answered
     expect(ada.locator("#moves li")).to_have_count(2)
     expect(ada.get_by_role("button", name="Take back")).to_have_count(1)
+
+
+def test_looking_back_after_a_takeback_shows_the_moves_played_since(player_page):
+    """The positions a page fetched to look back are those of the moves it knew then: once a
+    takeback replaced a move, looking back shows the move played instead, not the one taken back."""
+    ada = player_page("Ada")
+    create_timed(ada, "untimed", against_the_computer=True)
+    play_first_cell(ada)
+    wait_version(ada, 2)  # the move, and the computer's answer
+    choices = playable(ada)
+    ada.locator(f'{PLAYABLE}[data-action="{choices[0]}"]').click()
+    wait_version(ada, 4)
+    ada.locator('#moves button[data-ply="3"]').click()  # the page fetches every position so far
+    expect(ada.locator("#lookback")).to_contain_text("After move 3 of 4")
+    ada.get_by_role("button", name="Back to the live game").click()
+    ada.get_by_role("button", name="Take back").click()
+    wait_version(ada, 5)
+    ada.locator(f'{PLAYABLE}[data-action="{choices[-1]}"]').click()  # another move instead
+    wait_version(ada, 7)
+    ada.locator('#moves button[data-ply="3"]').click()
+    expect(ada.locator("#lookback")).to_contain_text("After move 3 of 4")
+    expect(ada.locator("#lookback-board [data-content]")).to_have_count(3)
+    expect(ada.locator("#lookback-board .cell--last")).to_have_attribute("data-content", "x")
