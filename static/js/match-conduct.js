@@ -48,7 +48,14 @@ export function renderControls() {
   } else if (match.status === "finished" && match.rematch && !match.private) {
     parts.push(spectatorRematch(match));
   }
+  // Redrawn, the controls keep the keyboard's place: on the same button if it is still there
+  // ("Take back" again and again), or else on the board, never lost at the top of the page.
+  const focused = ui.controls.contains(document.activeElement) ? document.activeElement.textContent : null;
   ui.controls.replaceChildren(...parts);
+  if (focused !== null) {
+    const same = [...ui.controls.querySelectorAll("button")].find((node) => node.textContent === focused);
+    (same ?? ui.board.querySelector('[tabindex="0"]'))?.focus();
+  }
 }
 
 // Until every seat has made its first move (lichess's rule) the match can only be aborted: it

@@ -162,3 +162,22 @@ def test_looking_back_after_a_takeback_shows_the_moves_played_since(player_page)
     expect(ada.locator("#lookback")).to_contain_text("After move 3 of 4")
     expect(ada.locator("#lookback-board [data-content]")).to_have_count(3)
     expect(ada.locator("#lookback-board .cell--last")).to_have_attribute("data-content", "x")
+
+
+def test_taking_back_by_keyboard_keeps_the_focus(player_page):
+    """The controls are redrawn with each state: the focus stays on "Take back" while there is
+    more to take back, then goes to the board, never back to the top of the page."""
+    ada = player_page("Ada")
+    create_timed(ada, "untimed", against_the_computer=True)
+    for version in (2, 4):
+        play_first_cell(ada)
+        wait_version(ada, version)  # the move, and the computer's answer
+    take_back = ada.get_by_role("button", name="Take back")
+    take_back.focus()
+    ada.keyboard.press("Enter")
+    wait_version(ada, 5)
+    expect(take_back).to_be_focused()
+    ada.keyboard.press("Enter")
+    wait_version(ada, 6)
+    expect(take_back).to_have_count(0)  # nothing of Ada's left to take back
+    expect(ada.locator('#board [tabindex="0"]')).to_be_focused()
