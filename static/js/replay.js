@@ -131,14 +131,18 @@ moveList.addEventListener("click", (event) => {
 const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 document.addEventListener("keydown", (event) => {
   // The slider moves itself with the arrow keys (its input event redraws); text fields keep theirs.
+  // The marked-move keys work from the player's select beside their buttons too: choosing a
+  // player leaves the focus there, and a select does nothing with Shift and an arrow.
   const target = event.target instanceof Element ? event.target : null;
-  if (target && (target === slider || target.closest("input, textarea, select"))) return;
+  const inField = target && (target === slider || target.closest("input, textarea, select"));
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.shiftKey && jumpWho && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+  if (event.shiftKey && jumpWho && (event.key === "ArrowLeft" || event.key === "ArrowRight")
+      && (!inField || target === jumpWho)) {
     event.preventDefault();
     jumpToMarked(event.key === "ArrowRight" ? 1 : -1);
     return;
   }
+  if (inField) return;
   const step = keys[event.key];
   if (!step) return;
   event.preventDefault();

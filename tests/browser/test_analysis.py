@@ -192,3 +192,9 @@ def test_the_marked_move_buttons_and_keys_go_to_a_chosen_players_marked_moves(pa
     expect(board).to_have_attribute("data-ply", str(marked[o][0]))
     page.keyboard.press("ArrowRight")
     expect(board).to_have_attribute("data-ply", str(marked[o][0] + 1))
+    # From the player's select beside the buttons too, where a choice made leaves the focus (a
+    # select does nothing with Shift and an arrow); its own plain arrow keys still change the player.
+    who.focus()
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(board).to_have_attribute("data-ply", str(marked[o][0]))
+    expect(who).to_have_value(o)
