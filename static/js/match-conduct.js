@@ -97,15 +97,22 @@ function conductControls(match, mySeat) {
       : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
   }
   if (computerAlone && moved.has(mySeat.role)) {
-    parts.push(button("Take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+    parts.push(button("Take back", askTakeback, "button--secondary"));
   } else if (takeback.length && !takeback.includes(mySeat.role)) {
     parts.push(answer("takeback", "Let them take back their move?"));
   } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
     parts.push(match.offers.takeback_declined.includes(mySeat.role)
       ? hintText("Your takeback request was declined: you may ask again after your next move.")
-      : button("Ask to take back", () => send({ type: "takeback_offer" }), "button--secondary"));
+      : button("Ask to take back", askTakeback, "button--secondary"));
   }
   return parts;
+}
+
+// One request per state: a second click (a double click) before the answer would take back
+// the turn before too, against the computer, or be refused as already asked.
+function askTakeback() {
+  if (state.pending) return;
+  if (send({ type: "takeback_offer" })) state.pending = true;
 }
 
 function resignControl() {

@@ -181,3 +181,17 @@ def test_taking_back_by_keyboard_keeps_the_focus(player_page):
     wait_version(ada, 6)
     expect(take_back).to_have_count(0)  # nothing of Ada's left to take back
     expect(ada.locator('#board [tabindex="0"]')).to_be_focused()
+
+
+def test_a_double_click_on_take_back_takes_back_one_turn(player_page):
+    ada = player_page("Ada")
+    create_timed(ada, "untimed", against_the_computer=True)
+    for version in (2, 4):
+        play_first_cell(ada)
+        wait_version(ada, version)  # the move, and the computer's answer
+    ada.get_by_role("button", name="Take back").dblclick()
+    wait_version(ada, 5)
+    expect(ada.locator("#moves li")).to_have_count(2)
+    ada.get_by_role("button", name="Take back").click()  # a click once the answer came is one again
+    wait_version(ada, 6)
+    expect(ada.locator("#moves li")).to_have_count(0)
