@@ -164,9 +164,10 @@ def _require_room_to_wait(user) -> None:
 def require_room_for_the_computer(user) -> None:
     """A player has at most ``COMPUTER_MATCHES_MAX`` unfinished matches with the computer
     seated: playing it again and again is fine, leaving games behind by the dozen is not (each
-    may ask for the computer's time). Finished and aborted ones do not count. The refusal
-    links to the oldest. Call holding the player's row lock."""
-    unfinished = (Match.objects.filter(status=Match.Status.ACTIVE, seats__player=user)
+    may ask for the computer's time). Finished and aborted ones do not count, nor one the
+    player resigned that the others play on (three players): nothing in it is left to them.
+    The refusal links to the oldest. Call holding the player's row lock."""
+    unfinished = (Match.objects.filter(status=Match.Status.ACTIVE, seats__player=user, seats__resigned=False)
                   .filter(seats__player__is_computer=True).distinct().order_by("started_at"))
     oldest = list(unfinished.values_list("pk", flat=True)[:settings.COMPUTER_MATCHES_MAX])
     if len(oldest) >= settings.COMPUTER_MATCHES_MAX:

@@ -143,6 +143,25 @@ def test_a_player_has_a_few_unfinished_games_against_the_computer_and_any_number
 
 
 @pytest.mark.django_db
+@override_settings(COMPUTER_MATCHES_MAX=1)
+def test_a_game_against_the_computer_one_has_resigned_does_not_count_while_the_others_play_on():
+    """In the three-player game the others play on after a resignation: the match is not over,
+    but nothing in it is left for the one who resigned to finish."""
+    ada, bob = make_players(2)
+    three = services.match_create(user=ada, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    services.seat_join(match_id=three.pk, user=bob, role="oplayer")
+    services.seat_give_to_computer(match_id=three.pk, user=ada, role="zplayer", level=1)
+    three = play_first_moves(Match.objects.get(pk=three.pk), [ada, bob, services.computer_user(1, 1)])
+    services.match_resign(match_id=three.pk, user=ada)
+    three.refresh_from_db()
+    assert three.status == Match.Status.ACTIVE  # Bob and the computer play on
+    assert services.match_create(user=ada, settings=MatchSettings("quarto-misere"), role="black",
+                                 against_computer=True, computer_level=1).status == Match.Status.ACTIVE
+    assert_refused("too_many_computer_games", services.match_create, user=bob,
+                   settings=MatchSettings("quarto-misere"), role="black", against_computer=True, computer_level=1)
+
+
+@pytest.mark.django_db
 def test_the_computer_account_cannot_log_in():
     computer = services.computer_user()
     assert computer.is_computer and not computer.has_usable_password()
