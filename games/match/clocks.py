@@ -206,9 +206,10 @@ def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved: 
               at: datetime) -> tuple[dict | None, datetime | None]:
     """The clock and deadline once a takeback ``at`` leaves ``after`` to move. Time spent stays
     spent: the running turn ends as a move's does, charged but earning no increment (no move
-    was made), and nobody's time is given back. The seats left with no move (``unmoved``, in
-    the roles' order) are back before their first move: in real time that move is uncharged
-    again (``first``), as the one taken back was.
+    was made), and nobody's time is given back; ``after``'s turn runs from ``at``, even when
+    it was running already. The seats left with no move (``unmoved``, in the roles' order) are
+    back before their first move: in real time that move is uncharged again (``first``), as
+    the one taken back was, and has its whole first-move time from ``at``.
 
     >>> clock, _ = start(TimeControl(60, 5), ["x", "o"], "x", datetime(2026, 1, 1, tzinfo=tz.utc))
     >>> clock, _ = advance(TimeControl(60, 5), clock, after="o", at=datetime(2026, 1, 1, 0, 0, 10, tzinfo=tz.utc))
@@ -216,7 +217,10 @@ def take_back(control: TimeControl, clock: dict | None, *, after: str, unmoved: 
     ...           at=datetime(2026, 1, 1, 0, 0, 12, tzinfo=tz.utc))[0]["remaining"]
     {'x': 55000, 'o': 58000}
     """
-    clock, _ = advance(replace(control, increment=0), clock, after=after, at=at)
+    # Stopped first: a turn that goes on (``after`` was to move) would keep its start, and a
+    # first move again would count its time from there.
+    stopped, _ = advance(replace(control, increment=0), clock, after=None, at=at)
+    clock, _ = advance(control, stopped, after=after, at=at)
     if clock is not None and "first" in clock:
         clock = {**clock, "first": list(unmoved)}
     return clock, deadline(clock)

@@ -352,9 +352,28 @@ def test_taking_back_a_first_move_against_the_computer_makes_it_a_first_move_aga
     services.takeback_offer(match_id=match.pk, user=x)
     match.refresh_from_db()
     assert match.plies == 0 and match.clock["first"] == ["xPlayer", "oPlayer"]
-    assert match.clock["remaining"] == {"xPlayer": 60_000, "oPlayer": 60_000}
-    assert match.deadline == fake_time.now + timedelta(seconds=settings.FIRST_MOVE_SECONDS - 4)
+    assert match.clock["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}  # x's 4 s stay spent
+    assert match.deadline == fake_time.now + timedelta(seconds=settings.FIRST_MOVE_SECONDS)
     services.match_abort(match_id=match.pk, user=x)
+
+
+def test_a_first_move_taken_back_after_a_long_think_gets_its_whole_first_move_time(fake_time, computer_asked):
+    """The first-move time counts from the takeback: counted from the start of the turn taken
+    back, a player who had thought longer than it saw the match aborted at once."""
+    x, = make_players(1)
+    match = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
+                                                                 time_control=TimeControl(300, 0)),
+                                  role="xPlayer", against_computer=True, computer_level=1)
+    match = computer_answers(move(match, x))
+    fake_time.advance(settings.FIRST_MOVE_SECONDS + 10)  # thinking about the second move, on x's own clock
+    services.takeback_offer(match_id=match.pk, user=x)
+    match.refresh_from_db()
+    assert match.deadline == fake_time.now + timedelta(seconds=settings.FIRST_MOVE_SECONDS)
+    assert services.clock_sweep() == 0
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.clock["first"] == ["xPlayer", "oPlayer"]
+    # the time spent stays spent, on x's own clock
+    assert match.clock["remaining"] == {"xPlayer": (300 - settings.FIRST_MOVE_SECONDS - 10) * 1000, "oPlayer": 300_000}
 
 
 def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_match():
