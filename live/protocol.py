@@ -37,8 +37,8 @@ SHAPES: dict[str, dict[str, Field]] = {
     "draw_offer": {},
     "draw_accept": {},
     "draw_decline": {},
-    "takeback_offer": {},
-    "takeback_accept": {},
+    "takeback_offer": {"version": Field(int)},  # as an action: a stale page undoes nothing
+    "takeback_accept": {"version": Field(int)},
     "takeback_decline": {},
     "chat": {"text": Field(str, MAX_CHAT_CHARS)},
     "sync": {"version": Field(int, required=False)},  # the version the page has, for the log

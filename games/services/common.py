@@ -85,6 +85,15 @@ def require_active(match: Match) -> None:
         raise ServiceError("match_over", "This match is over.")
 
 
+def require_version(match: Match, version: int) -> None:
+    """Refuse an action taken at ``version`` when the match is no longer there: the page that
+    sent it has not seen the last move or takeback."""
+    if version != match.version:
+        raise ServiceError("stale_version",
+                           f"The match has moved on (you saw version {version}, it is at {match.version}).",
+                           {"version": match.version})
+
+
 def play_for_resigned(match: Match, game, state, moves: list[Move], resigned: set[str]):
     """Give each turn of a ``resigned`` seat a random legal action, reproducible from the match's token."""
     ply = match.plies + len(moves)

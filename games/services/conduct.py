@@ -14,7 +14,14 @@ from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import Match, Move, Seat
 from games.rules import get_game
-from games.services.common import call_off, every_seat_moved, finish_drawn, lock_match, lock_playing_seat
+from games.services.common import (
+    call_off,
+    every_seat_moved,
+    finish_drawn,
+    lock_match,
+    lock_playing_seat,
+    require_version,
+)
 from games.services.moves import forget
 
 
@@ -83,12 +90,14 @@ def draw_decline(*, match_id: int, user) -> Match:
     return _decline(match_id, user, "draw", "declined the draw")
 
 
-def takeback_offer(*, match_id: int, user) -> Match:
-    """Ask to take back your last move (and everything played after it). The other players
-    still playing must accept; the computer always does, at once. Not in real-time matches,
-    except a casual one against the computer alone (as on lichess)."""
+def takeback_offer(*, match_id: int, user, version: int) -> Match:
+    """Ask to take back your last move (and everything played after it) as the match stands at
+    ``version``, the one the page shows (else ``stale_version``: a stale page would undo a turn
+    it never saw). The other players still playing must accept; the computer always does, at
+    once. Not in real-time matches, except a casual one against the computer alone (as on lichess)."""
     with transaction.atomic():
         match, seats, seat = lock_playing_seat(match_id, user)
+        require_version(match, version)
         if TimeControl.of(match).base and not _against_the_computer_alone(match, seats, seat):
             raise ServiceError("takebacks_off", "Takebacks are off in real-time matches, except casual ones "
                                                 "against the computer.")
@@ -110,10 +119,12 @@ def _against_the_computer_alone(match: Match, seats: list[Seat], seat: Seat) -> 
     return not match.rated and all(s.player is not None and s.player.is_computer for s in seats if s.pk != seat.pk)
 
 
-def takeback_accept(*, match_id: int, user) -> Match:
-    """Accept another player's takeback request; the last acceptance undoes the actions."""
+def takeback_accept(*, match_id: int, user, version: int) -> Match:
+    """Accept another player's takeback request, as the match stands at ``version`` (else
+    ``stale_version``); the last acceptance undoes the actions."""
     with transaction.atomic():
         match, seats, seat = lock_playing_seat(match_id, user)
+        require_version(match, version)
         offers = conduct.parse(match.offers)
         if not offers["takeback"] or seat.role in offers["takeback"]:
             raise ServiceError("no_offer", "There is no takeback request for you to answer.")

@@ -46,6 +46,7 @@ from games.services.common import (
     record_locked,
     record_move_alone,
     require_active,
+    require_version,
     seat_of,
 )
 from games.services.clocks import clock_flag
@@ -158,10 +159,7 @@ def _move(memory: Known, user, action: str, version: int):
     match, seats = _clone(memory.match), memory.seats
     seat = seat_of(match, user, seats)
     require_active(match)
-    if version != match.version:
-        raise ServiceError("stale_version",
-                           f"The match has moved on (you saw version {version}, it is at {match.version}).",
-                           {"version": match.version})
+    require_version(match, version)
     game = get_game(match.game)
     state = memory.state if memory.state is not None else game.state_from_json(match.state)
     mover = game.to_move(state)

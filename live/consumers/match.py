@@ -22,7 +22,8 @@ from games.services import ServiceError
 from live.sockets import Socket
 
 logger = logging.getLogger(__name__)
-# Messages with no fields that a player sends about their own seat, and the service each calls.
+# Messages a player sends about their own seat, and the service each calls with the message's
+# fields (none, or the takeback's version).
 SEAT_ACTIONS = {
     "resign": services.match_resign,
     "claim": services.match_claim,
@@ -114,7 +115,7 @@ class MatchConsumer(Socket):
 
     async def handle(self, kind: str, fields: dict[str, Any]) -> None:
         if kind in SEAT_ACTIONS:
-            await self._call(db(SEAT_ACTIONS[kind]), match_id=self.match_id, user=self.user)
+            await self._call(db(SEAT_ACTIONS[kind]), match_id=self.match_id, user=self.user, **fields)
         else:
             await super().handle(kind, fields)
 

@@ -85,7 +85,9 @@ function conductControls(match, mySeat) {
     box.className = "offer";
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", text);
-    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept` }), "button--primary"),
+    // A takeback is accepted at the version shown, as a move: a stale page undoes nothing.
+    const accept = kind === "takeback" ? { version: state.current.version } : {};
+    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept`, ...accept }), "button--primary"),
                button("Decline", () => send({ type: `${kind}_decline` }), "button--secondary"));
     return box;
   };
@@ -108,11 +110,12 @@ function conductControls(match, mySeat) {
   return parts;
 }
 
-// One request per state: a second click (a double click) before the answer would take back
-// the turn before too, against the computer, or be refused as already asked.
+// One request per state, at the version shown: a second click (a double click) before the
+// answer would take back the turn before too, against the computer, or be refused as already
+// asked; a page behind the match is refused as stale and undoes nothing.
 function askTakeback() {
   if (state.pending) return;
-  if (send({ type: "takeback_offer" })) state.pending = true;
+  if (send({ type: "takeback_offer", version: state.current.version })) state.pending = true;
 }
 
 function resignControl() {

@@ -15,7 +15,15 @@ from games.models import Analysis, Match
 
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.players import make_accounts, make_players, play_first_moves, play_out, session_cookie, start_match
+from tests.support.players import (
+    current_version,
+    make_accounts,
+    make_players,
+    play_first_moves,
+    play_out,
+    session_cookie,
+    start_match,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -112,7 +120,7 @@ def match_states():
     services.challenge_create(user=bob, to_id=ada.pk, settings=MatchSettings(game="quarto-misere"))
     offers = play_out(start_match("nine-board-tictactoe", [ada, bob]), [ada, bob], seed=3, max_moves=2)
     services.draw_offer(match_id=offers.pk, user=bob)
-    services.takeback_offer(match_id=offers.pk, user=bob)
+    services.takeback_offer(match_id=offers.pk, user=bob, version=current_version(offers))
     services.chat_post(match_id=offers.pk, user=bob, text="Shall we call it a day?")
     services.chat_post(match_id=offers.pk, user=ada, text="Not yet.")
     clocked = play_out(start_match("quarto-misere", [ada, bob], rated=True, time_control=TimeControl(base=300, increment=3)),

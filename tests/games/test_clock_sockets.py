@@ -163,14 +163,14 @@ async def test_offers_refused_by_the_rules_of_manners_reach_only_the_sender():
     await os_.send_json_to({"type": "action", "action": seen["you"]["legal"]["oPlayer"][0], "version": 1})
     for sock in (xs, os_, spectator):
         await receive_until(sock, lambda m: m["type"] == "state" and m["version"] == 2)
-    await os_.send_json_to({"type": "takeback_offer"})
+    await os_.send_json_to({"type": "takeback_offer", "version": 2})
     await receive_until(xs, lambda m: m["type"] == "state" and m["match"]["offers"]["takeback"] == ["oPlayer"])
     await xs.send_json_to({"type": "takeback_decline"})
     for sock in (xs, os_, spectator):
         notice = await receive_skipping_state(sock, "notice")
         assert notice["text"] == f"{x.display_name} declined the takeback."
     assert await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).offers)() == "takeback_declined:oPlayer"
-    await os_.send_json_to({"type": "takeback_offer"})
+    await os_.send_json_to({"type": "takeback_offer", "version": 2})
     error = await receive(os_, "error")
     assert error["code"] == "takeback_declined" and "after your next move" in error["message"]
     for sock in (xs, spectator):  # nobody else heard of the refused requests
@@ -208,7 +208,7 @@ async def test_against_the_computer_a_real_time_takeback_is_granted_at_once_whil
     for sock in (xs, spectator):
         assert (await receive(sock, "state"))["version"] == 1
     await until(lambda: thinking == [1], "the computer thinking at version 1")
-    await xs.send_json_to({"type": "takeback_offer"})
+    await xs.send_json_to({"type": "takeback_offer", "version": 1})
     for sock in (xs, spectator):
         back = await receive(sock, "state")
         assert back["version"] == 2 and back["match"]["moves"] == [] and back["match"]["offers"]["takeback"] == []

@@ -16,7 +16,7 @@ from games.models import Match, Move
 from games.rules import get_game
 from tests.games.test_clock_services import move
 from tests.games.test_services import assert_refused
-from tests.support.players import make_players, play_first_moves, start_match
+from tests.support.players import current_version, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -197,10 +197,10 @@ def test_a_takeback_undoes_the_requesters_last_action_and_what_followed():
     before = match.state
     match = move(move(match, x), o)
     version = match.version
-    services.takeback_offer(match_id=match.pk, user=x)  # x's last action was ply 3; o answered with ply 4
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))  # x's last action was ply 3; o answered with ply 4
     assert offers(match)["takeback"] == ["xPlayer"]
-    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=o)
-    services.takeback_accept(match_id=match.pk, user=o)
+    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=o, version=current_version(match))
+    services.takeback_accept(match_id=match.pk, user=o, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 2 and list(match.moves.values_list("ply", flat=True)) == [1, 2]
     assert match.version > version  # pages never see the version go back
@@ -214,21 +214,21 @@ def test_a_takeback_undoes_the_requesters_last_action_and_what_followed():
 def test_takeback_refusals():
     x, o = make_players(2)
     match = start_match("nine-board-tictactoe", [x, o])
-    assert_refused("nothing_to_take_back", services.takeback_offer, match_id=match.pk, user=x)
-    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=o)
+    assert_refused("nothing_to_take_back", services.takeback_offer, match_id=match.pk, user=x, version=current_version(match))
+    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=o, version=current_version(match))
     match = move(match, x)
-    services.takeback_offer(match_id=match.pk, user=x)
-    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=x)  # not your own
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
+    assert_refused("no_offer", services.takeback_accept, match_id=match.pk, user=x, version=current_version(match))  # not your own
     services.takeback_decline(match_id=match.pk, user=o)
     match.refresh_from_db()
     assert offers(match)["takeback"] == [] and match.plies == 1
     match = move(match, o)
-    services.takeback_offer(match_id=match.pk, user=o)
+    services.takeback_offer(match_id=match.pk, user=o, version=current_version(match))
     match = move(match, x)  # a move drops the request
     assert offers(match)["takeback"] == []
 
     timed = move(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60)), x)
-    assert_refused("takebacks_off", services.takeback_offer, match_id=timed.pk, user=x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=timed.pk, user=x, version=current_version(timed))
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -238,29 +238,29 @@ def test_a_declined_takeback_may_be_asked_again_only_after_a_move_of_ones_own(pl
     seated = make_players(players)
     first, second = seated[0], seated[1]
     match = play_first_moves(start_match(slug, seated), seated)
-    services.takeback_offer(match_id=match.pk, user=first)
+    services.takeback_offer(match_id=match.pk, user=first, version=current_version(match))
     for other in seated[1:]:
         if offers(match)["takeback"]:
             services.takeback_decline(match_id=match.pk, user=other)
-    error = assert_refused("takeback_declined", services.takeback_offer, match_id=match.pk, user=first)
+    error = assert_refused("takeback_declined", services.takeback_offer, match_id=match.pk, user=first, version=current_version(match))
     assert "after your next move" in error.message
     assert selectors.match_snapshot_by_id(match_id=match.pk)["offers"]["takeback_declined"] == [get_game(slug).roles[0]]
-    services.takeback_offer(match_id=match.pk, user=second)  # another player may ask
+    services.takeback_offer(match_id=match.pk, user=second, version=current_version(match))  # another player may ask
     services.takeback_decline(match_id=match.pk, user=first)
     assert offers(match)["takeback_declined"] == sorted(get_game(slug).roles[:2])
     match = move(match, first)  # the first seat is to move: moving frees it, and only it
     assert offers(match)["takeback_declined"] == [get_game(slug).roles[1]]
-    services.takeback_offer(match_id=match.pk, user=first)
+    services.takeback_offer(match_id=match.pk, user=first, version=current_version(match))
     assert offers(match)["takeback"] == [get_game(slug).roles[0]]
-    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=seated[-1])
+    assert_refused("takeback_pending", services.takeback_offer, match_id=match.pk, user=seated[-1], version=current_version(match))
 
 
 def test_takebacks_in_correspondence_restart_the_movers_days(fake_time):
     x, o = make_players(2)
     match = move(start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(days=1)), x)
     fake_time.advance(3600)
-    services.takeback_offer(match_id=match.pk, user=x)
-    services.takeback_accept(match_id=match.pk, user=o)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
+    services.takeback_accept(match_id=match.pk, user=o, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 0 and match.clock["running"] == "xPlayer"
     assert match.clock["remaining"]["xPlayer"] == 86_400_000
@@ -274,7 +274,7 @@ def test_the_computer_grants_takebacks_at_once(settings):
                                   against_computer=True, computer_level=1)
     match = move(match, x)
     assert match.plies == 2  # the computer answered
-    services.takeback_offer(match_id=match.pk, user=x)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 0 and match.state == replayed(match)
 
@@ -285,8 +285,8 @@ def test_a_takeback_takes_back_the_requesters_whole_turn():
     match = start_match("quarto-misere", [white, black])
     for player in (white, white, black, black):
         match = move(match, player)
-    services.takeback_offer(match_id=match.pk, user=black)
-    services.takeback_accept(match_id=match.pk, user=white)
+    services.takeback_offer(match_id=match.pk, user=black, version=current_version(match))
+    services.takeback_accept(match_id=match.pk, user=white, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 2 and match.state == replayed(match)
     assert get_game(match.game).to_move(get_game(match.game).state_from_json(match.state)) == "black"
@@ -323,7 +323,7 @@ def test_against_the_computer_a_real_time_takeback_is_granted_at_once_and_its_la
     assert computer_asked[-1] == match.version == 3
     thinking = selectors.computer_turn(match_id=match.pk, version=3)
     fake_time.advance(3)
-    services.takeback_offer(match_id=match.pk, user=x)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 2 and match.state == after_the_first_moves == replayed(match) and match.offers == ""
     assert match.version == 4
@@ -349,7 +349,7 @@ def test_taking_back_a_first_move_against_the_computer_makes_it_a_first_move_aga
                                   role="xPlayer", against_computer=True, computer_level=1)
     match = computer_answers(move(match, x))
     fake_time.advance(4)
-    services.takeback_offer(match_id=match.pk, user=x)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
     match.refresh_from_db()
     assert match.plies == 0 and match.clock["first"] == ["xPlayer", "oPlayer"]
     assert match.clock["remaining"] == {"xPlayer": 56_000, "oPlayer": 60_000}  # x's 4 s stay spent
@@ -366,7 +366,7 @@ def test_a_first_move_taken_back_after_a_long_think_gets_its_whole_first_move_ti
                                   role="xPlayer", against_computer=True, computer_level=1)
     match = computer_answers(move(match, x))
     fake_time.advance(settings.FIRST_MOVE_SECONDS + 10)  # thinking about the second move, on x's own clock
-    services.takeback_offer(match_id=match.pk, user=x)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
     match.refresh_from_db()
     assert match.deadline == fake_time.now + timedelta(seconds=settings.FIRST_MOVE_SECONDS)
     assert services.clock_sweep() == 0
@@ -383,11 +383,11 @@ def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_m
     services.seat_join(match_id=three.pk, user=o, role="oplayer")
     services.seat_give_to_computer(match_id=three.pk, user=x, role="zplayer", level=1)
     three = move(three, x)
-    assert_refused("takebacks_off", services.takeback_offer, match_id=three.pk, user=x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=three.pk, user=x, version=current_version(three))
     services.match_resign(match_id=three.pk, user=x)  # one real-time match at a time
     rated = services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
                                                                  time_control=TimeControl(60)),
                                   role="xPlayer", against_computer=True)
     Match.objects.filter(pk=rated.pk).update(rated=True)  # the computer plays casual only: should one be rated
     rated = move(rated, x)
-    assert_refused("takebacks_off", services.takeback_offer, match_id=rated.pk, user=x)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=rated.pk, user=x, version=current_version(rated))

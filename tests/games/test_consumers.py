@@ -158,6 +158,47 @@ async def test_each_error_code_reaches_only_the_sender_and_changes_nothing():
         await comm.disconnect()
 
 
+async def test_a_takeback_asked_or_accepted_at_a_stale_version_is_refused_and_undoes_nothing():
+    """As a move: a page behind the match (another tab, a script) would undo a turn it never saw."""
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    so, _ = await join_match(match.pk, o)
+    await sx.send_json_to({"type": "action", "action": "(play 2 2 1 3 x)", "version": 0})
+    await so.send_json_to({"type": "action", "action": (await receive(so, "state"))["you"]["legal"]["oPlayer"][0],
+                           "version": 1})
+    for comm in (sx, so):
+        await receive_version(comm, 2)
+    before = await db_state(match.pk)
+
+    await sx.send_json_to({"type": "takeback_offer", "version": 1})
+    stale = await receive(sx, "error")
+    assert stale["code"] == "stale_version" and stale["state"]["version"] == 2
+    assert await db_state(match.pk) == before
+    assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).offers == ""
+
+    await sx.send_json_to({"type": "takeback_offer", "version": 2})
+    asked = await receive(so, "state")
+    assert asked["version"] == 2 and asked["match"]["offers"]["takeback"] == ["xPlayer"]
+    await so.send_json_to({"type": "takeback_accept", "version": 1})
+    assert (await receive(so, "error"))["code"] == "stale_version"
+    assert await db_state(match.pk) == before
+
+    await so.send_json_to({"type": "takeback_accept", "version": 2})
+    back = await receive_version(so, 3)
+    assert back["match"]["moves"] == [] and back["match"]["offers"]["takeback"] == []
+    assert (await db_state(match.pk))[3] == 0
+    for comm in (sx, so):
+        await comm.disconnect()
+
+
+async def receive_version(comm: WebsocketCommunicator, version: int) -> dict:
+    """The state at ``version``, skipping older ones."""
+    while (state := await receive(comm, "state"))["version"] != version:
+        assert state["version"] < version, state
+    return state
+
+
 async def test_no_move_before_the_match_starts():
     x, = await database_sync_to_async(make_players)(1)
     match = await database_sync_to_async(services.match_create)(user=x, settings=MatchSettings("quarto-misere"), role="white")
@@ -387,6 +428,8 @@ HOSTILE_FRAMES = [
     '{"type": "action", "action": "(play 1 3 1 1 x)", "version": true}',
     '{"type": "action", "action": "(play 1 3 1 1 x)", "version": 99999999999999999999999}',
     '{"type": "action", "action": "(play 1 3 1 1 x)", "version": 0, "version": 0, "extra": 1}',
+    '{"type": "takeback_offer"}', '{"type": "takeback_accept", "version": "0"}',
+    '{"type": "takeback_offer", "version": 0, "role": "oPlayer"}',
 ]
 
 

@@ -84,6 +84,11 @@ def play_first_moves(match: Match, players: list, seed: int = 0) -> Match:
     return match
 
 
+def current_version(match: Match) -> int:
+    """The version ``match`` is at in the database now, as a page that keeps up would show it."""
+    return Match.objects.values_list("version", flat=True).get(pk=match.pk)
+
+
 def race_moves(match: Match, user, actions: list[str], version: int) -> list[str]:
     """Submit ``actions`` for ``user`` at ``version`` from one thread each, released together
     (two tabs of one player); each thread's outcome: "ok" or the refusal's code."""
