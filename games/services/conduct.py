@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.services import broadcast, flagfall
+from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
@@ -94,13 +95,16 @@ def takeback_offer(*, match_id: int, user, version: int) -> Match:
     """Ask to take back your last move (and everything played after it) as the match stands at
     ``version``, the one the page shows (else ``stale_version``: a stale page would undo a turn
     it never saw). The other players still playing must accept; the computer always does, at
-    once. Not in real-time matches, except a casual one against the computer alone (as on lichess)."""
+    once, and a GGP program never can, so none is asked while one plays on. Not in real-time matches, except a casual one against the computer alone (as on lichess)."""
     with transaction.atomic():
         match, seats, seat = lock_playing_seat(match_id, user)
         require_version(match, version)
         if TimeControl.of(match).base and not _against_the_computer_alone(match, seats, seat):
             raise ServiceError("takebacks_off", "Takebacks are off in real-time matches, except casual ones "
                                                 "against the computer.")
+        if any(ggp_manager.is_ggp(s.player) for s in seats if s.pk != seat.pk and not s.resigned):
+            raise ServiceError("program_plays_on", "A GGP program plays in this match and cannot answer a takeback "
+                                                   "request: play on, or resign.")
         if not match.moves.filter(role=seat.role).exists():
             raise ServiceError("nothing_to_take_back", "You have not moved yet: there is nothing to take back.")
         offers = conduct.parse(match.offers)

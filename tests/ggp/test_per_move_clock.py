@@ -126,3 +126,14 @@ def test_the_replay_marks_a_replaced_move_with_its_reason(fake_time):
     services.match_resign(match_id=match.pk, user=x)
     page = Client().get(f"/matches/{match.pk}/replay/").content.decode()
     assert page.count("(at random: too late)") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_takeback_is_asked_of_a_ggp_player_who_can_never_answer(monkeypatch, settings):
+    match, person = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="oplayer")
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=person, action=game.legal_actions(game.initial_state())[0], version=0)
+    with pytest.raises(services.ServiceError) as refused:
+        services.takeback_offer(match_id=match.pk, user=person, version=1)
+    assert refused.value.code == "program_plays_on" and "cannot answer" in refused.value.message
+    assert Match.objects.get(pk=match.pk).offers == ""
