@@ -173,7 +173,8 @@ def require_room_for_the_computer(user) -> None:
     if len(oldest) >= settings.COMPUTER_MATCHES_MAX:
         games = f"{len(oldest)} unfinished game{'s' if len(oldest) > 1 else ''}"
         raise ServiceError("too_many_computer_games", f"You have {games} against the computer: finish or resign "
-                                                      "one first.", {"match": oldest[0]})
+                                                      "one first (abort one not yet begun), such as the oldest.",
+                           {"match": oldest[0]})
 
 
 def computer_user(number: int = 1, level: int = computer.STRONGEST):

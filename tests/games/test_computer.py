@@ -132,7 +132,7 @@ def test_a_player_has_a_few_unfinished_games_against_the_computer_and_any_number
     services.match_resign(match_id=finished.pk, user=human)
     oldest, _ = against_computer(), against_computer()
     refused = assert_refused("too_many_computer_games", against_computer)
-    assert refused.message == "You have 2 unfinished games against the computer: finish or resign one first."
+    assert refused.message == "You have 2 unfinished games against the computer: finish or resign one first (abort one not yet begun), such as the oldest."
     assert refused.extra["match"] == oldest.pk
     assert_refused("too_many_computer_games", services.rematch_offer, match_id=finished.pk, user=human)
     waiting = services.match_create(user=human, settings=MatchSettings("quarto-misere"), role="black")

@@ -111,7 +111,7 @@ def test_too_many_unfinished_games_against_the_computer_shows_why_with_a_link(cl
     response = client.post("/play/computer/", {"game": "quarto-misere"}, follow=True)
     assert response.request["PATH_INFO"] == "/"
     page = response.content.decode()
-    assert "You have 1 unfinished game against the computer: finish or resign one first." in page
+    assert "You have 1 unfinished game against the computer: finish or resign one first (abort one not yet begun), such as the oldest." in page
     assert f'<a href="{first}">Go to that match</a>' in page
 
 
