@@ -40,18 +40,18 @@ def _install() -> None:
 
     line_received = http.HTTPChannel.lineReceived
 
-    def refuse(channel, status_and_text: tuple[bytes, bytes]) -> None:
-        channel.transport.write(response(status_and_text))
+    def refuse(channel) -> None:
+        # No line of this request read yet: the line over the limit is the request line (its target).
+        channel.transport.write(response(URI_TOO_LONG if channel._receivedHeaderSize == 0 else HEADERS_TOO_LARGE))
         channel.loseConnection()
 
     def lineLengthExceeded(self, line):  # noqa: N802 (Twisted's name)
-        # No line of this request read yet: the line is the request line (its target).
-        refuse(self, URI_TOO_LONG if self._receivedHeaderSize == 0 else HEADERS_TOO_LARGE)
+        refuse(self)
 
     def lineReceived(self, line):  # noqa: N802
         # Twisted's own check, answered with 431 (414 if the request line alone is over it).
         if self._receivedHeaderSize + len(line) > self.totalHeadersSize:
-            refuse(self, URI_TOO_LONG if self._receivedHeaderSize == 0 else HEADERS_TOO_LARGE)
+            refuse(self)
             return
         line_received(self, line)
 
