@@ -273,6 +273,12 @@ WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
 WAITING_MATCHES_MAX = int(os.environ.get("WAITING_MATCHES_MAX", "3"))
 CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
 CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
+# New guests (the guest form, and "Play the computer" for a visitor) per client address, a
+# minute and a UTC day (across processes with Redis): each guest is a new name and a new day's
+# share of the per-guest limits (ANALYSIS_GUEST_PER_DAY). Ten a minute lets a classroom behind one
+# address in within minutes; 150 a day is lichess's cap on new accounts per address.
+GUEST_CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("GUEST_CREATE_PER_ADDRESS_PER_MINUTE", "10"))
+GUEST_CREATE_PER_ADDRESS_PER_DAY = int(os.environ.get("GUEST_CREATE_PER_ADDRESS_PER_DAY", "150"))
 # Games against the computer start at once and never wait in the lobby: they are counted apart
 # from the creations above, more roomily (a player, an address, a minute), and a player may
 # have this many unfinished at once (finished and aborted ones do not count).

@@ -41,6 +41,9 @@ def guest(request):
         return redirect(_next_url(request))
     form = forms.GuestForm(request.POST)
     if form.is_valid():
+        if refusal := _guest_refusal(request):
+            messages.error(request, refusal)
+            return redirect(_next_url(request))
         try:
             user = accounts.guest_create(display_name=form.cleaned_data["display_name"])
         except ServiceError as err:
@@ -108,6 +111,9 @@ def computer_play(request):
         _too_fast(request)
         return redirect("lobby:home")
     if not request.user.is_authenticated:
+        if refusal := _guest_refusal(request):
+            messages.error(request, refusal)
+            return redirect("lobby:home")
         try:
             user = accounts.guest_create()
         except ServiceError as err:
@@ -144,7 +150,25 @@ def _limits(against_computer: bool) -> tuple[str, int, int]:
 
 def _address_may_create(request, *, against_computer: bool) -> bool:
     action, _, per_address = _limits(against_computer)
-    return throttle.action_allowed(action, f"a{request.META.get('REMOTE_ADDR', '')}", per_address)
+    return throttle.action_allowed(action, _address(request), per_address)
+
+
+def _address(request) -> str:
+    return f"a{request.META.get('REMOTE_ADDR', '')}"
+
+
+def _guest_refusal(request) -> str | None:
+    """Why the client's address may not make another guest now, or None (counting this one).
+    Guests are limited per address, a minute and a day: each is a new name and a new day's
+    share of the per-guest limits, which a fresh guest a minute would otherwise evade."""
+    address = _address(request)
+    if not throttle.action_allowed("guest", address, settings.GUEST_CREATE_PER_ADDRESS_PER_MINUTE):
+        return "Too many guests were made from your address just now: wait a minute, then try again."
+    if not throttle.action_allowed("guest-day", address, settings.GUEST_CREATE_PER_ADDRESS_PER_DAY,
+                                   seconds=throttle.DAY_SECONDS):
+        return ("Your address has made as many guests as it may today: sign up or log in to play on, "
+                "or come back tomorrow.")
+    return None
 
 
 def _player_may_create(user, *, against_computer: bool) -> bool:

@@ -207,34 +207,38 @@ def limits() -> MemoryLimits:
     return MemoryLimits()
 
 
-# -- actions a client may take only so often (match creation) ---------------------------------
-# A count per client and minute, in this process or, with Redis, shared by every process. Views
+# -- actions a client may take only so often (match and guest creation) ----------------------
+# A count per client and window (a minute unless told; windows start at whole multiples of their
+# length, so a day is a UTC day), in this process or, with Redis, shared by every process. Views
 # ask (``action_allowed``) before calling the service; a refusal changes nothing.
 ACTION_WINDOW_SECONDS = 60
-action_counts: dict[tuple[str, str, int], int] = {}
+DAY_SECONDS = 24 * 3600
+action_counts: dict[tuple[str, str, int, int], int] = {}  # (action, client, window length, window) -> count
 
 
-def action_allowed(action: str, client: str, per_minute: int) -> bool:
+def action_allowed(action: str, client: str, limit: int, *, seconds: int = ACTION_WINDOW_SECONDS) -> bool:
     """Count one ``action`` by ``client`` (``u<id>``, ``a<address>``): False once it has been
-    taken ``per_minute`` times in this minute (the count goes on, so a flood stays refused)."""
-    window = int(time.time() // ACTION_WINDOW_SECONDS)
+    taken ``limit`` times in this window of ``seconds`` (the count goes on, so a flood stays
+    refused)."""
+    now = time.time()
+    window = int(now // seconds)
     if settings.REDIS_URL:
         try:
-            return _redis_count(f"{action}:{client}:{window}") <= per_minute
+            return _redis_count(f"{action}:{client}:{seconds}:{window}", seconds) <= limit
         except Exception as error:  # Redis is down: the database's own limits (waiting matches) still hold
             outages.report_or_log(f"counting {action} (allowed)", error, logger)
             return True
     if len(action_counts) >= MAX_REMEMBERED:
-        for key in [k for k in action_counts if k[2] != window]:
+        for key in [k for k in action_counts if k[3] != int(now // k[2])]:
             del action_counts[key]
-    key = (action, client, window)
+    key = (action, client, seconds, window)
     action_counts[key] = action_counts.get(key, 0) + 1
-    return action_counts[key] <= per_minute
+    return action_counts[key] <= limit
 
 
-def _redis_count(name: str) -> int:
+def _redis_count(name: str, seconds: int) -> int:
     key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:limit:action:{name}"
-    count, _ = _sync_redis().pipeline().incr(key).expire(key, 2 * ACTION_WINDOW_SECONDS).execute()
+    count, _ = _sync_redis().pipeline().incr(key).expire(key, 2 * seconds).execute()
     return count
 
 

@@ -46,11 +46,13 @@ def live_server(django_db_setup, django_db_blocker):
         # The computer player thinks briefly here: the tests check that it plays, not how well;
         # and a player who left may be claimed against after 3 seconds instead of a minute.
         # DEBUG off: the pages as people get them (the site's own error pages, not Django's).
-        # Every page posts from one address, for the whole session: no limit on creating matches.
+        # Every page posts from one address, for the whole session: no limit on creating matches or guests.
         server = LiveServer(env={"COMPUTER_ITERATIONS": "150", "COMPUTER_SECONDS": "0.5",
                                  "ABANDON_SECONDS": "3", "DEBUG": "0", "CREATE_PER_MINUTE": "100000",
                                  "CREATE_PER_ADDRESS_PER_MINUTE": "100000", "COMPUTER_CREATE_PER_MINUTE": "100000",
                                  "COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE": "100000",
+                                 "GUEST_CREATE_PER_ADDRESS_PER_MINUTE": "100000",
+                                 "GUEST_CREATE_PER_ADDRESS_PER_DAY": "100000",
                                  # A quick analysis; a job a test holds "running" is never taken over.
                                  "ANALYSIS_ROUNDS": "200", "ANALYSIS_STALE_SECONDS": "600"}).start()
     try:

@@ -59,6 +59,62 @@ def test_guest_form_refuses_an_outside_next(client):
     assert response.url == reverse("lobby:home")
 
 
+GUESTS_TOO_FAST = "Too many guests were made from your address just now: wait a minute, then try again."
+GUESTS_TODAY = ("Your address has made as many guests as it may today: sign up or log in to play on, "
+                "or come back tomorrow.")
+
+
+def guests_made():
+    from lobby.models import User  # noqa: PLC0415
+
+    return User.objects.filter(is_guest=True).count()
+
+
+def messages_on(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+@override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=2, GUEST_CREATE_PER_ADDRESS_PER_DAY=100)
+def test_one_address_makes_only_a_few_guests_a_minute():
+    """Each browser of one address (a new Client: no session) may make a guest, a few a minute;
+    the next is told why on the page and nothing is made."""
+    for n in range(2):
+        assert Client().post("/guest/", {"display_name": f"Grace {n}"}).status_code == 302
+    refused = Client().post("/guest/", {"display_name": "Grace 2", "next": "/history/"}, follow=True)
+    assert refused.status_code == 200 and messages_on(refused) == [GUESTS_TOO_FAST]
+    assert refused.request["PATH_INFO"] == "/history/" and guests_made() == 2
+    other = Client(REMOTE_ADDR="192.0.2.7")  # another address has its own count
+    assert other.post("/guest/", {"display_name": "Grace 3"}).status_code == 302 and guests_made() == 3
+
+
+@override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=100, GUEST_CREATE_PER_ADDRESS_PER_DAY=2)
+def test_one_address_makes_only_so_many_guests_a_day_whatever_the_pace(monkeypatch):
+    """Guests have daily limits of their own (analyses, ANALYSIS_GUEST_PER_DAY): a fresh guest a
+    minute would evade them, so an address is counted over the day too."""
+    from games.runtime import throttle  # noqa: PLC0415
+
+    now = [1_800_000_000.0]  # an hour into a UTC day
+    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
+    for n in range(2):
+        assert Client().post("/guest/", {"display_name": f"Grace {n}"}).status_code == 302
+        now[0] += 120  # minutes apart
+    refused = Client().post("/guest/", {"display_name": "Grace 2"}, follow=True)
+    assert messages_on(refused) == [GUESTS_TODAY] and guests_made() == 2
+    now[0] += 24 * 3600  # the next day
+    assert Client().post("/guest/", {"display_name": "Grace 2"}).status_code == 302 and guests_made() == 3
+
+
+@override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=1, GUEST_CREATE_PER_ADDRESS_PER_DAY=100)
+def test_playing_the_computer_at_once_makes_guests_within_the_same_count():
+    """The home page's "Play the computer" makes a guest of a visitor: the same count."""
+    assert Client().post("/play/computer/", {"game": "quarto-misere"}).status_code == 302
+    refused = Client().post("/play/computer/", {"game": "quarto-misere"}, follow=True)
+    assert messages_on(refused) == [GUESTS_TOO_FAST] and refused.request["PATH_INFO"] == "/"
+    refused = Client().post("/guest/", {"display_name": "Grace"}, follow=True)
+    assert messages_on(refused) == [GUESTS_TOO_FAST]
+    assert guests_made() == 1 and Match.objects.count() == 1
+
+
 def test_create_match_with_a_seat(signed_in):
     client, user = signed_in
     response = client.post("/matches/new/", {"game": "quarto-misere", "role": "black"})
