@@ -338,7 +338,7 @@ async def match_stream(request, match_id: int):
     """NDJSON: ``gameFull`` first (rule set, seats, clock, state, version, your roles and legal
     actions), then ``gameState`` on every change, ``chatLine``, ``notice``, ``opponentGone``;
     an empty line every few seconds. It ends after the state that finishes the match."""
-    await database_sync_to_async(_viewable_match)(request, match_id)
+    await database_sync_to_async(_viewable_match)(request, match_id)  # decided here once: the lines trust it
     return _stream(feeds.match_lines(token=request.auth, match_id=match_id, slot=_stream_slot(request.auth)))
 
 

@@ -28,7 +28,7 @@ from games import services as game_services
 from games.services.broadcast import match_group, player_group
 from games.models import Match
 from games.runtime.presence import match_presence
-from games.selectors import challenges_open, match_can_view, match_snapshot, matches_of_player
+from games.selectors import challenges_open, match_snapshot, matches_of_player
 from games.selectors.rows import match_by_id
 from games.selectors.snapshots import encode, state_event, viewer_message
 
@@ -100,10 +100,12 @@ class Listener:
 # -- the match stream -----------------------------------------------------------------------------
 
 def _match_open(match_id: int, user, channel: str):
-    """The match if ``user`` may watch it, with the viewer's state and the presence; the stream
-    counts as a page on the match (a seated bot with its stream open is not away)."""
+    """The match's viewer state and the presence, read now that the stream listens (a change
+    committed before would be lost from the read of the call that asked for the stream); the
+    stream counts as a page on the match (a seated bot with its stream open is not away). That
+    call decided that ``user`` may watch the match: it is not asked again."""
     match = match_by_id(match_id)
-    if match is None or not match_can_view(match=match, user=user, invite_token=None):
+    if match is None:
         return None
     seats = game_services.presence_enter(match_id=match_id, channel_name=channel, user=user)
     game_services.move_memory_prime(match=match, seats=seats)
@@ -117,7 +119,8 @@ def _match_close(match_id: int, user, channel: str) -> dict[str, Any]:
 
 
 async def match_lines(*, token, match_id: int, slot: StreamSlot) -> AsyncIterator[bytes]:
-    """The match stream's lines for a viewer who may watch the match. ``slot`` is the stream's,
+    """The match stream's lines for a viewer the call found may watch the match (not asked
+    again). ``slot`` is the stream's,
     reserved by the call (``limits.stream_reserve``). What the stream holds (the slot, its
     listener, its page on the match) it takes once its lines run and gives back when they end:
     if they never run, nothing is held (botapi/limits.py says when that happens)."""

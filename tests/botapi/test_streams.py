@@ -127,6 +127,47 @@ async def test_a_match_stream_reopened_after_a_drop_misses_nothing():
         await again.close()
 
 
+def test_opening_a_match_stream_decides_once_whether_the_caller_may_watch():
+    """The call decides (a 404 before any line, for a private match one is not seated in); the
+    lines trust it. They read the match again, after they listen (the next test says why)."""
+    from asgiref.sync import async_to_sync  # noqa: PLC0415
+    from django.db import connection  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    match, x, _, x_secret, _ = async_to_sync(setup_duel)()
+    Match.objects.filter(pk=match.pk).update(is_private=True)
+
+    async def first_line():  # run here, on this thread (async_to_sync): its queries are counted
+        _, stream = await open_stream(x_secret, f"/matches/{match.pk}/stream")
+        try:
+            return await stream.next()
+        finally:
+            await stream.close()
+
+    with CaptureQueriesContext(connection) as queries:
+        assert async_to_sync(first_line)()["type"] == "gameFull"
+    sql = [q["sql"] for q in queries]
+    seated = [q for q in sql if q.startswith('SELECT 1 AS "a" FROM "games_seat"')]
+    assert len(seated) == 1, seated  # seated: one look at the seats decides
+    assert len([q for q in sql if q.startswith('SELECT m."id"')]) == 2  # the call's read, the lines' read
+
+
+async def test_a_move_made_between_the_call_and_its_lines_is_in_the_first_line():
+    """Why the lines read the match again rather than take the call's read: a move committed
+    before they listen reaches them only through that read."""
+    match, x, _, x_secret, _ = await setup_duel()
+    response = await AsyncClient().get(f"/api/matches/{match.pk}/stream",
+                                       headers={"Authorization": f"Bearer {x_secret}"})
+    assert response.status_code == 200  # answered; its lines have not begun
+    await move(match.pk, x, match.version)
+    stream = Stream(response)
+    try:
+        full = await stream.next()
+        assert full["type"] == "gameFull" and full["version"] == match.version + 1
+    finally:
+        await stream.close()
+
+
 async def test_the_event_stream_tells_challenges_starts_and_finishes():
     a, b, c = await database_sync_to_async(make_accounts)(3, "events")
     a_secret, b_secret = await database_sync_to_async(token_for)(a), await database_sync_to_async(token_for)(b)
