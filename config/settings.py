@@ -285,6 +285,10 @@ GUEST_CREATE_PER_ADDRESS_PER_DAY = int(os.environ.get("GUEST_CREATE_PER_ADDRESS_
 COMPUTER_CREATE_PER_MINUTE = int(os.environ.get("COMPUTER_CREATE_PER_MINUTE", "30"))
 COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE", "60"))
 COMPUTER_MATCHES_MAX = int(os.environ.get("COMPUTER_MATCHES_MAX", "5"))
+# An untimed one nobody has moved in for this long no longer counts (no clock will end it; it
+# stays to resume or resign). lichess ends its untimed games against the computer after 6 hours
+# without a move; here the game is kept, and a day lets a slow game go on over an evening.
+COMPUTER_IDLE_HOURS = int(os.environ.get("COMPUTER_IDLE_HOURS", "24"))
 # A direct challenge nobody answered expires after this many seconds.
 CHALLENGE_SECONDS = int(os.environ.get("CHALLENGE_SECONDS", "120"))
 

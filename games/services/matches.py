@@ -7,10 +7,12 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.services import broadcast
@@ -18,7 +20,7 @@ from games.computer import search as computer
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
-from games.models import GGPPlayer, Match, Seat
+from games.models import GGPPlayer, Match, Move, Seat
 from games.rules import get_game
 from games.selectors.rows import MAX_ID
 from games.services.common import require_player, start
@@ -165,10 +167,16 @@ def require_room_for_the_computer(user) -> None:
     """A player has at most ``COMPUTER_MATCHES_MAX`` unfinished matches with the computer
     seated: playing it again and again is fine, leaving games behind by the dozen is not (each
     may ask for the computer's time). Finished and aborted ones do not count, nor one the
-    player resigned that the others play on (three players): nothing in it is left to them.
-    The refusal links to the oldest. Call holding the player's row lock."""
+    player resigned that the others play on (three players): nothing in it is left to them;
+    nor an untimed one nobody has moved in for ``COMPUTER_IDLE_HOURS``: no clock will end it,
+    and it stays to resume (a move makes it count again) or resign. The refusal links to the
+    oldest that counts. Call holding the player's row lock."""
+    idle_since = timezone.now() - timedelta(hours=settings.COMPUTER_IDLE_HOURS)
+    untimed = Q(clock_base__isnull=True, clock_days__isnull=True, clock_play__isnull=True)
+    idle = untimed & Q(started_at__lt=idle_since) & ~Exists(
+        Move.objects.filter(match=OuterRef("pk"), created_at__gte=idle_since))
     unfinished = (Match.objects.filter(status=Match.Status.ACTIVE, seats__player=user, seats__resigned=False)
-                  .filter(seats__player__is_computer=True).distinct().order_by("started_at"))
+                  .filter(seats__player__is_computer=True).exclude(idle).distinct().order_by("started_at"))
     oldest = list(unfinished.values_list("pk", flat=True)[:settings.COMPUTER_MATCHES_MAX])
     if len(oldest) >= settings.COMPUTER_MATCHES_MAX:
         games = f"{len(oldest)} unfinished game{'s' if len(oldest) > 1 else ''}"

@@ -22,6 +22,7 @@ from games.computer.search import LEVELS, choose_action
 from games.runtime import starting
 from games.runtime.starting import RunStartHooks
 from games.services import flagfall
+from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
@@ -140,6 +141,40 @@ def test_a_player_has_a_few_unfinished_games_against_the_computer_and_any_number
                    role="white", level=1)
     services.match_resign(match_id=oldest.pk, user=human)
     assert against_computer().status == Match.Status.ACTIVE
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_MATCHES_MAX=2, COMPUTER_IDLE_HOURS=24)
+def test_an_untimed_game_against_the_computer_left_a_day_without_a_move_no_longer_counts():
+    """Nothing ends an untimed game left behind (no clock runs): it stays to resume or resign,
+    and stops counting toward the limit once nobody has moved in it for a day; a move in it
+    makes it count again. A timed one left behind counts until its clock ends it."""
+    human, = make_players(1)
+    long_ago = timezone.now() - timedelta(hours=25)
+
+    def against_computer(clock=TimeControl()):
+        return services.match_create(user=human, settings=MatchSettings("quarto-misere", time_control=clock),
+                                     role="white", against_computer=True, computer_level=1)
+
+    def left_since(match, when):
+        Match.objects.filter(pk=match.pk).update(started_at=when)
+        Move.objects.filter(match=match).update(created_at=when)
+
+    left, other = against_computer(), against_computer()
+    services.move_submit(match_id=left.pk, user=human, action="(select p0000)", version=0)
+    assert_refused("too_many_computer_games", against_computer)
+    left_since(left, long_ago)
+    third = against_computer()  # the one left a day does not count
+    refused = assert_refused("too_many_computer_games", against_computer)
+    assert refused.extra["match"] == other.pk  # the oldest that counts
+    assert Match.objects.get(pk=left.pk).status == Match.Status.ACTIVE  # still there to resume
+    Move.objects.filter(match=left).update(created_at=timezone.now())  # resumed: counts again
+    services.match_resign(match_id=third.pk, user=human)
+    assert_refused("too_many_computer_games", against_computer)
+    services.match_resign(match_id=other.pk, user=human)
+    correspondence = against_computer(TimeControl(days=1))
+    left_since(correspondence, long_ago)  # its clock will end it: it counts until then
+    assert_refused("too_many_computer_games", against_computer)
 
 
 @pytest.mark.django_db
