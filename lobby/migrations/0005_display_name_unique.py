@@ -1,9 +1,14 @@
 """Two players may not go by the same name (games.match.text.name_key): later accounts that share a
-name with an earlier one get their id added ("Ada #42"), then the database holds the rule."""
+name with an earlier one get their id added ("Ada #42"), then the database holds the rule. The
+key is 0004's frozen copy (``frozen_name_key``), so that what this does never changes with the
+app's code."""
+
+import importlib
 
 from django.db import migrations, models
 
-from games.match import text
+NAME_MAX = 30
+frozen_name_key = importlib.import_module("lobby.migrations.0004_user_name_key").frozen_name_key
 
 
 def rename_later_duplicates(apps, schema_editor):
@@ -14,9 +19,9 @@ def rename_later_duplicates(apps, schema_editor):
             taken.add(user.name_key)
             continue
         suffix = f" #{user.pk}"
-        name = user.display_name[:text.NAME_MAX - len(suffix)].rstrip() + suffix
-        User.objects.filter(pk=user.pk).update(display_name=name, name_key=text.name_key(name))
-        taken.add(text.name_key(name))
+        name = user.display_name[:NAME_MAX - len(suffix)].rstrip() + suffix
+        User.objects.filter(pk=user.pk).update(display_name=name, name_key=frozen_name_key(name))
+        taken.add(frozen_name_key(name))
 
 
 class Migration(migrations.Migration):

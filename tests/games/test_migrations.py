@@ -9,16 +9,20 @@ import random
 
 import pytest
 from django.apps import apps
+from django.db import connection
 
 from games.match import text
 from games.match.text import TextRefused, text_clean, without_refused
 from games.models import ChatMessage, Move
+from lobby.models import User
 from games.rules import REGISTRY, RulesError, get_game
 from games.rules.base import Game
 from tests.support.players import make_players, start_match
 
 respell = importlib.import_module("games.migrations.0006_canonical_actions")
 chat_clean = importlib.import_module("games.migrations.0007_chat_text_policy")
+name_policy = importlib.import_module("lobby.migrations.0004_user_name_key")
+name_unique = importlib.import_module("lobby.migrations.0005_display_name_unique")
 
 
 def todays_spelling(slug, action):
@@ -114,3 +118,73 @@ def test_the_chat_cleaning_migration_does_what_it_did_whatever_the_policy_does_t
     chat_clean.clean(apps, None)
     assert [ChatMessage.objects.get(pk=line.pk).text for line in lines] == [
         "good game", "evil text", chat_clean.UNREADABLE]
+
+
+def todays_display_name(name):
+    try:
+        return text.display_name_clean(name)
+    except TextRefused:
+        return None
+
+
+NAMES = CHAT_LINES + [
+    "Ada", "ada", "ＡＤＡ", "A d a", "Аda", "computer", "Computer 2", "COMPUTER", "Cоmputer", " c o m p u t e r",
+    "ｃｏｍｐｕｔｅｒ", "Compute", "my computer", "‍computer", "ǅ digraph", "ﬁ ligature", "Straße", "ΣΑΣ",
+    "İstanbul", "x" * 30, "x" * 31, " " + "x" * 30 + " ", "x" * 29 + "́", "é" * 16, "①②③", "½",
+    "𝐀 bold", "😀", "؀ arabic sign", "᠎ mongolian", "﻿bom", "­ soft hyphen",
+    "a b", "ab", "ᅠㅤ", "ㅤ x", None, 30, b"Ada",
+]
+
+
+def some_names(count: int = 2000) -> list[str]:
+    """Random names from a pool of letters, marks, spaces, look-alikes and refused characters."""
+    pool = ("aAzZ09 \t\n 　́̀‌‍​‮͸�ㅤ⠀"
+            "аеорсхуіјѕԁɡοανＡａǅﬁßİΣक़가👨")
+    rng = random.Random("names")
+    return ["".join(rng.choice(pool) for _ in range(rng.randint(0, 34))) for _ in range(count)]
+
+
+@pytest.mark.pure
+def test_the_display_name_migrations_keep_frozen_copies_that_agree_with_todays_policy():
+    """lobby 0004 cleans names with ``frozen_display_name`` and keys them with
+    ``frozen_name_key`` (0005 too, and cuts names to its own ``NAME_MAX``): on refused, blank,
+    composing, folding, look-alike, over-long and reserved names they say what today's policy
+    says. The policy changing on purpose fails here: change this test then (and bring the
+    stored names to it in a migration of its own), never the frozen copies."""
+    assert name_policy.NAME_MAX == name_unique.NAME_MAX == text.NAME_MAX
+    assert name_unique.frozen_name_key is name_policy.frozen_name_key
+    for name in NAMES + some_names():
+        assert name_policy.frozen_display_name(name) == todays_display_name(name), name
+        if isinstance(name, str):
+            assert name_policy.frozen_name_key(name) == text.name_key(name), name
+
+
+@pytest.mark.django_db
+def test_the_display_name_migration_does_what_it_did_whatever_the_policy_does_today(monkeypatch):
+    ada, evil, computer, blank = make_players(4)
+    names = {ada: "ＡＤＡ  lovelace", evil: "\u202eevil", computer: "Computer Jones", blank: "\u3164"}
+    for user, name in names.items():
+        User.objects.filter(pk=user.pk).update(display_name=name, name_key="")
+    monkeypatch.setattr(text, "_refusal", lambda char: "refused tomorrow")  # every character
+    monkeypatch.setattr(text, "name_key", lambda name: "a key of tomorrow")
+    name_policy.apply_policy(apps, None)
+    assert {user: tuple(User.objects.filter(pk=user.pk).values_list("display_name", "name_key").get())
+            for user in names} == {ada: ("ＡＤＡ lovelace", "adalovelace"), evil: (f"Player {evil.pk}", f"player{evil.pk}"),
+                                   computer: (f"Player {computer.pk}", f"player{computer.pk}"),
+                                   blank: (f"Player {blank.pk}", f"player{blank.pk}")}
+
+
+@pytest.mark.django_db
+def test_the_unique_name_migration_does_what_it_did_whatever_the_policy_does_today(monkeypatch):
+    first, later = make_players(2)
+    with connection.cursor() as cursor:  # the constraint 0005 adds, absent while it runs
+        cursor.execute("DROP INDEX display_name_unique")
+    for user in (first, later):
+        User.objects.filter(pk=user.pk).update(display_name="Ａda " + "x" * 26, name_key="ada" + "x" * 26)
+    monkeypatch.setattr(text, "name_key", lambda name: "a key of tomorrow")
+    monkeypatch.setattr(text, "NAME_MAX", 300)
+    name_unique.rename_later_duplicates(apps, None)
+    suffix = f" #{later.pk}"
+    assert User.objects.filter(pk=later.pk).values_list("display_name", "name_key").get() == (
+        "Ａda " + "x" * (26 - len(suffix)) + suffix, "ada" + "x" * (26 - len(suffix)) + suffix.strip())
+    assert User.objects.filter(pk=first.pk).values_list("display_name", flat=True).get() == "Ａda " + "x" * 26
