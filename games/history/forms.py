@@ -8,11 +8,16 @@ from games.models import Outcome
 from games.rules import GAMES
 
 
+NO_SUCH_PLAYER = "There is no such player: showing every player's matches."
+
+
 class HistoryFilterForm(forms.Form):
-    """The GET filters of the history list. Invalid values are reported and ignored."""
+    """The GET filters of the history list. Invalid values are reported and ignored (a player
+    filter naming nobody too: ``no_such_player``, once the view has looked)."""
 
     game = forms.ChoiceField(required=False, choices=[])
-    player = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
+    player = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput,
+                                error_messages=dict.fromkeys(["invalid", "min_value", "max_value"], NO_SUCH_PLAYER))
     result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
                                label="Result for the player")
 
@@ -25,6 +30,10 @@ class HistoryFilterForm(forms.Form):
         if data.get("result") and not data.get("player"):
             self.add_error("result", "Pick a player first (click a name in the list) to filter by their result.")
         return data
+
+    def no_such_player(self) -> None:
+        """The player filter names a number nobody has: reported, and no longer applied."""
+        self.add_error("player", NO_SUCH_PLAYER)
 
     def filters(self) -> HistoryFilters:
         data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}

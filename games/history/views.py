@@ -35,8 +35,11 @@ def history_list(request):
     form = HistoryFilterForm(request.GET)
     form.is_valid()
     filters = form.filters()
-    page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
     player = selectors.player_get(user_id=filters.player_id) if filters.player_id else None
+    if filters.player_id and player is None:
+        form.no_such_player()
+        filters = form.filters()
+    page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "history/list.html", {

@@ -145,3 +145,18 @@ def test_page_queries_do_not_grow_with_the_matches(url, django_assert_max_num_qu
             assert client.get(url).status_code == 200
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize("player", ["abc", "99999999999999999999999", "0", "-3", "missing"])
+def test_a_player_filter_naming_nobody_is_reported_not_silently_dropped(players, player):
+    """A broken or stale "matches of this player" link (no number, beyond 64 bits, or a player
+    who is not there) says so on the page, and the list shows every player's matches: before,
+    it showed them as if they were that player's, without a word."""
+    a, b, *_ = players
+    finished_match("quarto-misere", [a, b], ["won", "lost"])
+    if player == "missing":
+        player = str(max(p.pk for p in players) + 1000)
+    page = client_for().get("/history/", {"player": player})
+    assert page.status_code == 200 and len(listed(page)) == 1
+    assert page.context["form"].errors["player"] == ["There is no such player: showing every player's matches."]
+    assert "There is no such player" in page.content.decode()
