@@ -6,7 +6,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.match import clocks, ratings
 from games.history import selectors, services
@@ -136,7 +136,7 @@ def _with_link_to_its_match(request, err: ServiceError) -> str:
     return format_html('{} <a href="{}">See it</a>', err.message, reverse("history:replay", args=[busy.pk]))
 
 
-@require_GET
+@require_safe
 def analysis_json(request, match_id: int):
     """The analysis as JSON (the page follows its progress here): 409 while the match is in play."""
     match, _ = _visible_match(request, match_id)

@@ -238,3 +238,19 @@ def test_a_missing_or_impossible_match_is_404_on_both_addresses(match_id):
     assert client.post(f"/matches/{match_id}/analysis/").status_code == 404
     assert client.get(f"/matches/{match_id}/analysis/").status_code == 405
     assert Analysis.objects.count() == 0
+
+
+def test_head_is_answered_as_get_on_the_analysis_json():
+    """HEAD (link checkers, monitors, curl -I) gets GET's status and headers with no body, as on
+    every other page of the site; require_GET answered it 405 "Allow: GET"."""
+    match, _, _ = blunder_match()
+    players = make_players(2, "watched")
+    in_play = play_first_moves(start_match("nine-board-tictactoe", players), players)
+    client = client_for()
+    for url, status in [(reverse("history:analysis_json", args=[match.pk]), 200),
+                        (reverse("history:analysis_json", args=[in_play.pk]), 409),
+                        (reverse("history:analysis_json", args=[999999]), 404)]:
+        got, head = client.get(url), client.head(url)
+        assert (got.status_code, head.status_code) == (status, status), url
+        assert head["Content-Type"] == got["Content-Type"] and head.content == b""
+    assert client.post(reverse("history:analysis_json", args=[match.pk])).status_code == 405
