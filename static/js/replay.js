@@ -2,7 +2,9 @@
 // (`replay-data`: {views: [view at ply 0..n], moves: [{ply, role, action, label}], ply, analysis}).
 // With an analysis: the graph jumps to a position on click and follows the current one, and the
 // note under the board says what the analysis found of the move that led here (static/js/analysis.js).
-// Nothing is computed here; every position is drawn read-only by boards.js. As on lichess, the
+// Nothing is computed here; every position is drawn read-only by boards.js. A screen reader
+// hears each step from the status line ("Move 2 of 37: O o B2 a3"), never the board, which is
+// redrawn whole at every step. As on lichess, the
 // arrow keys step through the moves wherever the focus is (the slider and form fields keep
 // theirs): the board, where nothing can be played, is no tab stop and does not take them.
 // With an analysis done, as lichess's "next inaccuracy, mistake, blunder": the marked-move
@@ -18,6 +20,7 @@ const last = data.views.length - 1;
 const board = document.getElementById("replay-board");
 const slider = document.getElementById("replay-slider");
 const plyOutput = document.getElementById("replay-ply");
+const moveText = document.getElementById("replay-move");
 const moveList = document.getElementById("replay-moves");
 const playButton = document.querySelector('[data-step="play"]');
 const analysis = data.analysis;
@@ -36,6 +39,8 @@ function show(next) {
   board.dataset.ply = String(ply);
   slider.value = String(ply);
   plyOutput.textContent = String(ply);
+  const move = ply > 0 ? data.moves[ply - 1] : null;
+  moveText.textContent = move ? `: ${move.role_label} ${move.label}` : ": the start";
   for (const button of moveList.querySelectorAll("button[data-ply]")) {
     const current = Number(button.dataset.ply) === ply;
     button.classList.toggle("is-current", current);

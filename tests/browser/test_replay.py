@@ -114,3 +114,27 @@ def test_arrow_keys_step_through_the_moves_after_a_click_on_the_board(player_pag
     expect(first).to_have_attribute("aria-label", re.compile(r"^sub-board [A-C][1-3], cell [a-c][1-3], x"))
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="First position")).to_be_focused()
+
+
+def test_a_screen_reader_hears_each_move_not_the_whole_board(player_page, finished):
+    """Stepping announces the move number with the move itself ("Move 2 of 11: O o B2 a3", as
+    the move list says it), and the board is no live region: redrawn at every step, it made
+    a screen reader read all 81 cells again at each key press."""
+    match, actions = finished
+    page = player_page(None)
+    page.goto(f"/matches/{match.pk}/replay/?ply=0")
+    at_ply(page, 0)
+    page.locator("h1").click()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    at_ply(page, 2)
+    second = page.locator('#replay-moves button[data-ply="2"]').inner_text()
+    status = page.locator("#replay-status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    expect(status).to_have_text(f"Move 2 of {len(actions)}: {second}")
+    page.keyboard.press("Home")
+    expect(status).to_have_text(f"Move 0 of {len(actions)}: the start")
+    live_boards = page.evaluate("""() => [...document.querySelectorAll('[aria-live]')]
+        .filter((region) => region.querySelector('#replay-board [data-cell]') || region.closest('#replay-board'))
+        .map((region) => region.id || region.className)""")
+    assert live_boards == []
