@@ -46,7 +46,7 @@ function show(next) {
     button.classList.toggle("is-current", current);
     if (current) {
       button.setAttribute("aria-current", "step");
-      button.scrollIntoView({ block: "nearest" });
+      keepInView(button);
     } else {
       button.removeAttribute("aria-current");
     }
@@ -57,6 +57,16 @@ function show(next) {
   url.searchParams.set("ply", String(ply));
   window.history.replaceState(null, "", url);
   if (ply === last) stop();
+}
+
+// The current move in sight within the move list, which scrolls on its own: never the page
+// (scrollIntoView scrolled it too, and on a phone, where the list is under the board, every
+// step took the board and its buttons out of sight).
+function keepInView(button) {
+  const list = moveList.getBoundingClientRect();
+  const item = button.getBoundingClientRect();
+  if (item.top < list.top) moveList.scrollTop -= list.top - item.top;
+  else if (item.bottom > list.bottom) moveList.scrollTop += item.bottom - list.bottom;
 }
 
 function showAnalysis() {

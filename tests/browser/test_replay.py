@@ -138,3 +138,29 @@ def test_a_screen_reader_hears_each_move_not_the_whole_board(player_page, finish
         .filter((region) => region.querySelector('#replay-board [data-cell]') || region.closest('#replay-board'))
         .map((region) => region.id || region.className)""")
     assert live_boards == []
+
+
+def test_on_a_phone_stepping_keeps_the_page_where_it_is(player_page, finished):
+    """On a 360 px phone the move list sits under the board: opening a replay showed the list,
+    not the board, and each Next scrolled the page down to the current move, taking the board
+    and the button away. The list scrolls within itself; the page stays put."""
+    match, actions = finished
+    phone = player_page(None, viewport={"width": 360, "height": 740})
+    phone.goto(f"/matches/{match.pk}/replay/?ply={len(actions)}")
+    at_ply(phone, len(actions))
+    assert phone.evaluate("window.scrollY") == 0
+    following = phone.get_by_role("button", name="Next move")
+    phone.get_by_role("button", name="First position").click()
+    at_ply(phone, 0)
+    following.scroll_into_view_if_needed()
+    before = phone.evaluate("window.scrollY")
+    for ply in range(1, 4):
+        following.click()
+        at_ply(phone, ply)
+        assert phone.evaluate("window.scrollY") == before
+    moves = phone.locator("#replay-moves")
+    phone.get_by_role("button", name="Last position").click()
+    at_ply(phone, len(actions))
+    assert phone.evaluate("window.scrollY") == before
+    current, box = moves.locator(".is-current").bounding_box(), moves.bounding_box()
+    assert box["y"] <= current["y"] and current["y"] + current["height"] <= box["y"] + box["height"] + 1
