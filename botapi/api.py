@@ -38,8 +38,8 @@ from games.services import ServiceError
 
 MAX_VERSION = 2**31 - 1
 NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
-# The analysis service's refusals: the match's state (409), its limits (429, no Retry-After: the
-# message says when to ask again).
+# The analysis service's and read's refusals: the match's state (409), its limits (429, no
+# Retry-After: the message says when to ask again); any other refusal is a 400.
 ANALYSIS_REFUSALS = {"analysis_in_play": 409, "analysis_live_position": 409, "analysis_not_finished": 409,
                      "analysis_busy": 429, "analysis_daily_cap": 429, "analysis_queue_full": 429}
 
@@ -107,7 +107,8 @@ def _refused(request, exc: Refused):
 
 @api.exception_handler(ServiceError)
 def _service_error(request, exc: ServiceError):
-    return _error(404 if exc.code in NOT_FOUND else 400, exc.code, exc.message, **exc.extra)
+    return _error(404 if exc.code in NOT_FOUND else ANALYSIS_REFUSALS.get(exc.code, 400), exc.code, exc.message,
+                  **exc.extra)
 
 
 @api.exception_handler(AuthenticationError)
@@ -223,7 +224,8 @@ def match_analysis(request, match_id: int):
     nobody asked for one): per position each role's expected score (0 to 1), the best move
     found and the line the search expects from it (``line``: up to 6 actions, ``[]`` at the end,
     null in an analysis stored before lines were), per move its loss and mark, per role a
-    summary. Refused while the match is in play."""
+    summary. Refused while the match is in play (409 ``analysis_in_play``), and for an imported
+    match while a live match stands at one of its positions (409 ``analysis_live_position``)."""
     match = _viewable_match(request, match_id)
     if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
         raise Refused(409, "analysis_in_play", "This match is still being played: for fair play, its analysis "
@@ -241,14 +243,8 @@ def match_analysis_request(request, match_id: int):
     ``analysis_not_finished``), and over the limits (429 ``analysis_busy``, one under way per
     player; ``analysis_daily_cap``; ``analysis_queue_full``)."""
     match = _viewable_match(request, match_id)
-    try:
-        game_services.analysis_request(match_id=match.pk, user=request.user)
-    except ServiceError as err:
-        status = ANALYSIS_REFUSALS.get(err.code)
-        if status is None:
-            raise
-        return _error(status, err.code, err.message, **err.extra)
-    analysis = analysis_of(match=match)
+    game_services.analysis_request(match_id=match.pk, user=request.user)
+    analysis = analysis_of(match=match)  # a stored one is read under the same fair-play rule
     return Status(200 if analysis["status"] == "done" else 202, analysis)
 
 

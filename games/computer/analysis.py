@@ -33,14 +33,3 @@ def evaluate_position(ruleset: str, state_json: Any, ply: int, rounds: int, play
 
 def _rounded(game, scores: dict[str, float]) -> dict[str, float]:
     return {role: round(scores[role], 4) for role in game.roles}
-
-
-def match_positions(ruleset: str, actions: list[tuple[str, str]]) -> list[Any]:
-    """Every position of a match as JSON, from the start to after its last move (0..n)."""
-    game = get_game(ruleset)
-    state = game.initial_state()
-    positions = [game.state_to_json(state)]
-    for role, action in actions:
-        state = game.play(state, role, action)
-        positions.append(game.state_to_json(state))
-    return positions

@@ -36,7 +36,8 @@ The history's export adds ``analysis`` once the match has been analysed (``round
 ``thresholds``, per state ``stateScores`` in role order, ``bestMoves`` and ``bestLines`` (the
 search's expected line from the best move on, GDL actions; ``null`` in an analysis stored
 before lines were), per step ``moveLosses`` and ``moveMarks``; scores on the goals' 0 to 100
-scale); reading ignores it.
+scale; left out while fair play withholds an imported match's analysis: a live match stands at
+one of its positions); reading ignores it.
 
 Example::
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.match import ratings
 from games.match.clocks import TimeControl
+from games.match.errors import ServiceError
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
@@ -259,9 +260,10 @@ def _is_human(player) -> bool:
 def match_export(*, match: Match) -> dict[str, Any]:
     """The match as a GGP match dict (see ``games.history.ggp``), with its analysis once done
     (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order;
-    per state the best move and the line from it, ``null`` where an older analysis has none)."""
+    per state the best move and the line from it, ``null`` where an older analysis has none);
+    none while fair play withholds it (``_analysis_shown``)."""
     data = ggp_dump(record=match_record(match=match))
-    analysis = analysis_of(match=match)
+    analysis = _analysis_shown(match)
     if analysis is not None and analysis["status"] == "done":
         roles = analysis["roles"]
         data["analysis"] = {
@@ -276,14 +278,23 @@ def match_export(*, match: Match) -> dict[str, Any]:
     return data
 
 
+def _analysis_shown(match: Match) -> dict[str, Any] | None:
+    """``analysis_of``, or while it refuses (a live match stands at one of an import's
+    positions) its status ``withheld`` and the refusal's ``message``, for the page to say."""
+    try:
+        return analysis_of(match=match)
+    except ServiceError as err:
+        return {"status": "withheld", "message": err.message}
+
+
 def replay_analysis(*, match: Match) -> dict[str, Any] | None:
     """``analysis_of`` for the replay page, once done with its graph's drawing data and, for
     each marked move, the board after the better move (``better_view``, drawn beside the move
     played) and the line the search expected from it (``better_line``: per move its ply, its
     mover's label and its own, as the move list says them; empty for an analysis stored before
     lines were), and each position's best move in words. None while the match is in play or
-    nobody asked."""
-    analysis = analysis_of(match=match)
+    nobody asked; status ``withheld``, with the ``message`` why, while fair play withholds it."""
+    analysis = _analysis_shown(match)
     if analysis is None or analysis["status"] != "done":
         return analysis
     game = get_game(match.game)

@@ -1,5 +1,6 @@
 """Post-game analysis, the judging part (pure): how much each move cost its mover, and the mark
-it earns, from the evaluations of the positions before and after it.
+it earns, from the evaluations of the positions before and after it; and the positions a match
+passed through (what the worker evaluates, and what the fair-play rule compares with live matches).
 
 An evaluation of a position gives every role's expected score (0 to 1) under the search's best
 play, the best move found for the role in control, and each role's expected score after the move
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from games.rules import get_game
 
 # The marks, worst first, and the loss (of the mover's expected score, 0 to 1) from which each applies.
 THRESHOLDS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
@@ -64,3 +67,14 @@ def summarise(roles: Sequence[str], judged: Sequence[dict[str, Any]]) -> list[di
         average = sum(move["loss"] for move in own) / len(own) if own else 0.0
         out.append({"role": role, "moves": len(own), "average_loss": round(average, 4), **counts})
     return out
+
+
+def match_positions(ruleset: str, actions: list[tuple[str, str]]) -> list[Any]:
+    """Every position of a match as JSON, from the start to after its last move (0..n)."""
+    game = get_game(ruleset)
+    state = game.initial_state()
+    positions = [game.state_to_json(state)]
+    for role, action in actions:
+        state = game.play(state, role, action)
+        positions.append(game.state_to_json(state))
+    return positions

@@ -11,7 +11,6 @@ Who runs the jobs, and when they are asked to: ``games/computer/analysis_runs.py
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -23,11 +22,12 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.computer import analysis_runs
-from games.computer.analysis import match_positions
+from games.match.analysis import match_positions
 from games.match.errors import ServiceError
 from games.models import Analysis, Match
 from games.rules.base import RulesError
 from games.runtime.holders import holder_gone, holder_here
+from games.selectors.analysis import analysis_require_no_live_position
 from games.services.common import lock_player, require_player
 
 ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
@@ -58,9 +58,9 @@ def analysis_request(*, match_id: int, user) -> Analysis:
     ``ANALYSIS_QUEUE_MAX`` queued or running in all.
 
     A reuse is two reads: no transaction (on SQLite, none holding the one writer's lock), no
-    row lock and no scan of the live matches. That scan (``_require_no_live_position``) guards
-    the queueing of new work; what is stored or under way is anyone's to read already
-    (``analysis_of``), so refusing to hand it back would hide nothing."""
+    row lock and no look at the live matches. The fair-play rule on live positions
+    (``analysis_require_no_live_position``) guards the queueing of new work here, and the
+    reading of a stored one in ``analysis_of``, which every page and call that shows it uses."""
     require_player(user)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -69,7 +69,7 @@ def analysis_request(*, match_id: int, user) -> Analysis:
     stored = Analysis.objects.filter(match=match).exclude(status=Analysis.Status.FAILED).first()
     if stored is not None:
         return stored
-    _require_no_live_position(match)
+    analysis_require_no_live_position(match=match)
     with transaction.atomic():
         lock_player(user)
         existing = Analysis.objects.select_for_update().filter(match=match).first()
@@ -95,31 +95,6 @@ def _require_finished(match: Match) -> None:
     if match.status != Match.Status.FINISHED:
         raise ServiceError("analysis_not_finished", "This match was called off before it finished: only finished "
                                                     "matches can be analysed.")
-
-
-def _require_no_live_position(match: Match) -> None:
-    """An imported match (a file proves nothing of where its moves came from) is not analysed
-    while it passes through the position a live match of its rule set stands at now: the export
-    of a match in play, changed to look finished and uploaded, would otherwise give a player the
-    search's verdict on their own game. The start position, which every match passes, does not
-    count; the refusal lasts until that match moves on."""
-    if (match.result or {}).get("imported_from") is None:  # played here, not imported
-        return
-    try:
-        positions = match_positions(match.game, list(match.moves.values_list("role", "action")))
-    except RulesError:
-        return  # the worker reports a stored move the rules refuse
-    passed = {_same(position) for position in positions[1:]}
-    live = Match.objects.filter(game=match.game, status=Match.Status.ACTIVE).exclude(pk=match.pk)
-    if any(_same(state) in passed for state in live.values_list("state", flat=True).iterator()):
-        raise ServiceError("analysis_live_position", "A position of this match is on the board of a match being "
-                                                     "played now: for fair play, ask again once that match has "
-                                                     "moved on.")
-
-
-def _same(position: Any) -> str:
-    """A position's JSON as one text, the same for equal positions whatever the key order."""
-    return json.dumps(position, sort_keys=True, separators=(",", ":"))
 
 
 def _check_limits(user) -> None:

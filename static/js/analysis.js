@@ -1,7 +1,8 @@
 // The replay page's analysis: follows a queued or running analysis by asking its JSON address
 // (backing off from 1 s to 8 s), shows the progress, and reloads the page once it is done
-// (the graph, the marks and the summary are drawn by the server). The replay page has no
-// socket of its own, and an analysis changes once a position: a small poll is enough here.
+// (the graph, the marks and the summary are drawn by the server), or withheld for fair play
+// (a 409: the page says why). The replay page has no socket of its own, and an analysis
+// changes once a position: a small poll is enough here.
 // describeMove() says what the analysis found of a position and of the move that led to it,
 // for the note under the board: for a marked move, the better move, the line the search
 // expected from it (numbered as the move list numbers moves; none in an analysis stored before
@@ -24,10 +25,11 @@ export function followAnalysis(url, { progress, count, state }) {
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
       if (response.ok) data = await response.json();
+      else if (response.status === 409) data = { status: "withheld" }; // fair play: the page says why
     } catch {
       data = null; // offline for a moment: ask again later
     }
-    if (data && (data.status === "done" || data.status === "failed" || data.status === "none")) {
+    if (data && ["done", "failed", "none", "withheld"].includes(data.status)) {
       window.location.reload();
       return;
     }

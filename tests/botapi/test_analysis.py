@@ -8,7 +8,7 @@ from games.computer import analysis_runs
 from games.models import Analysis, Match
 from games.rules import get_game
 from tests.botapi.support import call, token_for
-from tests.support.analysis import blunder_line, play_line
+from tests.support.analysis import blunder_line, live_and_its_uploaded_copy, move_on, play_line, store_analysis
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +53,19 @@ def test_in_play_the_analysis_is_refused_and_a_private_or_missing_match_is_404()
     assert call(token_for(x), f"/matches/{hidden.pk}/analysis", method="get").status_code == 404
     assert call(token_for(x), "/matches/999999/analysis", method="get").status_code == 404
     assert call(None, f"/matches/{match.pk}/analysis", method="get").status_code == 401
+
+
+def test_an_imports_stored_analysis_is_refused_to_a_bot_while_a_live_match_stands_at_one_of_its_positions():
+    players, live, copy = live_and_its_uploaded_copy()
+    store_analysis(copy, {})  # done before the live match stood there
+    token = token_for(make_accounts(1, "reader")[0], scopes=("read",))
+    for method in ("get", "post"):  # the read, and the request that hands back the stored one
+        refused = call(token, f"/matches/{copy.pk}/analysis", method=method)
+        assert refused.status_code == 409 and refused.json()["code"] == "analysis_live_position"
+        assert "fair play" in refused.json()["message"] and "positions" not in refused.json()
+    move_on(live, players)
+    answer = call(token, f"/matches/{copy.pk}/analysis", method="get")
+    assert answer.status_code == 200 and answer.json()["status"] == "done"
 
 
 def finished_rows(count: int) -> list[Match]:

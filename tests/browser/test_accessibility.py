@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.match.clocks import TimeControl
-from games.computer.analysis import evaluate_position, match_positions
+from games.computer.analysis import evaluate_position
+from games.match.analysis import match_positions
 from games.match.settings import MatchSettings
 from games.models import Analysis, Match
 

@@ -10,11 +10,12 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
-from games.computer.analysis import evaluate_position, match_positions
+from games.computer.analysis import evaluate_position
+from games.match.analysis import match_positions
 from games.models import Analysis
 from games.rules import get_game
 from tests.browser.helpers import outside_the_event_loop
-from tests.support.analysis import another_move, blunder_line, play_line, store_analysis
+from tests.support.analysis import another_move, blunder_line, live_and_its_uploaded_copy, play_line, store_analysis
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -198,3 +199,21 @@ def test_the_marked_move_buttons_and_keys_go_to_a_chosen_players_marked_moves(pa
     page.keyboard.press("Shift+ArrowLeft")
     expect(board).to_have_attribute("data-ply", str(marked[o][0]))
     expect(who).to_have_value(o)
+
+
+def test_an_analysis_followed_live_is_withheld_once_done_while_a_live_match_stands_at_its_position(player_page):
+    """An imported copy of a live match, analysed while that match stood elsewhere: once done, the
+    page that followed the progress says why it shows nothing (fair play), instead of the graph."""
+    players, live, copy = outside_the_event_loop(live_and_its_uploaded_copy)
+    roles = get_game(copy.game).roles
+    even = [{"scores": {role: 0.5 for role in roles}, "best": None, "line": []}] * (copy.plies + 1)
+    analysis = outside_the_event_loop(lambda: Analysis.objects.create(
+        match=copy, status=Analysis.Status.RUNNING, rounds=200, claim="test", heartbeat=timezone.now(),
+        positions=len(even), evaluations=[]))
+    page = player_page(None)
+    page.goto(f"/matches/{copy.pk}/replay/")
+    expect(page.get_by_test_id("analysis-count")).to_have_text(f"0 of {len(even)}")
+    assert outside_the_event_loop(lambda: services.analysis_progress(analysis_id=analysis.pk, claim="test",
+                                                                      evaluations=even))
+    expect(page.get_by_test_id("analysis-withheld")).to_contain_text("for fair play")
+    expect(page.get_by_test_id("analysis-graph")).to_have_count(0)

@@ -18,7 +18,7 @@ from games.rules import get_game
 from games.runtime import holders, starting
 from games.selectors.analysis import analysis_of
 from games.services import ServiceError
-from tests.support.analysis import blunder_line, play_line, store_analysis
+from tests.support.analysis import blunder_line, live_and_its_uploaded_copy, move_on, play_line, store_analysis
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
@@ -313,22 +313,6 @@ def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
     assert "the analysis queue" not in worker_hooks(["ggp"])
 
 
-def live_and_its_uploaded_copy():
-    """A player's own live match, exported, made to look finished and uploaded: its analysis
-    would be the search's verdict on the game in play. The players, the live match, the copy."""
-    from games.history import selectors
-    from games.history.services import match_import
-
-    players = make_players(2, prefix="uploader")
-    live = play_first_moves(start_match("nine-board-tictactoe", players), players)
-    data = selectors.match_export(match=live)
-    data.update(isCompleted=True, resigned=["oPlayer"], goalValues=[100, 0], matchId="not.the.live.one")
-    data.pop("states", None)
-    copy = match_import(user=players[0], content=json.dumps(data).encode())
-    assert copy.status == Match.Status.FINISHED and copy.plies == live.plies
-    return players, live, copy
-
-
 def test_an_import_through_a_live_match_position_waits_until_that_match_moves_on():
     players, live, copy = live_and_its_uploaded_copy()
     message = refused("analysis_live_position", match_id=copy.pk, user=players[0])
@@ -337,11 +321,7 @@ def test_an_import_through_a_live_match_position_waits_until_that_match_moves_on
     refused("analysis_live_position", match_id=copy.pk, user=carol)  # anyone: the result would be shown to all
     assert Analysis.objects.count() == 0
     # Once the live match has moved on, its former position is history.
-    game = get_game(live.game)
-    state = game.state_from_json(live.state)
-    by_role = dict(zip(game.roles, players))
-    services.move_submit(match_id=live.pk, user=by_role[game.to_move(state)],
-                         action=game.legal_actions(state)[0], version=live.version)
+    move_on(live, players)
     assert services.analysis_request(match_id=copy.pk, user=players[0]).status == Analysis.Status.QUEUED
 
 
@@ -364,10 +344,42 @@ def test_a_stored_analysis_is_handed_back_with_two_reads_no_lock_and_no_live_sca
     with django_assert_num_queries(2):
         assert services.analysis_request(match_id=match.pk, user=bob).status == Analysis.Status.DONE
     # An import's stored analysis too, while a live match stands at one of its positions: the
-    # scan guards new work only; the stored result is anyone's to read (analysis_of) already.
+    # row is handed back, and the read (analysis_of) is what applies the fair-play rule.
     players, live, copy = live_and_its_uploaded_copy()
     refused("analysis_live_position", match_id=copy.pk, user=players[0])
     stored = store_analysis(copy, {})  # as if done before the live match stood there
     with django_assert_num_queries(2):
         assert services.analysis_request(match_id=copy.pk, user=players[1]).pk == stored.pk
-    assert analysis_of(match=copy)["status"] == "done"
+
+
+def test_a_stored_analysis_of_an_import_is_not_read_while_a_live_match_stands_at_one_of_its_positions():
+    players, live, copy = live_and_its_uploaded_copy()
+    store_analysis(copy, {})  # done before the live match stood there (or by a row written another way)
+    with pytest.raises(ServiceError) as info:  # whoever reads: the page, the JSON, the export, the bot API
+        analysis_of(match=copy)
+    assert info.value.code == "analysis_live_position"
+    assert "being played now" in info.value.message and "fair play" in info.value.message
+    move_on(live, players)
+    data = analysis_of(match=copy)
+    assert data["status"] == "done" and len(data["positions"]) == copy.plies + 1
+
+
+def test_reading_a_done_analysis_costs_two_queries_and_an_imports_one_more_for_the_live_positions(
+        django_assert_num_queries):
+    match = finished()
+    store_analysis(match, {})
+    with django_assert_num_queries(2):  # the analysis, the moves
+        assert analysis_of(match=match)["status"] == "done"
+    players, live, copy = live_and_its_uploaded_copy()
+    move_on(live, players)
+    store_analysis(copy, {})
+    with django_assert_num_queries(3):  # and whether a live match stands at one of its positions
+        assert analysis_of(match=copy)["status"] == "done"
+
+
+def test_an_imports_analysis_in_the_queue_shows_its_progress_whatever_live_matches_stand_at(
+        django_assert_num_queries):
+    players, live, copy = live_and_its_uploaded_copy()
+    Analysis.objects.create(match=copy, rounds=100, positions=copy.plies + 1)  # queued: no evaluation to hand out
+    with django_assert_num_queries(2):  # the analysis, the jobs ahead of it
+        assert analysis_of(match=copy)["status"] == "queued"

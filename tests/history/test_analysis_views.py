@@ -11,7 +11,8 @@ from games.history.charts import GRAPH_AXIS, GRAPH_HEIGHT, GRAPH_PAD, evaluation
 from games.match.labels import role_label
 from games.models import Analysis, Match
 from games.rules import get_game
-from tests.support.analysis import another_move, blunder_line, play_line, store_analysis
+from tests.support.analysis import (another_move, blunder_line, live_and_its_uploaded_copy, move_on, play_line,
+                                    store_analysis)
 from tests.support.players import make_players, play_first_moves, play_out, start_match
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +171,29 @@ def test_during_play_the_page_and_the_json_show_nothing_of_an_analysis():
     assert "still being played" in page
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
+
+
+def test_an_imports_stored_analysis_is_withheld_on_the_page_the_json_and_the_export_while_a_live_match_stands_there():
+    players, live, copy = live_and_its_uploaded_copy()
+    store_analysis(copy, {})  # done before the live match stood there
+    export = reverse("history:export", args=[copy.pk])
+    for user in (players[0], None):
+        client = client_for(user)
+        response = client.get(reverse("history:replay", args=[copy.pk]))
+        page = response.content.decode()
+        assert response.status_code == 200 and 'data-testid="analysis-withheld"' in page
+        assert "being played now" in page and "analysis-graph" not in page and "analysis-ask" not in page
+        withheld = response.context["replay_data"]["analysis"]
+        assert withheld["status"] == "withheld" and withheld["moves"] == withheld["positions"] == []
+        refused = client.get(reverse("history:analysis_json", args=[copy.pk]))
+        assert refused.status_code == 409 and refused.json()["code"] == "analysis_live_position"
+        assert "fair play" in refused.json()["message"] and "positions" not in refused.json()
+        data = client.get(export).json()
+        assert "analysis" not in data and len(data["moves"]) == copy.plies  # the moves are the file's own
+    move_on(live, players)
+    assert client_for().get(reverse("history:analysis_json", args=[copy.pk])).json()["status"] == "done"
+    assert 'data-testid="analysis-graph"' in client_for().get(reverse("history:replay", args=[copy.pk])).content.decode()
+    assert "analysis" in client_for().get(export).json()
 
 
 def test_a_private_matchs_analysis_is_hidden_from_others():

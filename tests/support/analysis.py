@@ -1,15 +1,20 @@
-"""Matches built to contain a blunder, for the analysis tests: found with the rules alone; and
-made-up analyses with blunders where a test wants them."""
+"""Matches built to contain a blunder, for the analysis tests: found with the rules alone;
+made-up analyses with blunders where a test wants them; an import that passes through a live
+match's position (fair play)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from django.utils import timezone
 
 from games import services
+from games.history import selectors
+from games.history.services import match_import
 from games.models import Analysis, Match
 from games.rules import get_game
+from tests.support.players import make_players, play_first_moves, start_match
 
 
 def _winning_action(game, state, role) -> str | None:
@@ -88,3 +93,25 @@ def store_analysis(match: Match, marked: dict[int, list[str]], *, lines: bool = 
         evaluations.append(evaluation)
     return Analysis.objects.create(match=match, status=Analysis.Status.DONE, rounds=100, positions=len(evaluations),
                                    evaluations=evaluations, finished_at=timezone.now())
+
+
+def live_and_its_uploaded_copy():
+    """A player's own live match, exported, made to look finished and uploaded: its analysis
+    would be the search's verdict on the game in play. The players, the live match, the copy."""
+    players = make_players(2, prefix="uploader")
+    live = play_first_moves(start_match("nine-board-tictactoe", players), players)
+    data = selectors.match_export(match=live)
+    data.update(isCompleted=True, resigned=["oPlayer"], goalValues=[100, 0], matchId="not.the.live.one")
+    data.pop("states", None)
+    copy = match_import(user=players[0], content=json.dumps(data).encode())
+    assert copy.status == Match.Status.FINISHED and copy.plies == live.plies
+    return players, live, copy
+
+
+def move_on(live: Match, players: list) -> Match:
+    """Play the next move of ``live`` (players in role order): it leaves the position it stood at."""
+    game = get_game(live.game)
+    state = game.state_from_json(live.state)
+    by_role = dict(zip(game.roles, players))
+    return services.move_submit(match_id=live.pk, user=by_role[game.to_move(state)],
+                                action=game.legal_actions(state)[0], version=live.version)
