@@ -70,6 +70,6 @@ class SocketUserMiddleware:
         try:
             scope["user"] = reading.result()
         except outages.SERVICE_DOWN as err:  # the database is away: "try again later", not a failed handshake
-            outages.report("reading a socket's session", err)
+            outages.report_or_raise("reading a socket's session", err)
             return await outages.refuse_for_now(receive, send)
         return await self.inner(scope, receive, send)

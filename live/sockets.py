@@ -37,6 +37,7 @@ from games.runtime.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
+SERVER_ERROR = 1011  # the standard's "unexpected condition": a fault, not an outage (the page reconnects)
 TOO_MANY = 4429
 SIGNED_OUT = 4403  # the page's player logged out (or may no longer act): the page reloads, no retry
 READS = frozenset({"ping", "sync"})  # the messages that change nothing; every other is a write
@@ -60,7 +61,7 @@ class Socket(AsyncWebsocketConsumer):
         try:
             self.channel_name = await self.channel_layer.new_channel()
         except SERVICE_DOWN as err:  # Redis is away: the page is told to retry, not a failed handshake
-            outages.report("opening a socket", err)
+            outages.report_or_raise("opening a socket", err)
             await outages.refuse_for_now(receive, send)
             return
         self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
@@ -97,10 +98,11 @@ class Socket(AsyncWebsocketConsumer):
                 await self.sign_out()
                 return
             await self.handle(kind, fields)
-        except SERVICE_DOWN as err:  # Redis or the database went away: the page shows "reconnecting"
-            outages.report(f"handling a {kind!r} message on a socket", err)
-            await self.ask_to_retry()
-        except Exception:
+        except Exception as err:
+            if outages.down(err):  # Redis or the database went away: the page shows "reconnecting"
+                outages.report(f"handling a {kind!r} message on a socket", err)
+                await self.ask_to_retry()
+                return
             logger.exception("%s: %s failed", self, kind)
             await self._error("server_error", "Something went wrong on our side; nothing was changed. Try again.")
 
@@ -164,6 +166,20 @@ class Socket(AsyncWebsocketConsumer):
         await self.send_json_text(outages.UNAVAILABLE)
         await self.close(code=TRY_AGAIN_LATER)
 
+    async def open_failed(self, doing: str, error: BaseException) -> None:
+        """Opening this page (``doing``) failed. A service away: one line, and the page is told
+        to retry (``ask_to_retry``). Anything else is a fault: logged with its traceback, the
+        page told so and closed with ``SERVER_ERROR``; it reconnects as after any lost
+        connection, not told to wait out an outage that is not there."""
+        if outages.down(error):
+            outages.report(doing, error)
+            await self.ask_to_retry()
+            return
+        logger.error("%s: %s failed", self, doing, exc_info=error)
+        self.retrying = True  # closing: what it sends from here on changes nothing
+        await self._error("server_error", "Something went wrong on our side. Reload the page to try again.")
+        await self.close(code=SERVER_ERROR)
+
     async def before_retry(self) -> None:
         """What a page must hear before it is closed to retry (a match page: its own move)."""
 
@@ -198,10 +214,8 @@ class Socket(AsyncWebsocketConsumer):
             client, self.client = self.client, None
             try:
                 await throttle.limits().close(client, self.channel_name)
-            except SERVICE_DOWN as err:
-                outages.report("uncounting a closing socket (it ages out)", err)
-            except Exception:
-                logger.exception("%s: could not uncount a closing socket; it ages out", self)
+            except Exception as err:
+                outages.report_or_log("uncounting a closing socket (it ages out)", err, logger)
 
     async def within_budget(self) -> bool:
         """Take one message from the client's budget. If it is spent, the client is told and

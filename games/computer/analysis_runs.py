@@ -101,7 +101,7 @@ async def run_queue(executor: Executor) -> None:
                     continue
                 wait = await db(_services["takeover_seconds"])()
             except outages.SERVICE_DOWN as err:
-                outages.report("a post-game analysis (retried)", err)
+                outages.report_or_raise("a post-game analysis (retried)", err)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             if wake.is_set():
@@ -135,7 +135,7 @@ async def _to_worker() -> None:
     try:
         await get_channel_layer().send(CHANNEL, {"type": "analysis.run"})
     except outages.SERVICE_DOWN as err:  # the next request, or the next start, asks again
-        outages.report("asking a worker to run the analyses", err)
+        outages.report_or_raise("asking a worker to run the analyses", err)
 
 
 def _run_left_over_jobs() -> None:

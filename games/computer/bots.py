@@ -85,13 +85,13 @@ async def _to_worker(match_id: int, version: int) -> None:
             await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
                                                               "version": version})
         except outages.SERVICE_DOWN as err:
-            outages.report("asking a worker for the computer's turn (asked again)", err)
+            outages.report_or_raise("asking a worker for the computer's turn (asked again)", err)
         await asyncio.sleep(settings.COMPUTER_SECONDS + WORKER_GRACE_SECONDS)
         try:
             if await db(selectors.computer_turn)(match_id=match_id, version=version) is None:
                 return
         except outages.SERVICE_DOWN as err:
-            outages.report("checking the computer's turn was played", err)
+            outages.report_or_raise("checking the computer's turn was played", err)
 
 
 async def play_turn_when_possible(match_id: int, version: int, executor: Executor) -> None:
@@ -101,7 +101,7 @@ async def play_turn_when_possible(match_id: int, version: int, executor: Executo
         try:
             return await play_turn(match_id, version, executor)
         except outages.SERVICE_DOWN as err:
-            outages.report("the computer's turn (retried)", err)
+            outages.report_or_raise("the computer's turn (retried)", err)
             await asyncio.sleep(RETRY_SECONDS)
     await play_turn(match_id, version, executor)
 

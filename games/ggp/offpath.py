@@ -75,7 +75,7 @@ async def _to_worker(name: str, args: list) -> None:
     try:
         await get_channel_layer().send(GGP_CHANNEL, {"type": "ggp.task", "name": name, "args": args})
     except outages.SERVICE_DOWN as err:
-        outages.report(f"asking a worker to call a GGP player ({name})", err)
+        outages.report_or_raise(f"asking a worker to call a GGP player ({name})", err)
 
 
 def _run_for_loop(loop, name: str, *args) -> None:

@@ -23,7 +23,8 @@ TRY_AGAIN_LATER = 4503  # "try again later" (1013 itself is not a code an applic
 UNAVAILABLE = {"type": "error", "code": "unavailable",
                "message": "Live updates interrupted: the server cannot reach its services right now. Reconnecting…"}
 # What a failing service raises: builtin socket errors, redis-py's and the database's own (of
-# which only some mean the database is away: ``database_away``).
+# which only some mean the database is away: ``database_away``). A place that catches these to
+# wait an outage out asks ``down`` (``report_or_raise``, ``report_or_log``) before it does.
 SERVICE_DOWN = (OSError, RedisConnectionError, RedisTimeoutError, OperationalError, InterfaceError)
 # The drivers' codes for a database that cannot be reached now. PostgreSQL's SQLSTATE: class 08
 # (connection exception) and 57P01-57P03 (shut down by an administrator, crashed, starting up).
@@ -107,6 +108,15 @@ def report_or_log(kind: str, error: BaseException, log: logging.Logger) -> None:
         report(kind, error)
     else:
         log.error("%s failed", kind, exc_info=error)
+
+
+def report_or_raise(kind: str, error: BaseException) -> None:
+    """In an ``except SERVICE_DOWN`` that waits an outage out (tries again, tells the page to):
+    ``report`` a service that is down; raise anything else again (a database error of the code
+    or the data), for the caller's normal error path and its traceback, never waited out."""
+    if not down(error):
+        raise error
+    report(kind, error)
 
 
 def recovered(service: str) -> None:

@@ -120,7 +120,7 @@ def online_player_ids() -> set[int]:
     try:
         pages = store().pages(SITE)
     except outages.SERVICE_DOWN as err:  # Redis is away: the pages that list them still work
-        outages.report("reading who is online (listed as nobody)", err)
+        outages.report_or_raise("reading who is online (listed as nobody)", err)
         return set()
     return {user_id for user_id, seen in pages if user_id is not None and seen >= fresh_after}
 

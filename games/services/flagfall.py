@@ -80,13 +80,13 @@ async def fire(match_id: int) -> None:
         entry[1].cancel()
     try:
         ahead = await db(_flag)(match_id=match_id)
-    except outages.SERVICE_DOWN as err:  # the database is away: try again soon, not at the next sweep
-        outages.report("a flag fall (retried)", err)
+    except Exception as err:
+        if not outages.down(err):
+            logger.exception("match %s: flag fall failed; the sweep will retry", match_id)
+            return
+        outages.report("a flag fall (retried)", err)  # the database is away: try again soon, not at the next sweep
         if match_id not in _timers:
             arm(match_id, clocks.now() + timedelta(seconds=RETRY_SECONDS))
-        return
-    except Exception:
-        logger.exception("match %s: flag fall failed; the sweep will retry", match_id)
         return
     if ahead is not None and match_id not in _timers:
         arm(match_id, ahead)

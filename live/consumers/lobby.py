@@ -57,8 +57,7 @@ class LobbyConsumer(Socket):
                 await self.channel_layer.group_add(broadcast.player_group(user.pk), self.channel_name)
                 await self._send_mine()
         except Exception as err:  # Redis or the database is down: say so, let the page retry
-            outages.report_or_log("opening a lobby page", err, logger)
-            await self.ask_to_retry()
+            await self.open_failed("opening a lobby page", err)
 
     async def disconnect(self, code: int) -> None:
         if self.mine_reading is not None:
@@ -163,8 +162,7 @@ class SiteConsumer(Socket):
             challenges = await db(self._open)()
             await self.send_json_text({"type": "challenges", "challenges": challenges})
         except Exception as err:
-            outages.report_or_log("opening a site page", err, logger)
-            await self.ask_to_retry()
+            await self.open_failed("opening a site page", err)
 
     def _open(self) -> list[dict]:
         services.online_enter(user=self.user, channel_name=self.channel_name)

@@ -54,9 +54,8 @@ class MatchConsumer(Socket):
                 return
             await self._join(invite)
         except Exception as err:  # the database or the channel layer is down: say so, let the page retry
-            outages.report_or_log("opening a match page", err, logger)
             self.group = None
-            await self.ask_to_retry()
+            await self.open_failed("opening a match page", err)
 
     async def _join(self, invite: str | None) -> None:
         # Listen before reading: a move committed between the read and joining the group

@@ -79,13 +79,12 @@ async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_tol
 async def test_a_socket_whose_session_cannot_be_read_is_told_to_retry_not_refused(monkeypatch):
     from channels.db import database_sync_to_async
     from channels.testing import WebsocketCommunicator
-    from django.db import OperationalError
 
     from config import socketauth
     from config.asgi import application
 
     async def database_away(scope):
-        raise OperationalError("couldn't get a connection after 4.00 sec")
+        raise from_driver(psycopg_pool.PoolTimeout("couldn't get a connection after 4.00 sec"))
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
@@ -299,15 +298,195 @@ def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(capl
 
 
 async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
-    from django.db import OperationalError
-
     from games.services import flagfall
     from games.match import clocks
 
     def database_away(**kwargs):
-        raise OperationalError("connection refused")
+        raise from_driver(psycopg.OperationalError("connection failed: Connection refused"))
 
     monkeypatch.setattr(flagfall, "_flag", database_away)
     await flagfall.fire(42)
     deadline = flagfall.armed()[42]
     assert 0 < (deadline - clocks.now()).total_seconds() <= flagfall.RETRY_SECONDS
+
+
+# -- one judgement everywhere: a database fault is a fault, not an outage -------------------------
+# Every place that waits out a service that is away (a socket, the flag-fall timer, the
+# computer's turns, the analysis queue) judges an error as the 503 page does (``outages.down``):
+# a database error that is not the database away (here SQLite's "no such table", as a missing
+# migration raises it) is logged with its traceback and takes the place's normal error path.
+
+def database_fault(tmp_path) -> Exception:
+    return from_driver(sqlite_no_such_table(tmp_path))
+
+
+def database_away_error(tmp_path) -> Exception:
+    return from_driver(sqlite_locked(tmp_path))
+
+
+def logged_with_traceback(caplog, words: str) -> bool:
+    return any(words in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_message_that_meets_a_database_fault_is_a_server_error_not_a_retry(monkeypatch, caplog, tmp_path):
+    from channels.db import database_sync_to_async
+
+    from tests.games.test_consumers import join_match, receive
+
+    fault = database_fault(tmp_path)
+
+    def chat_post(**kwargs):
+        raise fault
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    monkeypatch.setattr(services, "chat_post", chat_post)
+    await sx.send_json_to({"type": "chat", "text": "hello"})
+    assert (await receive(sx, "error"))["code"] == "server_error"
+    await sx.send_json_to({"type": "ping"})
+    await receive(sx, "pong")  # still open and serving: not told to retry
+    assert logged_with_traceback(caplog, "failed") and "a service is down" not in caplog.text
+    await sx.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_meets_a_database_fault_as_it_opens_is_closed_with_a_server_error(monkeypatch, caplog,
+                                                                                               tmp_path):
+    from channels.db import database_sync_to_async
+
+    from live import sockets
+    from tests.games.test_consumers import open_socket, receive
+
+    fault = database_fault(tmp_path)
+
+    def presence_enter(**kwargs):
+        raise fault
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    monkeypatch.setattr(services, "presence_enter", presence_enter)
+    sx = await open_socket(f"/ws/matches/{match.pk}/", x)
+    assert (await receive(sx, "error"))["code"] == "server_error"
+    assert (await sx.receive_output(timeout=EVENT_SECONDS))["code"] == sockets.SERVER_ERROR
+    assert logged_with_traceback(caplog, "opening a match page failed") and "a service is down" not in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_session_read_meets_a_database_fault_fails_its_handshake(monkeypatch, tmp_path):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.db import OperationalError
+
+    from config import socketauth
+    from config.asgi import application
+
+    fault = database_fault(tmp_path)
+
+    async def read_user(scope):
+        raise fault
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    monkeypatch.setattr(socketauth, "read_user", read_user)
+    comm = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                 headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    with pytest.raises(OperationalError, match="no such table"):  # as any other fault (Daphne logs it)
+        await comm.connect()
+
+
+async def test_a_flag_fall_that_meets_a_database_fault_is_logged_and_left_to_the_sweep(monkeypatch, caplog, tmp_path):
+    from games.services import flagfall
+
+    fault = database_fault(tmp_path)
+
+    def flag(**kwargs):
+        raise fault
+
+    monkeypatch.setattr(flagfall, "_flag", flag)
+    await flagfall.fire(42)
+    assert 42 not in flagfall.armed()  # not tried again in RETRY_SECONDS as an outage would be
+    assert logged_with_traceback(caplog, "flag fall failed") and "a service is down" not in caplog.text
+
+
+async def test_the_computers_turn_that_meets_a_database_fault_is_not_retried(monkeypatch, tmp_path):
+    from django.db import OperationalError
+
+    from games.computer import bots
+
+    fault, calls = database_fault(tmp_path), []
+
+    async def play_turn(match_id, version, executor):
+        calls.append(match_id)
+        raise fault
+
+    monkeypatch.setattr(bots, "play_turn", play_turn)
+    monkeypatch.setattr(bots, "RETRY_SECONDS", 0.001)
+    monkeypatch.setattr(bots, "RETRY_FOR_SECONDS", 0.003)
+    with pytest.raises(OperationalError, match="no such table"):
+        await bots.play_turn_when_possible(42, 1, None)
+    assert calls == [42]
+
+
+async def test_the_computers_turn_waits_out_the_database_away(monkeypatch, tmp_path):
+    from games.computer import bots
+
+    away, calls = database_away_error(tmp_path), []
+
+    async def play_turn(match_id, version, executor):
+        calls.append(match_id)
+        if len(calls) < 3:
+            raise away
+
+    monkeypatch.setattr(bots, "play_turn", play_turn)
+    monkeypatch.setattr(bots, "RETRY_SECONDS", 0.001)
+    await bots.play_turn_when_possible(42, 1, None)
+    assert calls == [42, 42, 42]
+
+
+async def test_asking_a_worker_again_for_the_computers_turn_stops_at_a_database_fault(monkeypatch, settings,
+                                                                                       tmp_path):
+    from django.db import OperationalError
+
+    from games import selectors
+    from games.computer import bots
+
+    settings.COMPUTER_SECONDS = 0
+    fault, calls = database_fault(tmp_path), []
+
+    def computer_turn(**kwargs):
+        calls.append(kwargs["match_id"])
+        raise fault
+
+    monkeypatch.setattr(selectors, "computer_turn", computer_turn)
+    monkeypatch.setattr(bots, "WORKER_GRACE_SECONDS", 0.0)
+    with pytest.raises(OperationalError, match="no such table"):
+        await bots._to_worker(42, 1)
+    assert calls == [42]
+
+
+@pytest.mark.parametrize("make, runs", [(database_fault, False), (database_away_error, True)])
+async def test_the_analysis_queue_waits_out_the_database_away_but_not_a_fault(make, runs, monkeypatch, tmp_path):
+    from django.db import OperationalError
+
+    from games.computer import analysis_runs
+
+    error, claims = make(tmp_path), []
+
+    def claim():
+        claims.append(1)
+        if len(claims) == 1:
+            raise error
+        return None  # the queue is empty
+
+    monkeypatch.setitem(analysis_runs._services, "claim", claim)
+    monkeypatch.setitem(analysis_runs._services, "takeover_seconds", lambda: None)
+    monkeypatch.setattr(analysis_runs, "RETRY_SECONDS", 0.0)
+    if runs:
+        await analysis_runs.run_queue(None)
+        assert len(claims) == 2
+    else:
+        with pytest.raises(OperationalError, match="no such table"):
+            await analysis_runs.run_queue(None)
+        assert len(claims) == 1
