@@ -11,8 +11,8 @@ What the task does, from the match as it is now:
 
 - a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
-  is in another match: the match is called off (it never began) and the player shown busy.
-  One that gives no valid answer in time is shown away, and a rated match is called off too
+  is in another match: the match is called off (it never began), the player shown busy, and
+  the other GGP seats (they may have taken the match on) hear ABORT. One that gives no valid answer in time is shown away, and a rated match is called off too
   (ABORT); a casual one goes on.
 - each step: ``(PLAY <id> <previous joint move>)`` to every GGP seat (``nil`` first, ``noop``
   for a role that had no choice), with the play clock; the next step goes out once every
@@ -220,7 +220,9 @@ def _clock(view: _View) -> float:
 
 def _start(view: _View, mid: str, claim: str) -> bool:
     """START to every GGP seat; False when the match is called off. A seat that answers
-    ``busy`` is in another match: the match never began, and hears nothing more. A seat that
+    ``busy`` is in another match: the match never began, that seat hears nothing more and the
+    others (ready, or maybe so: a late or garbled answer) hear ABORT, as the protocol ends a
+    match a player accepted. A seat that
     gives no valid answer in time (none, an error, not ``ready``, or after the start clock) is
     shown away: a rated match is called off then (it never began: a side that never moves
     makes no rated result, as on lichess) and its seats hear ABORT; a casual one goes on, that
@@ -233,10 +235,13 @@ def _start(view: _View, mid: str, claim: str) -> bool:
     for role, (word, note) in said.items():
         status = {"ready": GGPPlayer.Status.ONLINE, "busy": GGPPlayer.Status.BUSY}.get(word, GGPPlayer.Status.AWAY)
         GGPPlayer.objects.filter(pk=view.seats[role].pk).update(status=status, note=note[:200])
-    busy = next((view.seats[role] for role, (word, _) in said.items() if word == "busy"), None)
-    if busy is not None:
-        _note(view.match.pk, claim, ended=True)  # it never began: nothing more to send
-        _services["call_off"](match_id=view.match.pk, reason=f"{busy.account} is busy in another match")
+    busy = [role for role, (word, _) in said.items() if word == "busy"]
+    if busy:
+        _note(view.match.pk, claim, ended=True)  # it never began: ABORT below is the last message
+        _services["call_off"](match_id=view.match.pk, reason=f"{view.seats[busy[0]].account} is busy in another match")
+        took_it_on = [role for role in view.seats if role not in busy]  # a busy player never took the match on
+        if took_it_on and _hold(view.match.pk, claim, _clock(view)):
+            _send_all(view, protocol.abort(mid), _clock(view), roles=took_it_on)
         return False
     unready = [str(view.seats[role].account) for role, (word, _) in said.items() if word != "ready"]
     if unready and view.match.rated:
@@ -280,16 +285,18 @@ def _joint(view: _View, step: int) -> list[str] | None:
     return [to_gdl(view.game.slug, before, role, action if role == mover else None) for role in view.game.roles]
 
 
-def _send_each(view: _View, message: Callable[[str], str], seconds: float) -> dict[str, client.Answer]:
-    roles = list(view.seats)
+def _send_each(view: _View, message: Callable[[str], str], seconds: float,
+               roles: list[str] | None = None) -> dict[str, client.Answer]:
+    """``message(role)`` to each GGP seat (of ``roles``: by default all) at once; their answers."""
+    roles = list(view.seats) if roles is None else roles
     with ThreadPoolExecutor(max_workers=len(roles)) as pool:
         futures = {role: pool.submit(client.call, view.seats[role].url, message(role), seconds=seconds)
                    for role in roles}
     return {role: future.result() for role, future in futures.items()}
 
 
-def _send_all(view: _View, message: str, seconds: float) -> dict[str, client.Answer]:
-    return _send_each(view, lambda role: message, seconds)
+def _send_all(view: _View, message: str, seconds: float, roles: list[str] | None = None) -> dict[str, client.Answer]:
+    return _send_each(view, lambda role: message, seconds, roles)
 
 
 def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:

@@ -160,6 +160,24 @@ def test_a_busy_player_is_not_seated_the_match_is_called_off():
     assert player.messages == ["INFO", "START"]
 
 
+def test_the_players_that_answered_start_ready_hear_abort_when_another_is_busy():
+    """The GGP protocol: a match a player accepted (START ``ready``) and that is then called
+    off ends for it with ABORT, here because the other GGP seat is busy in another match. The
+    busy one never took the match on: it hears nothing more."""
+    [person] = make_accounts(1)
+    with GGPTestPlayer(grace=GRACE) as ready, GGPTestPlayer(grace=GRACE) as elsewhere:
+        first, second = register(ready, person, "Ready"), register(elsewhere, person, "Elsewhere")
+        elsewhere.busy = True
+        match = services.match_create(user=person, settings=MatchSettings("tictactoe-3player", time_control=PER_MOVE),
+                                      role="xplayer", ggp_players={"oplayer": first.pk, "zplayer": second.pk})
+        assert ready.done.wait(EVENT_SECONDS), f"the ready player heard {ready.messages}"
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and "Elsewhere is busy" in match.result["reason"]
+    assert ready.messages == ["INFO", "START", "ABORT"]
+    assert elsewhere.messages == ["INFO", "START"]
+    assert GGPProgress.objects.get(pk=match.pk).ended
+
+
 def test_a_match_called_off_sends_abort():
     [person] = make_accounts(1)
     with GGPTestPlayer(grace=GRACE) as player:
