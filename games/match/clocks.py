@@ -8,7 +8,8 @@ turn of one clock): the mover is charged the time since ``since`` and, in real t
 increment. Correspondence gives each turn the same number of days, whatever was left before;
 per move (the GGP way: a start clock and a play clock, in seconds) gives each turn the play
 clock, and the first turn the start clock too. When a per-move turn runs out, a random legal
-move is played for the mover and marked as such (``games.services.clocks``): the match goes on.
+move is played for the mover and marked as such (``games.services.clocks``): the match goes on
+(in a rated match, unless the seat does not play at all: ``absence``).
 In real time (as on lichess) a seat's clock starts at its own first move: until then the
 clock lists the seat in ``first``, and its turn has ``first_ms`` (``FIRST_MOVE_SECONDS``) to
 make that move, or the match is aborted; that first turn is not charged to its time.

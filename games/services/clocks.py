@@ -27,7 +27,8 @@ def clock_flag(*, match_id: int) -> datetime | None:
     goes on. Before every seat has moved (in real time: a seat's first-move time ran out) the
     match is aborted instead (``resign_seat``; as lichess does: nobody loses, or is rated, for
     a game that never began). Per move (the GGP way), a random legal move is played for the
-    mover instead and marked as such, and the match goes on (``move_replace``). Returns the
+    mover instead and marked as such, and the match goes on (``move_replace``; a rated match
+    ends for a seat that does not play at all, ``games.match.absence``). Returns the
     deadline still ahead, if the match has one."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()

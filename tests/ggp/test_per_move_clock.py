@@ -137,3 +137,49 @@ def test_no_takeback_is_asked_of_a_ggp_player_who_can_never_answer(monkeypatch, 
         services.takeback_offer(match_id=match.pk, user=person, version=1)
     assert refused.value.code == "program_plays_on" and "cannot answer" in refused.value.message
     assert Match.objects.get(pk=match.pk).offers == ""
+
+
+@pytest.mark.django_db
+def test_a_person_who_never_moves_in_a_rated_per_move_match_has_it_called_off(fake_time):
+    """People and programs alike (``games.match.absence``): x's first turn runs out (one slip,
+    played at random), then its second: the match never began and is called off, unrated."""
+    x, o = make_accounts(2)
+    match = start_match("tictactoe-x9", [x, o], rated=True, time_control=PER_MOVE)
+    Match.objects.filter(pk=match.pk).update(random_token="steady")  # the same moves at random every run
+    fake_time.advance(41)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    game = get_game(match.game)
+    services.move_submit(match_id=match.pk, user=o, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
+    fake_time.advance(PER_MOVE.play + 1)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.plies == 2
+    assert match.result["reason"] == "xplayer made no move of its own in its first 2 turns"
+    assert not match.seats.filter(rating_after__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_person_gone_from_a_rated_per_move_match_loses_on_time_after_three_turns(fake_time):
+    x, o = make_accounts(2)
+    match = start_match("nine-board-tictactoe", [x, o], rated=True, time_control=PER_MOVE)
+    Match.objects.filter(pk=match.pk).update(random_token="steady")  # the same moves at random every run
+    game = get_game(match.game)
+
+    def move(user):
+        match.refresh_from_db()
+        services.move_submit(match_id=match.pk, user=user, version=match.version,
+                             action=game.legal_actions(game.state_from_json(match.state))[0])
+
+    move(x)
+    for _ in range(3):
+        move(o)
+        fake_time.advance(PER_MOVE.play + 1)
+        services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["oPlayer"]
+    assert match.result["reason"] == "xPlayer ran out of time: no move of its own in 3 turns in a row"
+    assert ReplacedMove.objects.filter(match=match).count() == 2
+    assert match.seats.get(role="xPlayer").out == "time"

@@ -12,9 +12,10 @@ from django.utils import timezone
 from games import services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import GGPPlayer, Match, Rating, Seat
+from games.models import GGPPlayer, Match, Rating, ReplacedMove, Seat
 from games.rules import get_game
 from tests.support.ggphttp import PlayerServer, fumbling
+from tests.support.ggpplayer import GGPTestPlayer
 from tests.support.players import make_accounts, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,3 +177,104 @@ def test_two_programs_of_one_owner_in_a_three_player_match_are_one_opponent():
             seats["zplayer"].unrated_against) == ("zplayer", "zplayer", "oplayer xplayer")
     assert seats["zplayer"].rating_after is None
     assert Rating.objects.get(player=alice, game="tictactoe-3player").opponents == 1
+
+
+# -- a program that does not play: the match is called off, or the program loses ---------------------
+
+def steady(match: Match) -> Match:
+    """The same moves at random in ``match`` on every run (its random token fixed: one whose
+    game goes on as long as these tests need)."""
+    Match.objects.filter(pk=match.pk).update(random_token="a long game")
+    return match
+
+
+def person_moves(match: Match, person, count: int) -> Match:
+    """``person``'s next ``count`` turns (a legal move each), the program's answered after each (inline)."""
+    game = get_game(match.game)
+    for _ in range(count):
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE, match.result
+        legal = game.legal_actions(game.state_from_json(match.state))
+        services.move_submit(match_id=match.pk, user=person, version=match.version,
+                             action=legal[match.plies % 7 % len(legal)])
+    match.refresh_from_db()
+    return match
+
+
+def test_a_rated_match_whose_program_never_plays_a_move_of_its_own_is_called_off():
+    """The farming: Mallory's program answers START ready and then no PLAY with a move, so
+    every one of its turns was played at random until the end, and Alice beat random moves
+    rated. Now its first turns (two: one slip is forgiven) with no move of its own call the
+    match off: no result, nobody rated, the program hears ABORT."""
+    alice, mallory = make_accounts(2)
+    with PlayerServer(fumbling) as server:
+        program = services.ggp_player_register(owner=mallory, name="Fumbler", url=server.url)
+        match = person_moves(against(alice, program, rated=True), alice, 1)
+        assert match.status == Match.Status.ACTIVE and match.plies == 2  # its first turn at random: one slip
+        match = person_moves(match, alice, 1)
+        assert match.status == Match.Status.ABORTED
+        assert match.result["reason"] == "oplayer made no move of its own in its first 2 turns"
+        assert server.bodies()[-1].startswith("(ABORT ")
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(2, "illegal")]
+    assert match.plies == 3, "the second turn is not played at random: the match is called off instead"
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert not Seat.objects.filter(match=match, rating_after__isnull=False).exists()
+
+
+def test_a_program_that_stops_playing_in_a_rated_match_loses_on_time():
+    """It made a move of its own, then answered nothing legal three turns in a row: it has
+    left, and loses on time (rated), as a bot that stops moving does on lichess; two misses
+    were still played at random."""
+    alice, mallory = make_accounts(2)
+    with GGPTestPlayer(misbehave={2: "illegal", 3: "illegal", 4: "illegal"}, seed=3) as player:
+        program = services.ggp_player_register(owner=mallory, name="Quitter", url=player.url)
+        match = person_moves(steady(against(alice, program, rated=True)), alice, 3)
+        assert match.status == Match.Status.ACTIVE and match.plies == 6
+        match = person_moves(match, alice, 1)
+        assert player.messages[-1] == "STOP"
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["xplayer"]
+    assert match.result["reason"] == "oplayer ran out of time: no move of its own in 3 turns in a row"
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(4, "illegal"),
+                                                                                          (6, "illegal")]
+    seat = Seat.objects.get(match=match, role="oplayer")
+    assert (seat.out, seat.outcome) == ("time", "lost")
+    assert rated_against(match, "xplayer") and rated_against(match, "oplayer")
+
+
+def no_manager(monkeypatch) -> None:
+    """No task of the manager runs: the test plays the program's turns itself."""
+    from games.ggp import offpath
+
+    monkeypatch.setattr(offpath, "run", lambda name, *args: None)
+
+
+def program_turns(match: Match, person, program: GGPPlayer, turns: list[str]) -> Match:
+    """After each of ``person``'s moves, the program's turn: ``"move"`` (a move of its own),
+    else played in its place for that reason (``move_replace``, as the manager does)."""
+    game = get_game(match.game)
+    for turn in turns:
+        match = person_moves(match, person, 1)
+        legal = game.legal_actions(game.state_from_json(match.state))
+        if turn == "move":
+            services.move_submit(match_id=match.pk, user=program.account, action=legal[0], version=match.version)
+        else:
+            services.move_replace(match_id=match.pk, version=match.version, role="oplayer", reason=turn)
+        match.refresh_from_db()
+    return match
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_turns_the_server_lost_are_not_the_programs_and_a_casual_match_plays_on_at_random(rated, monkeypatch):
+    """A turn whose answer the server lost (a restarted worker) is neither a move of the
+    program's nor a miss: it does not call the match off or end it. Casual matches keep the
+    GGP way: every missed turn at random, the match goes on."""
+    no_manager(monkeypatch)
+    alice, mallory = make_accounts(2)
+    program = registered(mallory, "Unlucky")
+    match = program_turns(steady(against(alice, program, rated=rated)), alice, program, ["lost", "lost", "silent"])
+    assert match.status == Match.Status.ACTIVE
+    match = program_turns(match, alice, program, ["move", "late", "lost", "illegal", "lost"])
+    assert match.status == Match.Status.ACTIVE
+    match = program_turns(match, alice, program, ["silent"])
+    assert match.status == (Match.Status.FINISHED if rated else Match.Status.ACTIVE)
+    assert ReplacedMove.objects.filter(match=match).count() == (7 if rated else 8)

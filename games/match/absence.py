@@ -1,0 +1,52 @@
+"""A seat that does not play its turns in a rated match: when the match stops waiting for it.
+Plain values, no database.
+
+Per move (the GGP way) a turn a seat does not play is played in its place at random and the
+match goes on (``games.services.replaced``): a GGP player's answer late, not legal or missing,
+a person's play clock run out. In a casual match that stays so, as GGP game managers do. In a
+rated one it let a program that never plays (or a person gone for good) be beaten at random
+match after match, so a rated match ends as lichess ends a game with a player who does not move:
+
+- a seat whose first ``FIRST_TURNS`` turns were all played in its place never began the match:
+  it is called off, nobody rated (lichess aborts a game whose player never moves). Two, not
+  one: a single slip (a first answer a little late) does not void a match both sides wanted;
+- a seat that has played moves of its own and then has ``IN_A_ROW`` turns in a row played in
+  its place has left: it loses on time (lichess: a player who stops moving loses on time). A
+  slow or faulty answer now and then stays a random move, as before.
+
+A turn whose answer the server itself lost (a restarted worker, ``ReplacedMove`` ``lost``) is
+not the player's doing: it is left out of the count, neither a move of its own nor a miss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+FIRST_TURNS = 2
+IN_A_ROW = 3
+
+PLAY_ON = ""
+NEVER_BEGAN = "never_began"
+LEFT = "left"
+
+
+def verdict(turns: Sequence[bool]) -> str:
+    """What a rated match does when a seat's turn is about to be played in its place, given
+    ``turns``: its turns before this one, in order, True for a move of its own, False for one
+    played in its place (the server's own losses left out). ``PLAY_ON`` (play it at random),
+    ``NEVER_BEGAN`` (call the match off) or ``LEFT`` (the seat loses on time).
+
+    >>> verdict([])
+    ''
+    >>> verdict([False])
+    'never_began'
+    >>> verdict([True, False, False])
+    'left'
+    >>> verdict([True, False, True, False])
+    ''
+    """
+    with_this = [*turns, False]
+    if not any(with_this):
+        return NEVER_BEGAN if len(with_this) >= FIRST_TURNS else PLAY_ON
+    missed = len(with_this) - 1 - max(i for i, own in enumerate(with_this) if own)
+    return LEFT if missed >= IN_A_ROW else PLAY_ON
