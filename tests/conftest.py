@@ -67,6 +67,10 @@ class FakeTime:
     def __call__(self):
         return self.now
 
+    def ms(self) -> int:
+        """The time now as a clock in a state message gives it: milliseconds since the epoch."""
+        return int(self.now.timestamp() * 1000)
+
     def advance(self, seconds: float) -> None:
         from datetime import timedelta
 

@@ -21,7 +21,8 @@ What the task does, from the match as it is now:
   than the play clock, not legal, or none by the play clock plus ``GGP_GRACE_SECONDS`` is
   replaced by a random legal move, recorded with the reason (``move_replace``). The play clock
   runs from the seat's own PLAY (``sent_at``), not from the move before it: the flag waits for
-  it (``flag_deadline``), and the move path leaves the seat's time to this judgement.
+  it (``flag_deadline``), the move path leaves the seat's time to this judgement, and the pages
+  hear the state again as the PLAY leaves, its clock counted from then (``play_sent``).
 - the end: ``(STOP <id> <last joint move>)``, or ``(ABORT <id>)`` for a match called off.
 
 No database connection or lock is held while a player thinks (the claim is a row's value,
@@ -68,7 +69,8 @@ Answer = tuple[int, str | None, str, str]  # the GGP mover's: plies, action or N
 
 def use(**services: Callable[..., object]) -> None:
     """Give this module the services it calls: ``submit`` (``move_submit``), ``replace``
-    (``move_replace``) and ``call_off`` (``ggp_match_call_off``)."""
+    (``move_replace``), ``call_off`` (``ggp_match_call_off``) and ``play_sent``
+    (``clock_play_sent``: the pages count the GGP mover's clock from its PLAY)."""
     _services.update(services)
 
 
@@ -195,6 +197,8 @@ def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
         if not _hold(match_id, claim, seconds):
             return
         _note(match_id, claim, sent=step, sent_at=clocks.now())
+        if step == plies and active and _ggp_mover(view) is not None:
+            _services["play_sent"](match_id=match_id)  # its clock runs from now: the pages show it so
         answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
         if step == plies:
             answer = _judge(view, answers)
@@ -301,12 +305,10 @@ def _send_all(view: _View, message: str, seconds: float, roles: list[str] | None
 
 def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
     """The GGP mover's answer to this step: (plies, action or None, reason, answer text)."""
+    mover = _ggp_mover(view)
+    if mover is None:
+        return None
     state = view.states[-1]
-    if view.game.is_terminal(state):
-        return None
-    mover = view.game.to_move(state)
-    if mover not in view.seats:
-        return None
     from games.ggp.gdl.moves import from_gdl
 
     plies, answer = len(view.actions), answers[mover]
@@ -325,9 +327,14 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
 def _unanswered(view: _View) -> Answer | None:
     """The GGP mover's turn of a step whose answers Boardhall lost: played at random, recorded as
     lost (the player is not to blame)."""
+    return (len(view.actions), None, "lost", "") if _ggp_mover(view) is not None else None
+
+
+def _ggp_mover(view: _View) -> str | None:
+    """The role to move now if a GGP seat holds it (None: another's turn, or the game is over)."""
     state = view.states[-1]
     mover = None if view.game.is_terminal(state) else view.game.to_move(state)
-    return (len(view.actions), None, "lost", "") if mover in view.seats else None
+    return mover if mover in view.seats else None
 
 
 def flag_deadline(match: Match, at: datetime) -> datetime:

@@ -278,6 +278,19 @@ def think_seconds(control: TimeControl, clock: dict | None, role: str, at: datet
                left * THINK_LEFT_SHARE)
 
 
+def from_play(control: TimeControl, clock: dict, sent_at: datetime) -> dict:
+    """The clock of a GGP seat's turn as it really runs: the play clock from when its PLAY went
+    out (``sent_at``; the GGP game manager judges its answer by that, ``games.ggp.manager``),
+    not what is left of the turn begun by the move before it (the PLAY may leave later: a step
+    goes out once every answer to the one before has come).
+
+    >>> clock = {"remaining": {"x": 10_000, "o": 40_000}, "since": 0, "running": "o"}
+    >>> from_play(TimeControl(start=30, play=10), clock, datetime.fromtimestamp(5, tz=tz.utc))
+    {'remaining': {'x': 10000, 'o': 10000}, 'since': 5000, 'running': 'o'}
+    """
+    return {**clock, "remaining": {**clock["remaining"], clock["running"]: control.turn_ms()}, "since": _ms(sent_at)}
+
+
 def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:
     """What pages receive: the time control, each seat's remaining milliseconds when the turn
     began (``since``), whose clock runs, and the server's time now (pages count from there);

@@ -14,7 +14,7 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.models import Challenge, ChatMessage, Match, Seat
+from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
 from games.rules import Game, get_game
 from games.selectors.snapshots import player_json, seat_rating_json
 
@@ -47,11 +47,28 @@ def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str
         seats = match_seats(match.pk)
     rematches = list(match.rematches.select_related("created_by")) if match.status == Match.Status.FINISHED else []
     rematch = next((m for m in rematches if m.status != Match.Status.ABORTED), None)
-    return snapshots.build(match=match, game=game, state=game.state_from_json(match.state), seats=seats,
+    state = game.state_from_json(match.state)
+    return snapshots.build(match=match, game=game, state=state, seats=seats,
                            moves=snapshots.move_list(match_id=match.pk, version=match.version, plies=match.plies,
                                                      game=game),
                            rematch=rematch,
-                           rematch_declined=[m.created_by_id for m in rematches if (m.result or {}).get("declined")])
+                           rematch_declined=[m.created_by_id for m in rematches if (m.result or {}).get("declined")],
+                           play_sent_at=_ggp_play_sent_at(match, game, state, seats))
+
+
+def _ggp_play_sent_at(match: Match, game, state, seats: list[Seat]):
+    """When the PLAY of this step went out to the GGP seat to move (``GGPProgress.sent_at``),
+    or None: not a GGP seat's turn in an active per-move match, or its PLAY not sent yet. A
+    query only on a program's turn (GGP players' accounts are bots)."""
+    if match.status != Match.Status.ACTIVE or not match.clock_play or game.is_terminal(state):
+        return None
+    mover = next((s for s in seats if s.role == game.to_move(state)), None)
+    if mover is None or mover.player is None or not mover.player.is_bot:
+        return None
+    return (GGPProgress.objects.filter(match_id=match.pk, sent=match.plies, sent_at__isnull=False,
+                                       match__seats__role=mover.role, match__seats__player__ggp_player__isnull=False,
+                                       match__seats__player__ggp_player__removed_at__isnull=True)
+            .values_list("sent_at", flat=True).first())
 
 
 def match_snapshot_by_id(*, match_id: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -107,10 +108,13 @@ def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[st
 
 
 def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None,
-          rematch_declined: list[int] = ()) -> dict[str, Any]:
+          rematch_declined: list[int] = (), play_sent_at: datetime | None = None) -> dict[str, Any]:
     """The full public state of a match, the same for every viewer. ``seats`` come with their
     players (and the players rematch seats are kept for); ``rematch`` with its creator;
-    ``rematch_declined``: the players whose rematch offer was declined."""
+    ``rematch_declined``: the players whose rematch offer was declined; ``play_sent_at``: when
+    the PLAY of the GGP seat to move went out, if it did (its clock runs from then)."""
+    control = TimeControl.of(match)
+    clock = match.clock if play_sent_at is None else clocks.from_play(control, match.clock, play_sent_at)
     return {
         "id": match.pk,
         "game": game.slug,
@@ -126,7 +130,7 @@ def build(*, match: Match, game, state, seats, moves, rematch: Match | None = No
             for s in seats
         ],
         "view": game.view(state),
-        "clock": clocks.public(TimeControl.of(match), match.clock, clocks.now()),
+        "clock": clocks.public(control, clock, clocks.now()),
         "offers": conduct.parse(match.offers),
         "moves": list(moves),
         "result": match.result,

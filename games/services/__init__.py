@@ -40,7 +40,7 @@ from games.ggp.players import (
     ggp_players_listed,
     ggp_players_of,
 )
-from games.services.clocks import clock_flag, clock_sweep
+from games.services.clocks import clock_flag, clock_play_sent, clock_sweep
 from games.services.conduct import (
     draw_accept,
     draw_decline,
@@ -71,13 +71,14 @@ flagfall.use(flag=clock_flag, sweep=clock_sweep, resume=computer_turns_resume)
 # And the analyses' runner the queue's steps.
 analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
                   takeover_seconds=analysis_takeover_seconds)
-# And the GGP manager the services that play or replace a GGP seat's move, or call a match off.
-ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off)
+# And the GGP manager the services that play or replace a GGP seat's move, call a match off, or
+# show a GGP seat's clock from its PLAY.
+ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off, play_sent=clock_play_sent)
 
 __all__ = [
     "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
     "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
-    "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
+    "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_play_sent", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
     "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",

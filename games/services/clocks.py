@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from games.services import broadcast
 from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
@@ -51,6 +52,14 @@ def clock_flag(*, match_id: int) -> datetime | None:
         seat = next(s for s in seats if s.role == mover)
         resign_seat(match, seats, seat, reason=f"{mover} ran out of time", at=at, out=Out.TIME)
         return match.deadline
+
+
+def clock_play_sent(*, match_id: int) -> None:
+    """The PLAY of a GGP seat's turn went out (``GGPProgress.sent_at``, recorded by the GGP
+    game manager): the seat's clock runs from then, maybe seconds after its turn began, so the
+    match's pages hear its state again (at the same version: pages apply it) with the clock
+    counted from the PLAY (``selectors.match_snapshot``)."""
+    broadcast.match_changed_on_commit(match_id)
 
 
 def clock_sweep() -> int:

@@ -3,6 +3,7 @@ the server's own timer with nobody sending anything, a late move gets a clear er
 offers and their answers reach players and spectators."""
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
@@ -14,13 +15,16 @@ from games.computer import bots
 from games.services import flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import Match
+from games.models import GGPProgress, Match
+from games.rules import get_game
 from tests.games.test_consumers import db_state, drain, join_match, receive
 from tests.support.computer import HeldComputer
-from tests.support.players import make_players, play_out, start_match
-from tests.support.waits import EVENT_SECONDS, until
+from tests.support.ggphttp import FUMBLING, PlayerServer
+from tests.support.players import make_accounts, make_players, play_out, start_match
+from tests.support.waits import EVENT_SECONDS, until, until_here
 
 pytestmark = pytest.mark.django_db(transaction=True)
+PER_MOVE = TimeControl(start=30, play=10)
 
 
 async def until_armed(match_id: int) -> None:
@@ -226,3 +230,65 @@ async def test_against_the_computer_a_real_time_takeback_is_granted_at_once_whil
     for sock in (xs, spectator):
         await sock.disconnect()
     computer.pool.shutdown()
+
+
+class HeldProgram:
+    """A GGP program's answers (``PlayerServer``) that the test releases: START ``ready`` at
+    once; its noop turn (PLAY nil) once ``noop`` is set, its own turn once ``move`` is (then
+    with a move that is not legal: played at random, the match goes on)."""
+
+    def __init__(self) -> None:
+        self.noop, self.move, self.thinking = threading.Event(), threading.Event(), threading.Event()
+
+    def __call__(self, body: str) -> str:
+        kind = body.strip("()").split()[0].upper()
+        if kind == "PLAY":
+            self.thinking.set()
+            (self.noop if body.rstrip(")").endswith(" nil") else self.move).wait(EVENT_SECONDS)
+            return "noop" if body.rstrip(")").endswith(" nil") else "(not a move)"
+        return FUMBLING[kind]
+
+
+async def test_a_ggp_seats_clock_on_the_page_runs_from_its_own_play(fake_time, settings):
+    """The program thinks through its noop turn for 5 s after the person moved: its PLAY, and
+    so its play clock, starts only then (``GGPProgress.sent_at``). Pages hear the state again
+    when the PLAY goes out, and every state they are sent counts the seat's clock from it: the
+    whole play clock from the PLAY, not what is left of the turn begun at the person's move."""
+    settings.COMPUTER_WORKERS = "pool"  # the manager waits for the program in a thread of its own, as on a server
+    settings.GGP_PLAYER_HOSTS, settings.GGP_GRACE_SECONDS = ["localhost"], 1.0
+    program = HeldProgram()
+    with PlayerServer(program) as server:
+        [person] = await database_sync_to_async(make_accounts)(1)
+        registered = await database_sync_to_async(services.ggp_player_register)(owner=person, name="Ponderer",
+                                                                                 url=server.url)
+        match = await database_sync_to_async(services.match_create)(
+            user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE), role="xplayer",
+            ggp_players={"oplayer": registered.pk})
+        try:
+            await until(program.thinking.is_set, "the program thinking on its noop turn")
+            spectator, first = await join_match(match.pk)
+            moved_at = fake_time.ms()
+            game = get_game(match.game)
+            await database_sync_to_async(services.move_submit)(
+                match_id=match.pk, user=person, version=first["version"],
+                action=game.legal_actions(game.state_from_json(match.state))[0])
+            moved = await receive(spectator, "state")
+            assert moved["match"]["clock"]["since"] == moved_at
+            fake_time.advance(5)
+            program.noop.set()  # its PLAY goes out now, 5 s into the turn
+            played = await receive(spectator, "state")
+            assert played["version"] == moved["version"], f"not the state again as the PLAY left: {played['last_move']}"
+            clock = played["match"]["clock"]
+            assert (clock["running"], clock["since"]) == ("oplayer", moved_at + 5000)
+            assert clock["remaining"]["oplayer"] == PER_MOVE.play * 1000
+            late, joined = await join_match(match.pk)  # a page opened now, or one that asks again
+            assert joined["match"]["clock"]["since"] == moved_at + 5000
+            assert joined["match"]["clock"]["remaining"]["oplayer"] == PER_MOVE.play * 1000
+            for sock in (spectator, late):
+                await sock.disconnect()
+        finally:
+            program.noop.set()
+            program.move.set()
+            await database_sync_to_async(until_here)(
+                lambda: GGPProgress.objects.filter(pk=match.pk, sent__gte=1, claim="").exists(),
+                "the manager done with the match")

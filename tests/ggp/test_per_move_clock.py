@@ -183,3 +183,27 @@ def test_a_person_gone_from_a_rated_per_move_match_loses_on_time_after_three_tur
     assert match.result["reason"] == "xPlayer ran out of time: no move of its own in 3 turns in a row"
     assert ReplacedMove.objects.filter(match=match).count() == 2
     assert match.seats.get(role="xPlayer").out == "time"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_state_counts_a_ggp_seats_clock_from_its_own_play(fake_time, monkeypatch, settings):
+    """What pages receive (``selectors.match_snapshot``): on the GGP seat's turn, once its PLAY
+    went out, the play clock from then; before it went out, and on a person's turn (who also
+    hears every PLAY's step), the turn's clock as it is."""
+    match, person = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="oplayer")
+    game = get_game(match.game)
+    GGPProgress.objects.update_or_create(match=match, defaults={"started": True, "sent": 0, "sent_at": fake_time.now})
+    fake_time.advance(3)
+    shown = selectors.match_snapshot(match=Match.objects.get(pk=match.pk))["clock"]
+    assert (shown["running"], shown["since"]) == ("xplayer", match.clock["since"]), "a person's turn as it is"
+    services.move_submit(match_id=match.pk, user=person, version=match.version,
+                         action=game.legal_actions(game.state_from_json(match.state))[0])
+    match.refresh_from_db()
+    turn = match.clock
+    assert selectors.match_snapshot(match=match)["clock"]["since"] == turn["since"], "its PLAY not sent yet"
+    fake_time.advance(4)
+    GGPProgress.objects.filter(pk=match.pk).update(sent=1, sent_at=fake_time.now)
+    shown = selectors.match_snapshot(match=match)["clock"]
+    assert (shown["running"], shown["since"]) == ("oplayer", fake_time.ms())
+    assert shown["remaining"] == {**turn["remaining"], "oplayer": PER_MOVE.play * 1000}
+    assert Match.objects.get(pk=match.pk).clock == turn, "the match's own clock is not touched"
