@@ -14,8 +14,10 @@ match after match, so a rated match ends as lichess ends a game with a player wh
   its place has left: it loses on time (lichess: a player who stops moving loses on time). A
   slow or faulty answer now and then stays a random move, as before.
 
-A turn whose answer the server itself lost (a restarted worker, ``ReplacedMove`` ``lost``) is
-not the player's doing: it is left out of the count, neither a move of its own nor a miss.
+A turn is a seat's consecutive plies (Quarto's choosing and placing: two PLAYs, one clock),
+its own if any of them is. A ply whose answer the server itself lost (a restarted worker,
+``ReplacedMove`` ``lost``) is not the player's doing: it is left out of the count, neither a move
+of its own nor a miss.
 """
 
 from __future__ import annotations
@@ -30,23 +32,30 @@ NEVER_BEGAN = "never_began"
 LEFT = "left"
 
 
-def verdict(turns: Sequence[bool]) -> str:
-    """What a rated match does when a seat's turn is about to be played in its place, given
-    ``turns``: its turns before this one, in order, True for a move of its own, False for one
-    played in its place (the server's own losses left out). ``PLAY_ON`` (play it at random),
-    ``NEVER_BEGAN`` (call the match off) or ``LEFT`` (the seat loses on time).
+def verdict(plies: Sequence[tuple[int, bool]]) -> str:
+    """What a rated match does when a seat's ply is about to be played in its place, given
+    ``plies``: the seat's plies in order, each (its number, a move of its own?), that one last
+    (False), the server's own losses left out. ``PLAY_ON`` (play it at random), ``NEVER_BEGAN``
+    (call the match off) or ``LEFT`` (the seat loses on time).
 
-    >>> verdict([])
+    >>> verdict([(2, False)])
     ''
-    >>> verdict([False])
+    >>> verdict([(2, False), (4, False)])
     'never_began'
-    >>> verdict([True, False, False])
+    >>> verdict([(1, False), (2, False)])  # one turn of two plies (Quarto)
+    ''
+    >>> verdict([(2, True), (4, False), (6, False), (8, False)])
     'left'
-    >>> verdict([True, False, True, False])
+    >>> verdict([(2, True), (4, False), (6, True), (8, False)])
     ''
     """
-    with_this = [*turns, False]
-    if not any(with_this):
-        return NEVER_BEGAN if len(with_this) >= FIRST_TURNS else PLAY_ON
-    missed = len(with_this) - 1 - max(i for i, own in enumerate(with_this) if own)
+    turns: list[bool] = []  # each turn: a move of its own in it?
+    for i, (ply, own) in enumerate(plies):
+        if i and ply == plies[i - 1][0] + 1:
+            turns[-1] = turns[-1] or own
+        else:
+            turns.append(own)
+    if not any(turns):
+        return NEVER_BEGAN if len(turns) >= FIRST_TURNS else PLAY_ON
+    missed = len(turns) - 1 - max(i for i, own in enumerate(turns) if own)
     return LEFT if missed >= IN_A_ROW else PLAY_ON

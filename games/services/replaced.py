@@ -63,13 +63,14 @@ def move_replace(*, match_id: int, version: int, role: str, reason: str, answer:
 
 
 def _ends_for_absence(match: Match, seats: list[Seat], role: str) -> bool:
-    """Whether ``role``'s turn, about to be played in its place, ends the rated ``match``
-    instead (``absence.verdict`` on the seat's turns so far, those the server lost left out):
+    """Whether ``role``'s ply, about to be played in its place, ends the rated ``match``
+    instead (``absence.verdict`` on the seat's plies, those the server lost left out):
     called off if the seat never made a move of its own, else lost on time. Call holding the
     row lock."""
     replaced = dict(ReplacedMove.objects.filter(match=match, role=role).values_list("ply", "reason"))
-    own = Move.objects.filter(match=match, role=role).order_by("ply").values_list("ply", flat=True)
-    verdict = absence.verdict([ply not in replaced for ply in own if replaced.get(ply) != "lost"])
+    played = Move.objects.filter(match=match, role=role).order_by("ply").values_list("ply", flat=True)
+    plies = [(ply, ply not in replaced) for ply in played if replaced.get(ply) != "lost"]
+    verdict = absence.verdict([*plies, (match.plies + 1, False)])
     if verdict == absence.NEVER_BEGAN:
         call_off(match, reason=f"{role} made no move of its own in its first {absence.FIRST_TURNS} turns",
                  seats=seats)

@@ -207,3 +207,26 @@ def test_the_state_counts_a_ggp_seats_clock_from_its_own_play(fake_time, monkeyp
     assert (shown["running"], shown["since"]) == ("oplayer", fake_time.ms())
     assert shown["remaining"] == {**turn["remaining"], "oplayer": PER_MOVE.play * 1000}
     assert Match.objects.get(pk=match.pk).clock == turn, "the match's own clock is not touched"
+
+
+@pytest.mark.django_db
+def test_a_quarto_turn_of_two_plies_run_out_counts_once(fake_time):
+    """Quarto: choosing and placing are two plies of one turn (one clock). White's first turn
+    runs out: both plies at random, and that is one slip; its second turn calls the match off."""
+    white, black = make_accounts(2)
+    match = start_match("quarto-misere", [white, black], rated=True, time_control=PER_MOVE)
+    game = get_game(match.game)
+    fake_time.advance(41)
+    for _ in range(2):
+        services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.plies == 2
+    for _ in range(2):
+        services.move_submit(match_id=match.pk, user=black, version=match.version,
+                             action=game.legal_actions(game.state_from_json(match.state))[0])
+        match.refresh_from_db()
+    fake_time.advance(PER_MOVE.play + 1)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.plies == 4
+    assert match.result["reason"] == "white made no move of its own in its first 2 turns"
