@@ -13,7 +13,7 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
-from games.models import Match, Move, Seat
+from games.models import Match, Move, ReplacedMove, Seat
 from games.rules import get_game
 from games.services.common import (
     call_off,
@@ -176,8 +176,9 @@ def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str
     """Undo the requester's last move (its last turn: the run of its own actions that ended
     last, so a Quarto turn's placing and choosing go together) and everything after it, if
     every other human still playing accepted; else keep the request on the table. The
-    version goes up: a computer's answer thought about meanwhile is refused as stale. The
-    clocks: ``clocks.take_back``."""
+    version goes up: a computer's answer thought about meanwhile is refused as stale. A move
+    taken back that was played at random (``ReplacedMove``) goes with its mark. The clocks:
+    ``clocks.take_back``."""
     requester = offers["takeback"][0]
     waiting_for = {s.role for s in seats if not s.resigned and not s.player.is_computer} - set(offers["takeback"])
     if waiting_for:
@@ -192,6 +193,7 @@ def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str
     for move in moves[:cut - 1]:
         state = game.play(state, move.role, move.action)
     Move.objects.filter(match=match, ply__gte=cut).delete()
+    ReplacedMove.objects.filter(match=match, ply__gte=cut).delete()  # a ply played again is its mover's own
     match.state, match.plies, match.version, match.offers = game.state_to_json(state), cut - 1, match.version + 1, ""
     moved = {m.role for m in moves[:cut - 1]}
     match.clock, match.deadline = clocks.take_back(TimeControl.of(match), match.clock, after=game.to_move(state),

@@ -12,11 +12,11 @@ from games.computer import bots
 from games.match import conduct
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import Match, Move
+from games.models import Match, Move, ReplacedMove
 from games.rules import get_game
 from tests.games.test_clock_services import move
 from tests.games.test_services import assert_refused
-from tests.support.players import current_version, make_players, play_first_moves, start_match
+from tests.support.players import current_version, make_accounts, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -374,6 +374,66 @@ def test_a_first_move_taken_back_after_a_long_think_gets_its_whole_first_move_ti
     assert match.status == Match.Status.ACTIVE and match.clock["first"] == ["xPlayer", "oPlayer"]
     # the time spent stays spent, on x's own clock
     assert match.clock["remaining"] == {"xPlayer": (300 - settings.FIRST_MOVE_SECONDS - 10) * 1000, "oPlayer": 300_000}
+
+
+def per_move_against_the_computer(x) -> Match:
+    """A casual per-move match (30 s to start, 10 s a move) of ``x`` against the computer."""
+    return services.match_create(user=x, settings=MatchSettings("nine-board-tictactoe",
+                                                                time_control=TimeControl(start=30, play=10)),
+                                 role="xPlayer", against_computer=True, computer_level=1)
+
+
+def random_turn(match: Match, fake_time) -> Match:
+    """The mover's per-move clock runs out: its turn is played at random."""
+    match.refresh_from_db()
+    fake_time.advance((match.deadline - fake_time.now).total_seconds() + 1)
+    services.clock_flag(match_id=match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def test_a_takeback_takes_back_the_mark_of_a_move_played_at_random(fake_time, computer_asked):
+    """Per move, x's turn ran out and was played at random, then taken back: x's own move at
+    that ply is its own, on the match page, in the replay and in the GGP export."""
+    from django.test import Client
+
+    x, = make_players(1)
+    match = per_move_against_the_computer(x)
+    match = computer_answers(random_turn(match, fake_time))
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(1, "late")]
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
+    match.refresh_from_db()
+    assert match.plies == 0 and not ReplacedMove.objects.filter(match=match).exists()
+    match = computer_answers(move(match, x))
+    assert "replaced" not in selectors.match_snapshot(match=match)["moves"][0]
+    services.match_resign(match_id=match.pk, user=x)
+    assert "(at random" not in Client().get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "replacedMoves" not in Client().get(f"/matches/{match.pk}/export.json").json()
+
+
+def test_a_turn_taken_back_may_run_out_again(fake_time, computer_asked):
+    """A random move taken back leaves nothing behind that the next one at its ply collides with."""
+    x, = make_players(1)
+    match = per_move_against_the_computer(x)
+    match = computer_answers(random_turn(match, fake_time))
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
+    match = random_turn(match, fake_time)
+    assert match.plies == 1 and match.status == Match.Status.ACTIVE
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(1, "late")]
+
+
+def test_a_rated_match_counts_a_turn_played_again_after_a_takeback_as_its_movers_own(fake_time):
+    """x's first turn ran out (at random) and was taken back, then played by x: x has begun,
+    so x's next turn run out is one slip, not a second turn without a move of x's own (which
+    would call the match off, ``games.match.absence``)."""
+    x, o = make_accounts(2)
+    match = random_turn(start_match("nine-board-tictactoe", [x, o], rated=True,
+                                    time_control=TimeControl(start=30, play=10)), fake_time)
+    match = move(match, o)
+    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
+    services.takeback_accept(match_id=match.pk, user=o, version=current_version(match))
+    match = random_turn(move(move(match, x), o), fake_time)
+    assert match.status == Match.Status.ACTIVE and match.plies == 3
 
 
 def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_match():
