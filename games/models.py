@@ -309,9 +309,10 @@ class GGPProgress(models.Model):
 
 
 class ReplacedMove(models.Model):
-    """A turn a GGP seat did not answer in time or legally, or whose answer Boardhall lost (the
-    task that asked died before it came: ``lost``, not the player's fault): the random legal move
-    played in its place is ``Move`` ``ply``; pages and the replay show it as such."""
+    """A turn a GGP seat did not answer in time or legally (or a person's per-move turn run
+    out), or whose answer Boardhall lost (the task that asked died before it came, or the flag
+    fell because the manager could not act: ``lost``, not the player's fault): the random legal
+    move played in its place is ``Move`` ``ply``; pages and the replay show it as such."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="ggp_replaced")
     ply = models.PositiveIntegerField()

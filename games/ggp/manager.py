@@ -82,6 +82,13 @@ def is_ggp(user) -> bool:
     return user is not None and user.is_bot and user.username.startswith(ACCOUNT_PREFIX)
 
 
+def is_served(user) -> bool:
+    """Whether the manager calls ``user`` in its matches: a GGP player's account whose player
+    was not removed (a removed one's turns are left to the flag). Reads the player's row
+    unless it came with ``user``."""
+    return is_ggp(user) and hasattr(user, "ggp_player") and user.ggp_player.removed_at is None
+
+
 def after_commit(match_id: int, seats=None) -> None:
     """After this transaction commits, let the manager see ``match_id`` if a GGP player holds
     one of its seats (``seats`` with their players; None: look them up)."""
@@ -168,8 +175,7 @@ def _read(match_id: int) -> _View | None:
     for role, action in actions:
         states.append(game.play(states[-1], role, action))
     seats = {s.role: s.player.ggp_player for s in Seat.objects.filter(match_id=match_id)
-             .select_related("player__ggp_player")
-             if is_ggp(s.player) and hasattr(s.player, "ggp_player") and s.player.ggp_player.removed_at is None}
+             .select_related("player__ggp_player") if is_served(s.player)}
     return _View(match, game, TimeControl.of(match), states, actions, seats)
 
 

@@ -15,9 +15,9 @@ match after match, so a rated match ends as lichess ends a game with a player wh
   slow or faulty answer now and then stays a random move, as before.
 
 A turn is a seat's consecutive plies (Quarto's choosing and placing: two PLAYs, one clock),
-its own if any of them is. A ply whose answer the server itself lost (a restarted worker,
-``ReplacedMove`` ``lost``) is not the player's doing: it is left out of the count, neither a move
-of its own nor a miss.
+its own if any of them is. A ply whose answer the server itself lost (a restarted worker, or
+the flag on a GGP seat's turn its manager could not judge: ``ReplacedMove`` ``lost``) is not the
+player's doing: it is left out of the count, neither a move of its own nor a miss.
 """
 
 from __future__ import annotations

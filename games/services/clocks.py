@@ -29,8 +29,9 @@ def clock_flag(*, match_id: int) -> datetime | None:
     match is aborted instead (``resign_seat``; as lichess does: nobody loses, or is rated, for
     a game that never began). Per move (the GGP way), a random legal move is played for the
     mover instead and marked as such, and the match goes on (``move_replace``; a rated match
-    ends for a seat that does not play at all, ``games.match.absence``). Returns the
-    deadline still ahead, if the match has one."""
+    ends for a seat that does not play at all, ``games.match.absence``): too late, or, for a
+    GGP seat the manager serves (it judges those turns, the flag falls only when it could
+    not), lost by the server. Returns the deadline still ahead, if the match has one."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
@@ -45,7 +46,10 @@ def clock_flag(*, match_id: int) -> datetime | None:
             seat = next(s for s in seats if s.role == mover)
             if ggp_manager.is_ggp(seat.player) and at < (ggp_deadline := ggp_manager.flag_deadline(match, at)):
                 return ggp_deadline  # the manager judges its answer; the flag only if it cannot
-            move_replace(match_id=match.pk, version=match.version, role=mover, reason="late")
+            # a seat the manager serves: it could not judge (its process went away), the
+            # server's failure, not the player's: counted neither way (``games.match.absence``)
+            reason = "lost" if ggp_manager.is_served(seat.player) else "late"
+            move_replace(match_id=match.pk, version=match.version, role=mover, reason=reason)
             return Match.objects.values_list("deadline", flat=True).get(pk=match.pk)
         if every_seat_moved(match):
             match.clock = clocks.flag(match.clock)

@@ -81,21 +81,22 @@ def with_a_ggp_player_and_no_manager(monkeypatch, settings, *, ggp_role: str):
 @pytest.mark.django_db(transaction=True)
 def test_a_ggp_seats_turn_is_flagged_only_after_the_managers_grace(fake_time, monkeypatch, settings):
     """With no manager at work (the process that called the player went away), the flag plays
-    the GGP seat's turn at random once the play clock and twice the grace have passed."""
+    the GGP seat's turn at random once the play clock and twice the grace have passed, as an
+    answer the server lost: the player is not to blame (``games.match.absence``)."""
     match, _ = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="xplayer")
     fake_time.advance(PER_MOVE.start + PER_MOVE.play + 1)
     services.clock_flag(match_id=match.pk)
     assert Match.objects.get(pk=match.pk).plies == 0
     fake_time.advance(1.1)
     services.clock_flag(match_id=match.pk)
-    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "late")]
+    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(1, "xplayer", "lost")]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_ggp_seats_turn_is_flagged_by_the_play_clock_of_its_own_play(fake_time, monkeypatch, settings):
     """A GGP seat's PLAY may go out after its turn began (a step waits for every answer to the
-    one before): the flag counts the play clock from that PLAY, and still falls, as too late,
-    once it and twice the grace have passed with no manager at work."""
+    one before): the flag counts the play clock from that PLAY, and still falls, as an answer
+    the server lost, once it and twice the grace have passed with no manager at work."""
     match, person = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="oplayer")
     game = get_game(match.game)
     services.move_submit(match_id=match.pk, user=person, version=match.version,
@@ -108,7 +109,7 @@ def test_a_ggp_seats_turn_is_flagged_by_the_play_clock_of_its_own_play(fake_time
     assert Match.objects.get(pk=match.pk).plies == 1
     fake_time.advance(1)
     services.clock_flag(match_id=match.pk)
-    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(2, "oplayer", "late")]
+    assert list(ReplacedMove.objects.values_list("ply", "role", "reason")) == [(2, "oplayer", "lost")]
 
 
 @pytest.mark.django_db

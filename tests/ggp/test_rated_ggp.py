@@ -5,11 +5,13 @@ check did not find it online, from the service, the GGP players' page and a late
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
 from games import services
+from games.match import absence
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPPlayer, Match, Rating, ReplacedMove, Seat
@@ -278,3 +280,51 @@ def test_turns_the_server_lost_are_not_the_programs_and_a_casual_match_plays_on_
     match = program_turns(match, alice, program, ["silent"])
     assert match.status == (Match.Status.FINISHED if rated else Match.Status.ACTIVE)
     assert ReplacedMove.objects.filter(match=match).count() == (7 if rated else 8)
+
+
+def flagged_turns(match: Match, person, count: int, fake_time) -> Match:
+    """After each of ``person``'s next ``count`` moves, the program's turn left to the flag: no
+    task of the manager acts (``no_manager``), so it falls once the play clock and twice the
+    grace have passed (``manager.flag_deadline``)."""
+    for _ in range(count):
+        match = person_moves(match, person, 1)
+        fake_time.advance((match.deadline - fake_time.now).total_seconds() + 2 * settings.GGP_GRACE_SECONDS + 1)
+        services.clock_flag(match_id=match.pk)
+        match.refresh_from_db()
+    return match
+
+
+def test_turns_the_flag_plays_because_the_manager_is_gone_are_the_servers_not_the_programs(fake_time, monkeypatch):
+    """The flag plays a program's turn only when the manager's process is gone: the server's
+    failure, recorded as an answer lost, like a restarted worker's. Three of them in a row do not
+    lose the program a rated match it has moved in, nor break a run of its own misses."""
+    no_manager(monkeypatch)
+    alice, mallory = make_accounts(2)
+    program = registered(mallory, "Orphaned")
+    match = program_turns(steady(against(alice, program, rated=True)), alice, program, ["move"])
+    match = flagged_turns(match, alice, absence.IN_A_ROW, fake_time)
+    assert match.status == Match.Status.ACTIVE
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [
+        (4, "lost"), (6, "lost"), (8, "lost")]
+    match = program_turns(match, alice, program, ["late", "late"])
+    match = flagged_turns(match, alice, 1, fake_time)
+    assert match.status == Match.Status.ACTIVE
+    match = program_turns(match, alice, program, ["late"])
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["xplayer"]
+    assert Seat.objects.get(match=match, role="oplayer").out == "time"
+
+
+def test_the_turns_of_a_program_removed_mid_match_are_its_owners_misses(fake_time, monkeypatch):
+    """Its owner removed the program during a rated match: the manager no longer calls it and the
+    flag plays its turns, as too late (the owner's doing, not the server's): three in a row
+    lose the match on time."""
+    no_manager(monkeypatch)
+    alice, mallory = make_accounts(2)
+    program = registered(mallory, "Withdrawn")
+    match = program_turns(steady(against(alice, program, rated=True)), alice, program, ["move"])
+    services.ggp_player_remove(owner=mallory, player_id=program.pk)
+    match = flagged_turns(match, alice, absence.IN_A_ROW - 1, fake_time)
+    assert match.status == Match.Status.ACTIVE
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(4, "late"), (6, "late")]
+    match = flagged_turns(match, alice, 1, fake_time)
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["xplayer"]
