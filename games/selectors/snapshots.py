@@ -110,8 +110,8 @@ def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[st
 def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None,
           rematch_declined: list[int] = (), play_sent_at: datetime | None = None) -> dict[str, Any]:
     """The full public state of a match, the same for every viewer. ``seats`` come with their
-    players (and the players rematch seats are kept for); ``rematch`` with its creator;
-    ``rematch_declined``: the players whose rematch offer was declined; ``play_sent_at``: when
+    players (and the players rematch seats are kept for); ``rematch`` with its creator (``rematch_status``:
+    whether it still waits for its players); ``rematch_declined``: the players whose rematch offer was declined; ``play_sent_at``: when
     the PLAY of the GGP seat to move went out, if it did (its clock runs from then)."""
     control = TimeControl.of(match)
     clock = match.clock if play_sent_at is None else clocks.from_play(control, match.clock, play_sent_at)
@@ -137,6 +137,7 @@ def build(*, match: Match, game, state, seats, moves, rematch: Match | None = No
         "rematch_of": match.rematch_of_id,
         "rematch": rematch.pk if rematch else None,
         "rematch_by": player_json(rematch.created_by) if rematch else None,
+        "rematch_status": rematch.status if rematch else None,
         "rematch_declined": list(rematch_declined),
     }
 

@@ -133,6 +133,8 @@ def _take_seat(match: Match, seats: list[Seat], seat: Seat, player, *, by) -> No
         if real_time:
             start_guard(match, [s.player for s in seats], user=by)
         start(match, get_game(match.game), seats, seat.joined_at)
+        if match.rematch_of_id is not None:  # its offer on the finished match's pages is answered
+            broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.match_changed_on_commit(match.pk)
     broadcast.lobby_changed_on_commit()
     broadcast.mine_changed_on_commit([by])

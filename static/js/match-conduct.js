@@ -32,7 +32,7 @@ export function renderControls() {
   const { match, you } = state.current;
   const mySeat = match.seats.find((s) => you.roles.includes(s.role));
   const drawn = JSON.stringify([match.status, mySeat, match.rematch, match.rematch_by, confirmingResign, match.offers,
-                                match.moves.length, match.rematch_declined]);
+                                match.moves.length, match.rematch_declined, match.rematch_status]);
   if (drawn === controlsDrawn) return;
   controlsDrawn = drawn;
   const parts = [];
@@ -141,14 +141,10 @@ function resign() {
 function rematchControl(match) {
   if (!match.rematch && match.rematch_declined.includes(userId)) return hintText("Rematch declined.");
   if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
+  // Once the rematch has begun (accepted here or in another tab) there is nothing to answer.
+  if (match.rematch_status !== "waiting") return rematchLink(match, "Go to the rematch");
   const by = match.rematch_by;
-  if (by && by.id === userId) {
-    const link = document.createElement("a");
-    link.href = `/matches/${match.rematch}/`;
-    link.className = "button button--secondary";
-    link.textContent = "Go to your rematch offer";
-    return link;
-  }
+  if (by && by.id === userId) return rematchLink(match, "Go to your rematch offer");
   const box = document.createElement("div");
   box.className = "offer";
   box.setAttribute("role", "status");
@@ -163,10 +159,16 @@ function spectatorRematch(match) {
   const box = document.createElement("div");
   box.className = "offer";
   box.setAttribute("role", "status");
+  const line = { waiting: `${match.rematch_by ? match.rematch_by.name : "A player"} offered a rematch.`,
+                 active: "The rematch is under way." }[match.rematch_status] ?? "The players played a rematch.";
+  box.append(hintText(line), rematchLink(match, "Watch the rematch"));
+  return box;
+}
+
+function rematchLink(match, text) {
   const link = document.createElement("a");
   link.href = `/matches/${match.rematch}/`;
   link.className = "button button--secondary";
-  link.textContent = "Watch the rematch";
-  box.append(hintText(`${match.rematch_by ? match.rematch_by.name : "A player"} offered a rematch.`), link);
-  return box;
+  link.textContent = text;
+  return link;
 }

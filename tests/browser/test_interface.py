@@ -371,6 +371,25 @@ def test_a_declined_rematch_leaves_every_page(player_page):
     expect(bob.get_by_role("button", name="Offer a rematch")).to_have_count(0)
 
 
+def test_a_rematch_accepted_in_another_tab_leaves_no_offer_to_answer(player_page):
+    """Ada accepts Bob's rematch in a second tab: her first tab, still on the finished match,
+    no longer offers Accept and Decline (both refused now) but leads to the rematch under way,
+    and so does the finished match opened again later."""
+    ada, bob, watcher, match_id = ada_resigned_to_bob(player_page)
+    second = ada.context.new_page()
+    second.goto(f"/matches/{match_id}/")
+    bob.get_by_role("button", name="Offer a rematch").click()
+    second.get_by_role("button", name="Accept the rematch").click()
+    expect(second).to_have_url(re.compile(rf"/matches/{match_id + 1}/"))
+    expect(bob.locator("#board")).to_have_attribute("data-status", "active")
+    bob.goto(f"/matches/{match_id}/")  # back on the finished match, from his history
+    for page in (ada, bob):
+        expect(page.get_by_role("link", name="Go to the rematch")).to_have_attribute("href", f"/matches/{match_id + 1}/")
+        expect(page.locator("#controls").get_by_role("button")).to_have_count(0)
+        expect(page.locator("#controls")).not_to_contain_text("offers a rematch")
+    expect(watcher.locator("#controls")).to_contain_text("The rematch is under way.")
+
+
 def test_replay_header_says_who_won_and_its_buttons_are_the_sites(player_page):
     people = outside_the_event_loop(lambda: make_players(2, "Replay"))
     match = outside_the_event_loop(lambda: play_out(start_match("quarto-misere", people), people, seed=3))

@@ -606,3 +606,20 @@ async def test_a_rematch_offer_called_off_leaves_the_finished_matchs_page():
     await database_sync_to_async(services.match_abort)(match_id=rematch.pk, user=o)
     assert (await receive(xs, "state"))["match"]["rematch"] is None
     await xs.disconnect()
+
+
+async def test_a_rematch_that_begins_is_told_to_the_finished_matchs_page():
+    """Accepted in another tab (or opened again later), the finished match's page kept offering
+    Accept and Decline for a rematch under way, both refused."""
+    from tests.support.players import play_out
+
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    await database_sync_to_async(play_out)(match, [x, o])
+    xs, _ = await join_match(match.pk, x)
+    rematch = await database_sync_to_async(services.rematch_offer)(match_id=match.pk, user=o)
+    assert (await receive(xs, "state"))["match"]["rematch_status"] == "waiting"
+    await database_sync_to_async(services.seat_join)(match_id=rematch.pk, user=x)
+    told = (await receive(xs, "state"))["match"]
+    assert (told["rematch"], told["rematch_status"]) == (rematch.pk, "active")
+    await xs.disconnect()
