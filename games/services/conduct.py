@@ -26,6 +26,10 @@ from games.services.common import (
 from games.services.moves import forget
 
 
+# The time controls whose clocks run while a request waits for an answer.
+TAKEBACKS_OFF = ("real_time", "per_move")
+
+
 def match_abort(*, match_id: int, user) -> Match:
     """Call off a match that has not really begun: still waiting for players (its creator or
     any seated player), or started but not every seat has moved yet (any of its players). It
@@ -95,16 +99,18 @@ def takeback_offer(*, match_id: int, user, version: int) -> Match:
     """Ask to take back your last move (and everything played after it) as the match stands at
     ``version``, the one the page shows (else ``stale_version``: a stale page would undo a turn
     it never saw). The other players still playing must accept; the computer always does, at
-    once, and a GGP program never can, so none is asked while one plays on. Not in real-time matches, except a casual one against the computer alone (as on lichess)."""
+    once, and a GGP program never can, so none is asked while one plays on. Not in real-time or
+    per-move matches (a clock runs while the others answer), except a casual one against the
+    computer alone (as on lichess)."""
     with transaction.atomic():
         match, seats, seat = lock_playing_seat(match_id, user)
         require_version(match, version)
-        if TimeControl.of(match).base and not _against_the_computer_alone(match, seats, seat):
-            raise ServiceError("takebacks_off", "Takebacks are off in real-time matches, except casual ones "
-                                                "against the computer.")
         if any(ggp_manager.is_ggp(s.player) for s in seats if s.pk != seat.pk and not s.resigned):
             raise ServiceError("program_plays_on", "A GGP program plays in this match and cannot answer a takeback "
                                                    "request: play on, or resign.")
+        if TimeControl.of(match).kind in TAKEBACKS_OFF and not _against_the_computer_alone(match, seats, seat):
+            raise ServiceError("takebacks_off", "Takebacks are off in real-time and per-move matches, except casual "
+                                                "ones against the computer.")
         if not match.moves.filter(role=seat.role).exists():
             raise ServiceError("nothing_to_take_back", "You have not moved yet: there is nothing to take back.")
         offers = conduct.parse(match.offers)

@@ -66,7 +66,8 @@ function notBegun(match) {
 }
 
 // What a player may do about the match as a whole: abort it before everyone moved (no draws
-// then), offer or answer a draw, ask for or answer a takeback (not in real time), resign.
+// then), offer or answer a draw, ask for or answer a takeback (untimed and correspondence
+// only: no clock runs meanwhile), resign.
 // Against the computer alone in a casual match, "Take back" undoes the move at once, in any
 // time control (the computer always agrees), as on lichess.
 function conductControls(match, mySeat) {
@@ -102,7 +103,7 @@ function conductControls(match, mySeat) {
     parts.push(button("Take back", askTakeback, "button--secondary"));
   } else if (takeback.length && !takeback.includes(mySeat.role)) {
     parts.push(answer("takeback", "Let them take back their move?"));
-  } else if (!takeback.length && match.clock.kind !== "real_time" && moved.has(mySeat.role)) {
+  } else if (!takeback.length && ["untimed", "correspondence"].includes(match.clock.kind) && moved.has(mySeat.role)) {
     parts.push(match.offers.takeback_declined.includes(mySeat.role)
       ? hintText("Your takeback request was declined: you may ask again after your next move.")
       : button("Ask to take back", askTakeback, "button--secondary"));

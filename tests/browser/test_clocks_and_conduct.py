@@ -80,6 +80,20 @@ def test_clocks_tick_for_the_player_to_move_and_a_draw_is_agreed(player_page):
         expect(page.locator(".clock--running")).to_have_count(0)
 
 
+def test_no_takeback_is_offered_between_people_in_a_per_move_match(player_page):
+    """Takebacks are for untimed and correspondence matches: a per-move match offered them."""
+    ada, bob = player_page("Ada"), player_page("Bob")
+    match_id = create_timed(ada, "m120/60")
+    join_match(bob, f"/matches/{match_id}/", "oPlayer")
+    play_first_cell(ada)
+    wait_version(bob, 1)
+    play_first_cell(bob)
+    for page in (ada, bob):
+        wait_version(page, 2)
+        expect(page.get_by_role("button", name="Offer a draw")).to_be_visible()  # the controls are drawn
+        expect(page.get_by_role("button", name="Ask to take back")).to_have_count(0)
+
+
 def test_a_takeback_asked_and_granted_and_an_abort(player_page):
     ada, bob = player_page("Ada"), player_page("Bob")
     match_id = create_timed(ada, "untimed")

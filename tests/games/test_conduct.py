@@ -451,3 +451,14 @@ def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_m
     Match.objects.filter(pk=rated.pk).update(rated=True)  # the computer plays casual only: should one be rated
     rated = move(rated, x)
     assert_refused("takebacks_off", services.takeback_offer, match_id=rated.pk, user=x, version=current_version(rated))
+
+
+def test_per_move_takebacks_between_people_are_off_as_in_real_time():
+    """The guide allows takebacks in untimed and correspondence matches only: a per-move match
+    (the GGP way, seconds a move) offered and granted them, while the other side's play clock
+    ran and a turn played at random could be taken back as the player's own."""
+    x, o = make_players(2)
+    match = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(start=30, play=10))
+    match = move(move(match, x), o)
+    assert_refused("takebacks_off", services.takeback_offer, match_id=match.pk, user=x, version=current_version(match))
+    assert offers(match)["takeback"] == []
