@@ -294,11 +294,16 @@ def from_play(control: TimeControl, clock: dict, sent_at: datetime) -> dict:
 def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:
     """What pages receive: the time control, each seat's remaining milliseconds when the turn
     began (``since``), whose clock runs, and the server's time now (pages count from there);
-    the seats still to make their first move (``first``) and the time each has for it."""
+    the seats still to make their first move (``first``) and the time each has for it. In
+    correspondence and per move a seat waiting for its turn has that whole turn to come, not
+    what its last turn left over."""
+    remaining = clock["remaining"] if clock else None
+    if clock and clock["running"] is not None and (control.days or control.play):
+        remaining = {role: ms if role == clock["running"] else control.turn_ms() for role, ms in remaining.items()}
     return {"kind": control.kind, "label": control.label, "description": control.description,
             "base": control.base, "increment": control.increment, "days": control.days,
             "start": control.start, "play": control.play,
-            "remaining": clock["remaining"] if clock else None,
+            "remaining": remaining,
             "since": clock["since"] if clock else None,
             "running": clock["running"] if clock else None, "now": _ms(at),
             "first": clock.get("first", []) if clock else [], "first_ms": clock.get("first_ms") if clock else None}

@@ -116,6 +116,18 @@ def test_public_view_counts_from_the_turn_start():
     assert clocks.public(TimeControl(), None, at(3))["kind"] == "untimed"
 
 
+@pytest.mark.parametrize("control, turn_ms", [(TimeControl(days=1), 86_400_000), (TimeControl(start=30, play=10), 10_000)])
+def test_public_view_gives_a_waiting_seat_its_whole_next_turn(control, turn_ms):
+    """Correspondence and per move: every turn has the whole time, so the seat waiting for its
+    turn shows that, not what its last turn left over (a per-move seat that moved at the last
+    moment read 0:00.0, in red, as if its flag had fallen, while the other side thought)."""
+    clock, _ = clocks.start(control, ["x", "o"], "x", T0)
+    clock, _ = clocks.advance(control, clock, after="o", at=at(9.5))
+    assert clocks.public(control, clock, at(10))["remaining"] == {"x": turn_ms, "o": turn_ms}
+    ended, _ = clocks.advance(control, clock, after=None, at=at(12))
+    assert clocks.public(control, ended, at(13))["remaining"] == ended["remaining"]  # over: as it ended
+
+
 # -- the computer's thinking time (think_seconds) -------------------------------------------------
 
 def running(role: str, left_ms: int, **extra) -> dict:

@@ -206,7 +206,8 @@ def test_the_state_counts_a_ggp_seats_clock_from_its_own_play(fake_time, monkeyp
     GGPProgress.objects.filter(pk=match.pk).update(sent=1, sent_at=fake_time.now)
     shown = selectors.match_snapshot(match=match)["clock"]
     assert (shown["running"], shown["since"]) == ("oplayer", fake_time.ms())
-    assert shown["remaining"] == {**turn["remaining"], "oplayer": PER_MOVE.play * 1000}
+    # its play clock, whole from its PLAY; the person waiting has a whole turn to come (clocks.public)
+    assert shown["remaining"] == {role: PER_MOVE.play * 1000 for role in turn["remaining"]}
     assert Match.objects.get(pk=match.pk).clock == turn, "the match's own clock is not touched"
 
 
