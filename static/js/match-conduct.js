@@ -86,9 +86,11 @@ function conductControls(match, mySeat) {
     box.className = "offer";
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", text);
-    // A takeback is accepted at the version shown, as a move: a stale page undoes nothing.
-    const accept = kind === "takeback" ? { version: state.current.version } : {};
-    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept`, ...accept }), "button--primary"),
+    // A takeback is accepted at the version shown when clicked, as a move: a stale page undoes
+    // nothing. Read then, not when the box was drawn: a change that leaves the controls as they
+    // were (another player resigning) raises the version too.
+    const accept = () => (kind === "takeback" ? { version: state.current.version } : {});
+    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept`, ...accept() }), "button--primary"),
                button("Decline", () => send({ type: `${kind}_decline` }), "button--secondary"));
     return box;
   };

@@ -7,7 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
-from tests.browser.helpers import PLAYABLE, join_match, playable, record_notifications, screenshot, wait_version
+from tests.browser.helpers import (
+    PLAYABLE, click_turns, join_match, outside_the_event_loop, playable, record_notifications, screenshot, wait_version,
+)
+from tests.support.players import make_players, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,6 +95,29 @@ def test_no_takeback_is_offered_between_people_in_a_per_move_match(player_page):
         wait_version(page, 2)
         expect(page.get_by_role("button", name="Offer a draw")).to_be_visible()  # the controls are drawn
         expect(page.get_by_role("button", name="Ask to take back")).to_have_count(0)
+
+
+def test_a_takeback_request_outlives_a_third_players_resignation(page_of):
+    """Three people: Ada asks to take back, then Cy resigns (not on his turn: no move is played,
+    the version goes up). Bob's Accept kept the version it was drawn at: refused as stale, and
+    again at every click, the controls unchanged."""
+    people = outside_the_event_loop(lambda: make_players(3))
+    match = outside_the_event_loop(lambda: start_match("tictactoe-3player", people))
+    ada, bob, cy = pages = [page_of(person) for person in people]
+    for page in pages:
+        page.goto(f"/matches/{match.pk}/")
+    version = click_turns(pages + pages)  # two turns each: Ada (X) to move
+    ada.get_by_role("button", name="Ask to take back").click()
+    answer = bob.get_by_role("group", name="Let them take back their move?")
+    expect(answer).to_be_visible()
+    cy.get_by_role("button", name="Resign").click()
+    cy.get_by_role("button", name="Yes, resign").click()
+    wait_version(bob, version + 1)
+    answer.get_by_role("button", name="Accept").click()
+    for page in pages:
+        wait_version(page, version + 2)
+        expect(page.locator("#moves li")).to_have_count(3)  # Ada's last turn and what followed, gone
+    expect(bob.locator("#action-error")).to_be_hidden()
 
 
 def test_a_takeback_asked_and_granted_and_an_abort(player_page):
