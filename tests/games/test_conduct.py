@@ -422,20 +422,6 @@ def test_a_turn_taken_back_may_run_out_again(fake_time, computer_asked):
     assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(1, "late")]
 
 
-def test_a_rated_match_counts_a_turn_played_again_after_a_takeback_as_its_movers_own(fake_time):
-    """x's first turn ran out (at random) and was taken back, then played by x: x has begun,
-    so x's next turn run out is one slip, not a second turn without a move of x's own (which
-    would call the match off, ``games.match.absence``)."""
-    x, o = make_accounts(2)
-    match = random_turn(start_match("nine-board-tictactoe", [x, o], rated=True,
-                                    time_control=TimeControl(start=30, play=10)), fake_time)
-    match = move(match, o)
-    services.takeback_offer(match_id=match.pk, user=x, version=current_version(match))
-    services.takeback_accept(match_id=match.pk, user=o, version=current_version(match))
-    match = random_turn(move(move(match, x), o), fake_time)
-    assert match.status == Match.Status.ACTIVE and match.plies == 3
-
-
 def test_real_time_takebacks_stay_off_with_another_person_seated_or_in_a_rated_match():
     x, o = make_players(2)
     three = services.match_create(user=x, settings=MatchSettings("tictactoe-3player", time_control=TimeControl(60)),
