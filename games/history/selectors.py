@@ -1,6 +1,7 @@
 """Reads for history, player records, replays and export. No writes here.
 
-Visibility: a private match is seen only by its seated players, on every page of this package.
+Visibility: ``games.selectors.match_can_view``, the one rule of every page that shows a match
+(its lists' form, ``match_visible_q``).
 Query counts do not depend on the number of matches: a page is one count, one page query and
 one query for its seats with their players; a record is one aggregate query.
 """
@@ -24,6 +25,7 @@ from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
+from games.selectors import match_visible_q
 from games.selectors.analysis import analysis_of
 from games.selectors.snapshots import REPLACED
 from games.rules import GAMES, get_game
@@ -39,23 +41,6 @@ LEADERBOARD_MIN_OPPONENTS = 5  # different opponents among them: no pair of acco
 
 def _ms(moment) -> int:
     return int(moment.timestamp() * 1000)
-
-
-def match_visible_q(*, user, prefix: str = "") -> Q:
-    """The condition "``user`` may see this match", on Match (or on a relation via ``prefix``)."""
-    public = Q(**{f"{prefix}is_private": False})
-    if user is None or not user.is_authenticated:
-        return public
-    own = Seat.objects.filter(player=user).values("match_id")
-    return public | Q(**{f"{prefix}pk__in": own})
-
-
-def match_visible(*, match: Match, user, invite_token: str | None = None) -> bool:
-    """Public matches are open to all; a private one to its players and, as its page is, to the
-    holders of its invite link (lists never show it to them: they name no match)."""
-    if not match.is_private or (invite_token and invite_token == match.invite_token):
-        return True
-    return bool(user is not None and user.is_authenticated and match.seats.filter(player=user).exists())
 
 
 @dataclass(frozen=True)

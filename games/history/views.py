@@ -14,6 +14,7 @@ from games.history.forms import HistoryFilterForm, ImportForm
 from games.models import Match
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError
+from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
 from games.services import ServiceError, analysis_request, can_answer_challenges
 
@@ -26,7 +27,7 @@ def _visible_match(request, match_id: int) -> tuple[Match, str | None]:
     (a private match seen through its invite link), or None."""
     match = get_object_or_404(Match, pk=match_id)
     invite = request.GET.get("invite") or None
-    if not selectors.match_visible(match=match, user=request.user, invite_token=invite):
+    if not match_can_view(match=match, user=request.user, invite_token=invite):
         raise Http404("No such match, or it is private.")
     return match, invite if match.is_private and invite == match.invite_token else None
 
@@ -131,7 +132,7 @@ def _with_link_to_its_match(request, err: ServiceError) -> str:
     they may see it there without an invite ("... (one at a time per player). See it")."""
     match_id = err.extra.get("match_id")
     busy = Match.objects.filter(pk=match_id).first() if match_id is not None else None
-    if busy is None or not selectors.match_visible(match=busy, user=request.user, invite_token=None):
+    if busy is None or not match_can_view(match=busy, user=request.user, invite_token=None):
         return err.message
     return format_html('{} <a href="{}">See it</a>', err.message, reverse("history:replay", args=[busy.pk]))
 

@@ -122,15 +122,27 @@ def players_active(*, user_ids: set[int]) -> set[int]:
     return set(get_user_model().objects.filter(pk__in=user_ids, is_active=True).values_list("pk", flat=True))
 
 
-def match_can_view(*, match: Match, user, invite_token: str | None) -> bool:
-    """Public matches are open to all; a private one to its players and holders of its link."""
-    if not match.is_private:
+def _holds_a_seat(user) -> Q:
+    """On Seat: seated as ``user``, or kept for them (a rematch seat they have not taken yet)."""
+    return Q(player=user) | Q(reserved_for=user)
+
+
+def match_visible_q(*, user, prefix: str = "") -> Q:
+    """``match_can_view`` without an invite link, as a condition on Match (or on a relation via
+    ``prefix``), for the lists: they name no match, so a link opens none of theirs."""
+    public = Q(**{f"{prefix}is_private": False})
+    if user is None or not user.is_authenticated:
+        return public
+    return public | Q(**{f"{prefix}pk__in": Seat.objects.filter(_holds_a_seat(user)).values("match_id")})
+
+
+def match_can_view(*, match: Match, user, invite_token: str | None = None) -> bool:
+    """Who may see a match, on every page and call that shows one (the match page, its replay,
+    export and analysis, the sockets, the bot API): a public match, anyone; a private one, its
+    players, a player a rematch seat is kept for, and the holders of its invite link."""
+    if not match.is_private or (invite_token and invite_token == match.invite_token):
         return True
-    if invite_token and invite_token == match.invite_token:
-        return True
-    if user is not None and user.is_authenticated:
-        return match.seats.filter(player=user).exists() or match.seats.filter(reserved_for=user).exists()
-    return False
+    return bool(user is not None and user.is_authenticated and match.seats.filter(_holds_a_seat(user)).exists())
 
 
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:

@@ -7,6 +7,7 @@ from games.history import selectors
 from games.history.selectors import HistoryFilters
 from games.models import Match
 from games.rules import get_game
+from games.selectors import match_can_view
 from tests.history.conftest import finished_match
 from tests.support.players import make_players, play_out, start_match
 
@@ -69,9 +70,9 @@ def test_private_matches_only_for_their_players(players):
     assert ids(stranger) == [public.pk]
     assert ids(stranger, player_id=a.pk) == [public.pk]
     assert ids(a) == [private.pk, public.pk] and ids(b, player_id=a.pk) == [private.pk, public.pk]
-    assert not selectors.match_visible(match=private, user=stranger)
-    assert not selectors.match_visible(match=private, user=None)
-    assert selectors.match_visible(match=private, user=b)
+    assert not match_can_view(match=private, user=stranger)
+    assert not match_can_view(match=private, user=None)
+    assert match_can_view(match=private, user=b)
     assert selectors.player_record(player=a, viewer=stranger)[0]["played"] == 1
     assert selectors.player_record(player=a, viewer=a)[0]["played"] == 2
 
