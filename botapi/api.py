@@ -37,7 +37,7 @@ from games.selectors.rows import match_by_id
 from games.services import ServiceError
 
 MAX_VERSION = 2**31 - 1
-NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token"}
+NOT_FOUND = {"not_found", "no_such_challenge", "no_such_player", "no_such_token", "unknown_rules"}
 # The analysis service's and read's refusals: the match's state (409), its limits (429, no
 # Retry-After: the message says when to ask again); any other refusal is a 400.
 ANALYSIS_REFUSALS = {"analysis_in_play": 409, "analysis_live_position": 409, "analysis_not_finished": 409,

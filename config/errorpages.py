@@ -1,6 +1,7 @@
 """Refusals that Django answers with an empty body get the site's own page too; a method the
 site has no use for is refused before any view; a body over the limit gets a 413 page; a page
-that cannot reach the database says so (503) instead of failing."""
+that cannot reach the database says so (503) instead of failing, and so does a page of a match
+whose rules this site no longer has (404)."""
 
 from functools import cache
 
@@ -9,6 +10,7 @@ from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from games.match.errors import ServiceError
 from games.runtime import outages
 from games.history.services import IMPORT_TOO_LARGE
 
@@ -91,3 +93,20 @@ class DatabaseAwayPage:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response._has_been_logged = True  # by ``report``: Django would add a line per request
         return response
+
+
+class UnknownRulesPage:
+    """Middleware: a page of a stored match whose rule set this site no longer has (removed
+    since, or a damaged row: ``games.match.rulesets.stored_rules``) is the 404 page saying so,
+    whichever page it is (the match, its positions, replay, export), instead of a 500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not (isinstance(exception, ServiceError) and exception.code == "unknown_rules"):
+            return None
+        return HttpResponse(render_to_string("404.html", {"message": exception.message}, request=request), status=404)

@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "config.errorpages.BlankRefusalPages",
     "config.errorpages.KnownMethodsOnly",
     "config.errorpages.DatabaseAwayPage",
+    "config.errorpages.UnknownRulesPage",
 ]
 
 ROOT_URLCONF = "config.urls"

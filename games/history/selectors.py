@@ -23,12 +23,13 @@ from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
+from games.match.rulesets import ruleset_name, stored_rules
 from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
 from games.selectors import match_visible_q
 from games.selectors.analysis import analysis_of
 from games.selectors.snapshots import REPLACED
-from games.rules import GAMES, get_game
+from games.rules import GAMES
 from games.rules.base import RulesError
 from games.match.text import TextRefused, text_clean
 
@@ -90,7 +91,6 @@ def history_row(*, match: Match) -> dict[str, Any]:
 
     ``Match.plies`` is the number of stored moves, so the length needs no count over ``Move``.
     """
-    game = get_game(match.game)
     result = match.result or {}
     imported = result.get("imported_names") or {}
     players = []
@@ -107,7 +107,7 @@ def history_row(*, match: Match) -> dict[str, Any]:
         p["unrated"] = unrated_note(p["unrated_against"], names, everyone=len(p["unrated_against"]) == len(players) - 1)
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
     summary = f"{' and '.join(winners)} won" if winners else "Draw"
-    return {"id": match.pk, "game": match.game, "game_name": game.name, "players": players,
+    return {"id": match.pk, "game": match.game, "game_name": ruleset_name(match.game), "players": players,
             "result": summary, "reason": with_names(result.get("reason", ""), names),
             "length": match.plies, "clock": TimeControl.of(match).label,
             "date": match.finished_at, "private": match.is_private, "imported": bool(imported), "rated": match.rated}
@@ -129,9 +129,9 @@ def player_record(*, player, viewer) -> list[dict[str, Any]]:
                       lost=Count("pk", filter=Q(outcome=Outcome.LOST)),
                       average=Avg("score")))
     by_game = {row.pop("match__game"): row for row in rows}
-    names = {info.slug: info.name for info in GAMES}
-    order = [info.slug for info in GAMES] + sorted(set(by_game) - set(names))
-    return [{"game": slug, "game_name": names.get(slug, slug), **by_game[slug],
+    known = [info.slug for info in GAMES]
+    order = known + sorted(set(by_game) - set(known))
+    return [{"game": slug, "game_name": ruleset_name(slug), **by_game[slug],
              "average": round(by_game[slug]["average"] or 0.0, 1)}
             for slug in order if slug in by_game]
 
@@ -179,9 +179,10 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     that led to it, with its label and whether the rules played it at random for a seat that
     had left play (``at_random``) or in place of a GGP seat's late, illegal or missing answer or a
     per-move turn run out (``replaced``, the reason in words). Three queries. A stored move the rules refuse (a row from
-    before they were strict) ends the replay there, with ``damaged`` true.
+    before they were strict) ends the replay there, with ``damaged`` true; rules this site no
+    longer has are refused (``stored_rules``).
     """
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     state = game.initial_state()
     stored_seats = list(match.seats.select_related("player"))
     out_after = {s.role: s.out_ply for s in stored_seats if s.out_ply is not None}
@@ -210,8 +211,9 @@ def match_replay(*, match: Match) -> dict[str, Any]:
 
 
 def match_record(*, match: Match) -> MatchRecord:
-    """The stored match as a ``MatchRecord`` for the GGP format (three queries)."""
-    game = get_game(match.game)
+    """The stored match as a ``MatchRecord`` for the GGP format (three queries); rules this site
+    no longer has are refused (``stored_rules``)."""
+    game = stored_rules(match.game)
     seats = {s.role: s for s in match.seats.select_related("player")}
     imported = (match.result or {}).get("imported_names", {})
     names = tuple(_seat_name(seats[role], imported) for role in game.roles)
@@ -282,7 +284,7 @@ def replay_analysis(*, match: Match) -> dict[str, Any] | None:
     analysis = _analysis_shown(match)
     if analysis is None or analysis["status"] != "done":
         return analysis
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     state = game.initial_state()
     for move in analysis["moves"]:
         if move["better"]:

@@ -140,15 +140,16 @@ def _with_link_to_its_match(request, err: ServiceError) -> str:
 @require_safe
 def analysis_json(request, match_id: int):
     """The analysis as JSON (the page follows its progress here): 409 while the match is in play,
-    or while a live match stands at one of an imported match's positions."""
+    or while a live match stands at one of an imported match's positions; 404 for a match of rules
+    this site no longer has."""
     match, _ = _visible_match(request, match_id)
     if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
         return JsonResponse({"code": "analysis_in_play", "message": "This match is still being played: for fair "
                              "play, its analysis opens to everyone once it has ended."}, status=409)
     try:
         return JsonResponse(analysis_of(match=match) or {"status": "none"})
-    except ServiceError as err:  # analysis_live_position: withheld for fair play
-        return JsonResponse({"code": err.code, "message": err.message}, status=409)
+    except ServiceError as err:  # analysis_live_position: withheld for fair play; unknown_rules: gone
+        return JsonResponse({"code": err.code, "message": err.message}, status=404 if err.code == "unknown_rules" else 409)
 
 
 def match_export(request, match_id: int):

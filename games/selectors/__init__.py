@@ -14,6 +14,7 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
+from games.match.rulesets import stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
 from games.rules import Game, get_game
 from games.selectors.snapshots import player_json, seat_rating_json
@@ -41,8 +42,8 @@ def match_seats(match_id: int) -> list[Seat]:
 def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The full public state of a match, the same for every viewer: one query for the seats
     (unless given, with their players), the moves unless this process remembers them, and the
-    rematch of a finished match."""
-    game = get_game(match.game)
+    rematch of a finished match. Rules this site no longer has are refused (``stored_rules``)."""
+    game = stored_rules(match.game)
     if seats is None:
         seats = match_seats(match.pk)
     rematches = list(match.rematches.select_related("created_by")) if match.status == Match.Status.FINISHED else []

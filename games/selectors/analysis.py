@@ -13,8 +13,8 @@ from typing import Any
 from games.match.analysis import THRESHOLDS, judge_moves, match_positions, summarise
 from games.match.errors import ServiceError
 from games.match.labels import role_label
+from games.match.rulesets import stored_rules
 from games.models import Analysis, Match
-from games.rules import get_game
 from games.rules.base import RulesError
 
 
@@ -57,13 +57,14 @@ def analysis_of(*, match: Match) -> dict[str, Any] | None:
     were), per move its loss and mark, per role the summary. Two queries; a done analysis of an
     imported match, three, and refused while a live match stands at one of its positions
     (``ServiceError`` ``analysis_live_position``: its evaluations are what the rule withholds;
-    a queued or running one shows only its progress)."""
+    a queued or running one shows only its progress). Refused (``unknown_rules``) for a match of
+    rules this site no longer has."""
     if match.status != Match.Status.FINISHED:
         return None
+    game = stored_rules(match.game)
     analysis = Analysis.objects.filter(match=match).first()
     if analysis is None:
         return None
-    game = get_game(match.game)
     out: dict[str, Any] = {
         "status": analysis.status, "done": len(analysis.evaluations), "total": analysis.positions,
         "rounds": analysis.rounds, "roles": list(game.roles), "thresholds": analysis_thresholds(),

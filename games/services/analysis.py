@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.computer import analysis_runs
 from games.match.analysis import match_positions
 from games.match.errors import ServiceError
+from games.match.rulesets import stored_rules
 from games.models import Analysis, Match
 from games.rules.base import RulesError
 from games.runtime.holders import holder_gone, holder_here
@@ -53,9 +54,9 @@ class AnalysisJob:
 def analysis_request(*, match_id: int, user) -> Analysis:
     """Queue the analysis of a finished match, or give the one already stored or under way (a
     second request, by anyone, reuses it). Refused, with a message, while the match is in play
-    (fair play), when it did not finish, for visitors who did not choose a name, and over the
-    limits: one analysis under way per player, ``ANALYSIS_GUEST_PER_DAY`` a day per guest,
-    ``ANALYSIS_QUEUE_MAX`` queued or running in all.
+    (fair play), when it did not finish or its rules are gone (``stored_rules``), for visitors
+    who did not choose a name, and over the limits: one analysis under way per player,
+    ``ANALYSIS_GUEST_PER_DAY`` a day per guest, ``ANALYSIS_QUEUE_MAX`` queued or running in all.
 
     A reuse is two reads: no transaction (on SQLite, none holding the one writer's lock), no
     row lock and no look at the live matches. The fair-play rule on live positions
@@ -66,6 +67,7 @@ def analysis_request(*, match_id: int, user) -> Analysis:
     if match is None:
         raise ServiceError("not_found", "There is no such match.")
     _require_finished(match)
+    stored_rules(match.game)
     stored = Analysis.objects.filter(match=match).exclude(status=Analysis.Status.FAILED).first()
     if stored is not None:
         return stored

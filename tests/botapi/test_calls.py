@@ -193,3 +193,14 @@ def test_a_public_match_still_tells_a_spectator_why(duel):
     (watcher,) = make_accounts(1, "watch")
     answer = call(token_for(watcher), f"/matches/{match.pk}/chat", {"text": "hi"})
     assert answer.status_code == 400 and answer.json()["code"] == "not_seated"
+
+
+def test_a_match_of_rules_the_site_no_longer_has_is_a_404_that_says_why(duel):
+    """Its state and its analysis, read or asked for: before, a 500 (or a 400 that blamed the caller)."""
+    match, (_, x), _ = duel
+    Match.objects.filter(pk=match.pk).update(game="no-such-game", status=Match.Status.FINISHED)
+    for path, method in ((f"/matches/{match.pk}", "get"), (f"/matches/{match.pk}/analysis", "get"),
+                         (f"/matches/{match.pk}/analysis", "post")):
+        answer = call(x, path, method=method)
+        assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules", (path, method)
+        assert "rules this site no longer has (no-such-game)" in answer.json()["message"]

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.models import Analysis, Match
 from games.rules import get_game
 from tests.history.conftest import finished_match
 from tests.support.players import make_players
@@ -160,3 +161,29 @@ def test_a_player_filter_naming_nobody_is_reported_not_silently_dropped(players,
     assert page.status_code == 200 and len(listed(page)) == 1
     assert page.context["form"].errors["player"] == ["There is no such player: showing every player's matches."]
     assert "There is no such player" in page.content.decode()
+
+
+def test_a_match_of_rules_this_site_no_longer_has_is_listed_by_its_slug_and_shown_nowhere_else(players):
+    """A finished match of a rule set since removed (or a damaged row): the lists and the
+    player's page name it by its slug, and its replay, export and analysis say why they cannot
+    show it (404); before, the lists were a 500 for everyone and so were those pages."""
+    a, b, *_ = players
+    known = finished_match("quarto-misere", [a, b], ["won", "lost"], minutes_ago=1)
+    gone = finished_match("quarto-misere", [a, b], ["won", "lost"])
+    Match.objects.filter(pk=gone.pk).update(game="no-such-game")
+    client = client_for(a)
+    for url in ("/history/", f"/players/{a.pk}/", f"/history/?player={a.pk}&result=won"):
+        page = client.get(url)
+        assert page.status_code == 200 and listed(page) == [gone.pk, known.pk]
+        assert page.context["rows"][0]["game_name"] == "no-such-game"
+        assert "no-such-game" in page.content.decode()
+    why = "played under rules this site no longer has (no-such-game)"
+    for url in (f"/matches/{gone.pk}/replay/", f"/matches/{gone.pk}/export.json", f"/matches/{gone.pk}/",
+                f"/matches/{gone.pk}/positions/"):
+        shown = client.get(url)
+        assert shown.status_code == 404 and why in shown.content.decode(), url
+    asked = client.post(f"/matches/{gone.pk}/analysis/", follow=True)
+    assert why in asked.content.decode() and not Analysis.objects.filter(match=gone).exists()
+    Analysis.objects.create(match=gone, requested_by=a, rounds=1, positions=10)  # one asked before the rules went
+    answer = client.get(f"/matches/{gone.pk}/analysis.json")
+    assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules" and why in answer.json()["message"]

@@ -1,0 +1,27 @@
+"""The rule set a stored match names. A row may name one this site no longer has (a rule set
+since removed, or a damaged row): the lists then show its slug for its name, and what needs its
+rules (its page, replay, export, analysis) is refused with ``unknown_rules``, which the pages
+answer as a 404 that says why (``config.errorpages.UnknownRulesPage``), never a 500."""
+
+from __future__ import annotations
+
+from games.match.errors import ServiceError
+from games.rules import GAMES, Game, get_game
+
+_NAMES = {info.slug: info.name for info in GAMES}
+
+
+def ruleset_name(slug: str) -> str:
+    """The rule set's name, or ``slug`` itself for one this site does not have."""
+    return _NAMES.get(slug, slug)
+
+
+def stored_rules(slug: str) -> Game:
+    """The rules a stored match was played under; ``ServiceError`` ``unknown_rules`` for a slug
+    this site does not have."""
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise ServiceError("unknown_rules", f"This match was played under rules this site no longer has ({slug}): "
+                                            "it stays in the lists and its players' records, but it cannot be "
+                                            "shown, replayed, exported or analysed.") from None
