@@ -143,12 +143,9 @@ def analysis_json(request, match_id: int):
     or while a live match stands at one of an imported match's positions; 404 for a match of rules
     this site no longer has."""
     match, _ = _visible_match(request, match_id)
-    if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
-        return JsonResponse({"code": "analysis_in_play", "message": "This match is still being played: for fair "
-                             "play, its analysis opens to everyone once it has ended."}, status=409)
     try:
         return JsonResponse(analysis_of(match=match) or {"status": "none"})
-    except ServiceError as err:  # analysis_live_position: withheld for fair play; unknown_rules: gone
+    except ServiceError as err:  # analysis_in_play, analysis_live_position: fair play; unknown_rules: gone
         return JsonResponse({"code": err.code, "message": err.message}, status=404 if err.code == "unknown_rules" else 409)
 
 

@@ -1,7 +1,8 @@
 """Post-game analysis, the reads: what the replay page, its JSON, the export and the bot API show.
 
-Fair play: nothing of an analysis is read while its match is not finished (the services refuse
-to queue one then; this holds even for a row written another way), nor the evaluations of an
+Fair play: nothing of an analysis is read while its match is in play (``analysis_require_over``:
+the one refusal, which the services apply to a request too; this holds even for a row written
+another way), nor the evaluations of an
 imported match while a live match stands at one of its positions (``analysis_require_no_live_position``:
 the one rule, which the services apply to a request too).
 """
@@ -21,6 +22,14 @@ from games.rules.base import RulesError
 def analysis_thresholds() -> list[dict[str, Any]]:
     """The marks and the loss (in points of expected score, 0 to 100) from which each applies."""
     return [{"mark": name, "points": round(threshold * 100)} for name, threshold in reversed(THRESHOLDS)]
+
+
+def analysis_require_over(*, match: Match) -> None:
+    """Refuse (``analysis_in_play``) the analysis of a match still waiting or in play, asked for
+    or read: its players would get the search's verdict on their own game."""
+    if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
+        raise ServiceError("analysis_in_play", "This match is still being played: for fair play, its analysis "
+                                               "opens to everyone, players included, once it has ended.")
 
 
 def analysis_require_no_live_position(*, match: Match, moves: list[tuple[str, str]] | None = None) -> None:
@@ -50,7 +59,8 @@ def analysis_require_no_live_position(*, match: Match, moves: list[tuple[str, st
 
 
 def analysis_of(*, match: Match) -> dict[str, Any] | None:
-    """The analysis of ``match`` (None if none was asked for, or the match is not finished):
+    """The analysis of ``match`` (None if none was asked for, or the match was called off; refused
+    while it is in play, ``analysis_require_over``):
     its status and progress (positions evaluated of all); once done, per position each role's
     expected score, the best move found and the line the search expects from it (``line``:
     actions from the best move on, ``[]`` at the end, None in an analysis stored before lines
@@ -59,6 +69,7 @@ def analysis_of(*, match: Match) -> dict[str, Any] | None:
     (``ServiceError`` ``analysis_live_position``: its evaluations are what the rule withholds;
     a queued or running one shows only its progress). Refused (``unknown_rules``) for a match of
     rules this site no longer has."""
+    analysis_require_over(match=match)
     if match.status != Match.Status.FINISHED:
         return None
     game = stored_rules(match.game)

@@ -28,7 +28,7 @@ from games.match.rulesets import stored_rules
 from games.models import Analysis, Match
 from games.rules.base import RulesError
 from games.runtime.holders import holder_gone, holder_here
-from games.selectors.analysis import analysis_require_no_live_position
+from games.selectors.analysis import analysis_require_no_live_position, analysis_require_over
 from games.services.common import lock_player, require_player
 
 ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
@@ -91,9 +91,7 @@ def analysis_request(*, match_id: int, user) -> Analysis:
 
 
 def _require_finished(match: Match) -> None:
-    if match.status in (Match.Status.WAITING, Match.Status.ACTIVE):
-        raise ServiceError("analysis_in_play", "This match is still being played: for fair play, its analysis "
-                                               "opens to everyone, players included, once it has ended.")
+    analysis_require_over(match=match)
     if match.status != Match.Status.FINISHED:
         raise ServiceError("analysis_not_finished", "This match was called off before it finished: only finished "
                                                     "matches can be analysed.")

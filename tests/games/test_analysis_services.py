@@ -109,9 +109,12 @@ def test_in_play_nothing_is_queued_and_nothing_is_shown():
     match = play_first_moves(start_match("nine-board-tictactoe", players), players)
     message = refused("analysis_in_play", match_id=match.pk, user=players[0])
     assert "still being played" in message and "fair play" in message
-    # Even a row written another way stays hidden while the match is in play.
+    # Even a row written another way stays hidden while the match is in play: the read says so
+    # in the same words.
     Analysis.objects.create(match=match, rounds=10, positions=match.plies + 1, status=Analysis.Status.DONE)
-    assert analysis_of(match=match) is None
+    with pytest.raises(ServiceError) as read:
+        analysis_of(match=match)
+    assert (read.value.code, read.value.message) == ("analysis_in_play", message)
 
 
 def test_an_aborted_match_a_missing_one_and_a_visitor_without_a_name_are_refused():

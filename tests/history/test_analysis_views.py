@@ -5,15 +5,18 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from games.computer import analysis_runs
 from games.history.charts import GRAPH_AXIS, GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
 from games.match.labels import role_label
 from games.models import Analysis, Match
 from games.rules import get_game
+from games.services import ServiceError, analysis_request
 from tests.support.analysis import (another_move, blunder_line, live_and_its_uploaded_copy, move_on, play_line,
                                     store_analysis)
-from tests.support.players import make_players, play_first_moves, play_out, start_match
+from tests.botapi.support import call, token_for
+from tests.support.players import make_accounts, make_players, play_first_moves, play_out, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -153,6 +156,24 @@ def test_a_stored_line_ends_at_a_move_the_rules_refuse_there():
     store_analysis(match, {blunder: [better, better]})  # the same cell twice
     marked = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]["analysis"]["moves"]
     assert [m["label"] for m in marked[blunder - 1]["better_line"]] == [get_game(match.game).action_label(better)]
+
+
+def test_the_in_play_refusal_is_one_the_same_words_on_every_page_and_call():
+    """The replay's note, the page's JSON, the button and the bot API's read and request say the
+    service's refusal, word for word: before, it was written three times, in two wordings."""
+    x, o = make_accounts(2, "inplay")
+    match = play_first_moves(start_match("nine-board-tictactoe", [x, o]), [x, o])
+    with pytest.raises(ServiceError) as asked:
+        analysis_request(match_id=match.pk, user=x)
+    said = {"code": asked.value.code, "message": asked.value.message}
+    assert said["code"] == "analysis_in_play"
+    client, secret = client_for(x), token_for(x)
+    assert client.get(reverse("history:analysis_json", args=[match.pk])).json() == said
+    assert call(secret, f"/matches/{match.pk}/analysis", method="get").json() == said
+    assert call(secret, f"/matches/{match.pk}/analysis").json() == said
+    escaped = escape(said["message"])
+    assert escaped in client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    assert escaped in client.post(reverse("history:analysis", args=[match.pk]), follow=True).content.decode()
 
 
 def test_during_play_the_page_and_the_json_show_nothing_of_an_analysis():
