@@ -178,7 +178,8 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     ``views[n]`` is ``game.view`` after ``n`` moves (0..plies); ``moves[n-1]`` is the move
     that led to it, with its label and whether the rules played it at random for a seat that
     had left play (``at_random``) or in place of a GGP seat's late, illegal or missing answer or a
-    per-move turn run out (``replaced``, the reason in words). Three queries. A stored move the rules refuse (a row from
+    per-move turn run out (``replaced``, the reason in words); ``note`` says either as the move
+    list and the status line show it ("at random: too late"). Three queries. A stored move the rules refuse (a row from
     before they were strict) ends the replay there, with ``damaged`` true; rules this site no
     longer has are refused (``stored_rules``).
     """
@@ -195,9 +196,10 @@ def match_replay(*, match: Match) -> dict[str, Any]:
             damaged = True
             break
         views.append(game.view(state))
+        at_random, why = ply > out_after.get(role, ply), REPLACED.get(replaced.get(ply, ""), "")
         moves.append({"ply": ply, "role": role, "role_label": role_label(role), "action": action,
-                      "label": game.action_label(action), "at_random": ply > out_after.get(role, ply),
-                      "replaced": REPLACED.get(replaced.get(ply, ""), "")})
+                      "label": game.action_label(action), "at_random": at_random, "replaced": why,
+                      "note": f"at random: {why}" if why else "at random" if at_random else ""})
     imported = (match.result or {}).get("imported_names", {})
     seats = [{"role": s.role, "label": role_label(s.role), "name": _seat_name(s, imported)}
              for s in stored_seats]

@@ -3,7 +3,8 @@
 // With an analysis: the graph jumps to a position on click and follows the current one, and the
 // note under the board says what the analysis found of the move that led here (static/js/analysis.js).
 // Nothing is computed here; every position is drawn read-only by boards.js. A screen reader
-// hears each step from the status line ("Move 2 of 37: O o B2 a3"), never the board, which is
+// hears each step from the status line ("Move 2 of 37: O o B2 a3", "(at random)" after a move
+// played in an absent seat's place, as the move list says), never the board, which is
 // redrawn whole at every step. As on lichess, the
 // arrow keys step through the moves wherever the focus is (the slider and form fields keep
 // theirs): the board, where nothing can be played, is no tab stop and does not take them.
@@ -40,7 +41,7 @@ function show(next) {
   slider.value = String(ply);
   plyOutput.textContent = String(ply);
   const move = ply > 0 ? data.moves[ply - 1] : null;
-  moveText.textContent = move ? `: ${move.role_label} ${move.label}` : ": the start";
+  moveText.textContent = move ? `: ${move.role_label} ${move.label}${move.note ? ` (${move.note})` : ""}` : ": the start";
   for (const button of moveList.querySelectorAll("button[data-ply]")) {
     const current = Number(button.dataset.ply) === ply;
     button.classList.toggle("is-current", current);

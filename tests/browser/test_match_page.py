@@ -175,6 +175,15 @@ def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
                 expect(line).to_contain_text("(at random)")
             else:
                 expect(line).not_to_contain_text("(at random)")
+    # the replay's status line, which a screen reader hears at each step, says so too
+    status = page.locator("#replay-status")
+    for ply in (marked[0], marked[0] - 1):
+        page.locator(f'#replay-moves button[data-ply="{ply}"]').click()
+        expect(status).to_contain_text(f"Move {ply} of {len(moves)}: ")
+        if ply in marked:
+            expect(status).to_contain_text("(at random)")
+        else:
+            expect(status).not_to_contain_text("(at random)")
 
 
 def test_resign_then_rematch(player_page):

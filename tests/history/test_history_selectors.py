@@ -125,6 +125,7 @@ def test_replay_marks_the_moves_played_at_random_for_a_seat_that_left():
     moves = selectors.match_replay(match=match)["moves"]
     assert [m["at_random"] for m in moves] == [m["role"] == "oplayer" and m["ply"] > 2 for m in moves]
     assert any(m["at_random"] for m in moves) and not moves[1]["at_random"]
+    assert [m["note"] for m in moves] == ["at random" if m["at_random"] else "" for m in moves]
 
 
 @pytest.mark.parametrize("count", [3, 30])
