@@ -9,9 +9,14 @@
 // keys (the replay steps through the moves with them). Marks are shapes as well as colours, the sub-board to
 // play in has a thick outline and a text hint, and the line that ended the game is marked.
 // `hints: false` leaves the text hints out (a small board beside other text, such as the
-// analysis's better move, where "place the selected piece" would read as an instruction).
+// analysis's better move). A hint that tells the mover what to do ("Place the selected piece
+// on an empty cell.") is for the player whose turn it is, the board drawn with `onAction`;
+// everyone else (the other players, spectators, the replay, looking back, the rules' diagrams)
+// reads what happens next, by the mover's label ("White places the selected piece on an empty
+// cell."), never an instruction that is not theirs to follow.
 
 import { coordinates, rovingFocus } from "./board-a11y.js";
+import { roleLabel } from "./names.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLUMNS = "abcde";
@@ -101,15 +106,18 @@ function drawNineBoard(view, { onAction, last }) {
     grid.append(box);
   }
   root.append(coordinates(grid, "nine-board"));
-  root.append(hint(nineBoardHint(view, forced)));
+  root.append(hint(nineBoardHint(view, forced, Boolean(onAction))));
   const buttons = otherActions(view, onAction);
   if (buttons) root.append(buttons);
   return root;
 }
 
-function nineBoardHint(view, forced) {
+function nineBoardHint(view, forced, yours) {
   if (view.to_move === null) return view.line.length ? "The marked line ended the game." : "The board is full.";
-  if (forced === null) return "Free move: any empty cell of any sub-board.";
+  if (forced === null) {
+    return yours ? "Free move: any empty cell of any sub-board."
+      : `Free move: ${roleLabel(view.to_move)} may play in any empty cell of any sub-board.`;
+  }
   const name = cellName(Math.floor(forced / 3) + 1, (forced % 3) + 1).toUpperCase();
   return `Next mark goes in sub-board ${name} (outlined).`;
 }
@@ -196,18 +204,21 @@ function drawQuarto(view, { onAction, last }) {
   }
   pool.append(pieces);
   side.append(held, pool);
-  root.append(coordinates(grid, "quarto"), side, hint(quartoHint(view)));
+  root.append(coordinates(grid, "quarto"), side, hint(quartoHint(view, Boolean(onAction))));
   return root;
 }
 
-function quartoHint(view) {
+function quartoHint(view, yours) {
   if (view.to_move === null) return view.line.length ? "The marked line ended the game." : "The board is full.";
+  const mover = roleLabel(view.to_move);
   if (view.phase === "select") {
-    return view.order === "classic"
-      ? "Choose a piece from the pool for the opponent to place."
-      : "Choose a piece from the pool, then place it.";
+    if (view.order === "classic") {
+      return yours ? "Choose a piece from the pool for the opponent to place."
+        : `${mover} chooses a piece from the pool for the opponent to place.`;
+    }
+    return yours ? "Choose a piece from the pool, then place it." : `${mover} chooses a piece from the pool, then places it.`;
   }
-  return "Place the selected piece on an empty cell.";
+  return yours ? "Place the selected piece on an empty cell." : `${mover} places the selected piece on an empty cell.`;
 }
 
 const ATTRIBUTES = [["tall", "short"], ["dark", "light"], ["square", "round"], ["hollow", "solid"]];

@@ -186,6 +186,27 @@ def test_moves_played_at_random_for_a_seat_that_left_say_so(player_page):
             expect(status).not_to_contain_text("(at random)")
 
 
+def test_a_hint_that_tells_the_mover_what_to_do_is_shown_to_the_mover_only(page_of):
+    """Misère Quarto, White has chosen a piece and places it: White reads what to do; Black, a
+    spectator and the replay read what happens, by the mover's name (they read "Place the
+    selected piece on an empty cell." as if it were theirs to do)."""
+    def white_to_place():
+        ada, bob = make_players(2, "Hint")
+        match = start_match("quarto-misere", [ada, bob])
+        services.move_submit(match_id=match.pk, user=ada, action="(select p0000)", version=0)
+        return ada, bob, match.pk
+
+    ada, bob, match_id = outside_the_event_loop(white_to_place)
+    told = "Place the selected piece on an empty cell."
+    described = "White places the selected piece on an empty cell."
+    for user, address, hint in [(ada, f"/matches/{match_id}/", told), (bob, f"/matches/{match_id}/", described),
+                                (None, f"/matches/{match_id}/", described),
+                                (None, f"/matches/{match_id}/replay/?ply=1", described)]:
+        page = page_of(user)
+        page.goto(address)
+        expect(page.locator(".board-hint")).to_have_text(hint)
+
+
 def test_resign_then_rematch(player_page):
     ada, bob, match_id = started(player_page, "quarto-misere", ("white", "black"))
     expect(ada.get_by_role("button", name="Resign")).to_have_count(0)  # before everyone moved: Abort only
