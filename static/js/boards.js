@@ -1,6 +1,6 @@
 // Draw any board from the `view` dict of the rules (docs/architecture.md, "the drawing data").
 //
-//   renderBoard(container, view, { onAction, lastAction, focusable, hints })
+//   renderBoard(container, view, { onAction, lastAction, focusable, hints, yours })
 //
 // Cells are buttons: the ones listed in `view.cell_actions` call `onAction(action)` when
 // clicked (or on Enter / Space); every other cell is disabled. Without `onAction` the board
@@ -10,7 +10,8 @@
 // play in has a thick outline and a text hint, and the line that ended the game is marked.
 // `hints: false` leaves the text hints out (a small board beside other text, such as the
 // analysis's better move). A hint that tells the mover what to do ("Place the selected piece
-// on an empty cell.") is for the player whose turn it is, the board drawn with `onAction`;
+// on an empty cell.") is for the player whose turn it is (`yours`: by default, a board drawn
+// with `onAction`; the match page says so also while its socket is away);
 // everyone else (the other players, spectators, the replay, looking back, the rules' diagrams)
 // reads what happens next, by the mover's label ("White places the selected piece on an empty
 // cell."), never an instruction that is not theirs to follow.
@@ -28,11 +29,11 @@ const DRAWERS = {
 };
 
 export function renderBoard(container, view, { onAction = null, lastAction = null, focusable = true,
-                                              hints = true } = {}) {
+                                              hints = true, yours = Boolean(onAction) } = {}) {
   const draw = DRAWERS[view.family];
   if (!draw) throw new Error(`No drawing for the board family ${view.family}`);
   const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key || "board" : null;
-  const board = draw(view, { onAction: typeof onAction === "function" ? onAction : null,
+  const board = draw(view, { onAction: typeof onAction === "function" ? onAction : null, yours,
                              last: lastCell(view.family, lastAction) });
   board.classList.add("board", `board--${view.family}`);
   if (view.to_move === null) board.classList.add("board--over");
@@ -76,7 +77,7 @@ export function lastCell(family, action) {
 
 // -- nine-board ---------------------------------------------------------------------------
 
-function drawNineBoard(view, { onAction, last }) {
+function drawNineBoard(view, { onAction, last, yours }) {
   const highlight = new Set(view.highlight);
   const line = new Set(view.line);
   const hinted = new Set(view.highlight.map((cell) => Math.floor(cell / 9)));
@@ -106,7 +107,7 @@ function drawNineBoard(view, { onAction, last }) {
     grid.append(box);
   }
   root.append(coordinates(grid, "nine-board"));
-  root.append(hint(nineBoardHint(view, forced, Boolean(onAction))));
+  root.append(hint(nineBoardHint(view, forced, yours)));
   const buttons = otherActions(view, onAction);
   if (buttons) root.append(buttons);
   return root;
@@ -148,7 +149,7 @@ function drawThreePlayer(view, { onAction, last }) {
 
 // -- quarto -------------------------------------------------------------------------------
 
-function drawQuarto(view, { onAction, last }) {
+function drawQuarto(view, { onAction, last, yours }) {
   const line = new Set(view.line);
   const highlight = new Set(view.highlight);
   const root = el("div", "quarto");
@@ -204,7 +205,7 @@ function drawQuarto(view, { onAction, last }) {
   }
   pool.append(pieces);
   side.append(held, pool);
-  root.append(coordinates(grid, "quarto"), side, hint(quartoHint(view, Boolean(onAction))));
+  root.append(coordinates(grid, "quarto"), side, hint(quartoHint(view, yours)));
   return root;
 }
 

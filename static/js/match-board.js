@@ -18,7 +18,7 @@ export function renderBoardNow() {
   const myTurn = myTurnIn(state.current) && socket.connected;
   const moves = match.moves;
   const lastAction = lastMove ? lastMove.action : moves.length ? moves[moves.length - 1].action : null;
-  renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction });
+  renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction, yours: myTurnIn(state.current) });
   ui.board.classList.toggle("board-holder--my-turn", myTurn);
   document.title = myTurn ? `Your turn · ${pageTitle}` : pageTitle;
 }

@@ -199,12 +199,19 @@ def test_a_hint_that_tells_the_mover_what_to_do_is_shown_to_the_mover_only(page_
     ada, bob, match_id = outside_the_event_loop(white_to_place)
     told = "Place the selected piece on an empty cell."
     described = "White places the selected piece on an empty cell."
+    pages = []
     for user, address, hint in [(ada, f"/matches/{match_id}/", told), (bob, f"/matches/{match_id}/", described),
                                 (None, f"/matches/{match_id}/", described),
                                 (None, f"/matches/{match_id}/replay/?ply=1", described)]:
         page = page_of(user)
         page.goto(address)
         expect(page.locator(".board-hint")).to_have_text(hint)
+        pages.append(page)
+    # White's connection drops: the board takes no click until it is back, and it is still her turn
+    pages[0].context.set_offline(True)
+    expect(pages[0].locator("#connection")).to_contain_text("Connection lost")
+    expect(pages[0].locator("#board.board-holder--my-turn")).to_have_count(0)
+    expect(pages[0].locator(".board-hint")).to_have_text(told)
 
 
 def test_resign_then_rematch(player_page):
