@@ -12,8 +12,9 @@ What the task does, from the match as it is now:
 - a match that just started: ``(START <id> <role> (<gdl>) <startclock> <playclock>)`` to each
   GGP seat at once, with the start clock to answer ``ready``. A player that answers ``busy``
   is in another match: the match is called off (it never began), the player shown busy, and
-  the other GGP seats (they may have taken the match on) hear ABORT. One that gives no valid answer in time is shown away, and a rated match is called off too
-  (ABORT); a casual one goes on.
+  the other GGP seats (they may have taken the match on) hear ABORT. One that gives no valid
+  answer in time is shown away, and a rated match is called off too (ABORT); a casual one goes
+  on.
 - each step: ``(PLAY <id> <previous joint move>)`` to every GGP seat (``nil`` first, ``noop``
   for a role that had no choice), with the play clock; the next step goes out once every
   answer came (a noop answer may take the whole play clock), as GGP managers do. The answer of

@@ -1,10 +1,9 @@
 """Post-game analysis, the reads: what the replay page, its JSON, the export and the bot API show.
 
-Fair play: nothing of an analysis is read while its match is in play (``analysis_require_over``:
-the one refusal, which the services apply to a request too; this holds even for a row written
-another way), nor the evaluations of an
-imported match while a live match stands at one of its positions (``analysis_require_no_live_position``:
-the one rule, which the services apply to a request too).
+Fair play, two rules, each written once here and applied by the services to a request too:
+nothing of an analysis is read while its match is in play (``analysis_require_over``; this
+holds even for a row written another way), nor the evaluations of an imported match while a
+live match stands at one of its positions (``analysis_require_no_live_position``).
 """
 
 from __future__ import annotations
