@@ -17,7 +17,11 @@ match after match, so a rated match ends as lichess ends a game with a player wh
 A turn is a seat's consecutive plies (Quarto's choosing and placing: two PLAYs, one clock),
 its own if any of them is. A ply whose answer the server itself lost (a restarted worker, or
 the flag on a GGP seat's turn its manager could not judge: ``ReplacedMove`` ``lost``) is not the
-player's doing: it is left out of the count, neither a move of its own nor a miss.
+player's doing: it is left out of those counts, neither a move of its own nor a miss. Nor may
+the server play a seat's turns at random to the end of a rated match (its GGP game manager down
+for good): the ``SERVER_LOST``th turn of a seat whose answer the server lost, in a row or not,
+calls the match off instead, nobody rated: the server spoilt it (lichess does not rate a game
+its server damaged).
 """
 
 from __future__ import annotations
@@ -26,36 +30,55 @@ from collections.abc import Sequence
 
 FIRST_TURNS = 2
 IN_A_ROW = 3
+SERVER_LOST = 3
+
+OWN = ""  # a ply's reason: a move of its own
+LOST = "lost"  # a ply's reason: the server lost its answer (any other reason: a miss)
 
 PLAY_ON = ""
 NEVER_BEGAN = "never_began"
 LEFT = "left"
+SERVER_FAILED = "server_failed"
 
 
-def verdict(plies: Sequence[tuple[int, bool]]) -> str:
+def verdict(plies: Sequence[tuple[int, str]]) -> str:
     """What a rated match does when a seat's ply is about to be played in its place, given
-    ``plies``: the seat's plies in order, each (its number, a move of its own?), that one last
-    (False), the server's own losses left out. ``PLAY_ON`` (play it at random), ``NEVER_BEGAN``
-    (call the match off) or ``LEFT`` (the seat loses on time).
+    ``plies``: the seat's plies in order, each (its number, its reason: ``OWN``, ``LOST`` or a
+    miss, as ``ReplacedMove.reason``), that one last. ``PLAY_ON`` (play it at random),
+    ``NEVER_BEGAN`` or ``SERVER_FAILED`` (call the match off) or ``LEFT`` (the seat loses on time).
 
-    >>> verdict([(2, False)])
+    >>> verdict([(2, "late")])
     ''
-    >>> verdict([(2, False), (4, False)])
+    >>> verdict([(2, "late"), (4, "silent")])
     'never_began'
-    >>> verdict([(1, False), (2, False)])  # one turn of two plies (Quarto)
+    >>> verdict([(1, "late"), (2, "late")])  # one turn of two plies (Quarto)
     ''
-    >>> verdict([(2, True), (4, False), (6, False), (8, False)])
+    >>> verdict([(2, OWN), (4, "late"), (6, "illegal"), (8, "late")])
     'left'
-    >>> verdict([(2, True), (4, False), (6, True), (8, False)])
+    >>> verdict([(2, OWN), (4, "late"), (6, OWN), (8, "late")])
     ''
+    >>> verdict([(2, OWN), (4, LOST), (6, LOST)])
+    ''
+    >>> verdict([(2, OWN), (4, LOST), (6, LOST), (8, LOST)])
+    'server_failed'
     """
-    turns: list[bool] = []  # each turn: a move of its own in it?
+    if plies[-1][1] == LOST:
+        lost = _turns([(ply, False) for ply, reason in plies if reason == LOST])
+        return SERVER_FAILED if len(lost) >= SERVER_LOST else PLAY_ON
+    turns = _turns([(ply, reason == OWN) for ply, reason in plies if reason != LOST])
+    if not any(turns):
+        return NEVER_BEGAN if len(turns) >= FIRST_TURNS else PLAY_ON
+    missed = len(turns) - 1 - max(i for i, own in enumerate(turns) if own)
+    return LEFT if missed >= IN_A_ROW else PLAY_ON
+
+
+def _turns(plies: Sequence[tuple[int, bool]]) -> list[bool]:
+    """``plies`` (each: its number, a move of its own?) as turns of consecutive plies, each: a
+    move of its own in it?"""
+    turns: list[bool] = []
     for i, (ply, own) in enumerate(plies):
         if i and ply == plies[i - 1][0] + 1:
             turns[-1] = turns[-1] or own
         else:
             turns.append(own)
-    if not any(turns):
-        return NEVER_BEGAN if len(turns) >= FIRST_TURNS else PLAY_ON
-    missed = len(turns) - 1 - max(i for i, own in enumerate(turns) if own)
-    return LEFT if missed >= IN_A_ROW else PLAY_ON
+    return turns

@@ -47,7 +47,8 @@ def clock_flag(*, match_id: int) -> datetime | None:
             if ggp_manager.is_ggp(seat.player) and at < (ggp_deadline := ggp_manager.flag_deadline(match, at)):
                 return ggp_deadline  # the manager judges its answer; the flag only if it cannot
             # a seat the manager serves: it could not judge (its process went away), the
-            # server's failure, not the player's: counted neither way (``games.match.absence``)
+            # server's failure, not the player's: counted neither way, up to a cap that calls a
+            # rated match off (``games.match.absence``)
             reason = "lost" if ggp_manager.is_served(seat.player) else "late"
             move_replace(match_id=match.pk, version=match.version, role=mover, reason=reason)
             return Match.objects.values_list("deadline", flat=True).get(pk=match.pk)

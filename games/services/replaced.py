@@ -5,7 +5,8 @@ that is not legal, or not at all, the manager plays a random legal move for it a
 goes on; in a per-move match (``TimeControl.play``) the same happens to a person whose play
 clock runs out. Pages and the replay mark the move, with the reason. In a rated match a seat
 that does not play at all ends it instead (``games.match.absence``): called off if it never
-made a move of its own, lost on time once it stopped making them.
+made a move of its own, lost on time once it stopped making them; and called off if the server
+lost too many of its answers.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def move_replace(*, match_id: int, version: int, role: str, reason: str, answer:
     """Play a random legal move for ``role`` if the match is still active at ``version`` with
     ``role`` to move (else nothing, None): reproducible from the match's token and the ply,
     recorded with ``reason`` (``snapshots.REPLACED``) and what the player answered. In a rated
-    match, a seat that never began or has left ends the match instead (``_ends_for_absence``).
+    match, a seat that never began or has left, or whose answers the server lost too often, ends
+    the match instead (``_ends_for_absence``).
     One transaction; a stale memory of the move path is refused by its conditional write and
     reads again."""
     with transaction.atomic():
@@ -49,7 +51,7 @@ def move_replace(*, match_id: int, version: int, role: str, reason: str, answer:
         if game.is_terminal(state) or game.to_move(state) != role:
             return None
         seats = match_seats(match.pk)
-        if match.rated and reason != "lost" and _ends_for_absence(match, seats, role):
+        if match.rated and _ends_for_absence(match, seats, role, reason):
             return match
         ply = match.plies + 1
         action = random.Random(f"{match.random_token}:{ply}:replaced").choice(game.legal_actions(state))
@@ -62,18 +64,20 @@ def move_replace(*, match_id: int, version: int, role: str, reason: str, answer:
     return match
 
 
-def _ends_for_absence(match: Match, seats: list[Seat], role: str) -> bool:
-    """Whether ``role``'s ply, about to be played in its place, ends the rated ``match``
-    instead (``absence.verdict`` on the seat's plies, those the server lost left out):
-    called off if the seat never made a move of its own, else lost on time. Call holding the
-    row lock."""
+def _ends_for_absence(match: Match, seats: list[Seat], role: str, reason: str) -> bool:
+    """Whether ``role``'s ply, about to be played in its place for ``reason``, ends the rated
+    ``match`` instead (``absence.verdict`` on the seat's plies and their reasons): called off
+    if the seat never made a move of its own or the server lost its answers too often, lost
+    on time if it stopped moving. Call holding the row lock."""
     replaced = dict(ReplacedMove.objects.filter(match=match, role=role).values_list("ply", "reason"))
     played = Move.objects.filter(match=match, role=role).order_by("ply").values_list("ply", flat=True)
-    plies = [(ply, ply not in replaced) for ply in played if replaced.get(ply) != "lost"]
-    verdict = absence.verdict([*plies, (match.plies + 1, False)])
+    plies = [(ply, replaced.get(ply, absence.OWN)) for ply in played]
+    verdict = absence.verdict([*plies, (match.plies + 1, reason)])
     if verdict == absence.NEVER_BEGAN:
         call_off(match, reason=f"{role} made no move of its own in its first {absence.FIRST_TURNS} turns",
                  seats=seats)
+    elif verdict == absence.SERVER_FAILED:
+        call_off(match, reason=f"the server lost {role}'s answers in {absence.SERVER_LOST} turns", seats=seats)
     elif verdict == absence.LEFT:
         resign_seat(match, seats, next(s for s in seats if s.role == role), out=Out.TIME, at=clocks.now(),
                     reason=f"{role} ran out of time: no move of its own in {absence.IN_A_ROW} turns in a row")

@@ -273,13 +273,13 @@ def test_turns_the_server_lost_are_not_the_programs_and_a_casual_match_plays_on_
     no_manager(monkeypatch)
     alice, mallory = make_accounts(2)
     program = registered(mallory, "Unlucky")
-    match = program_turns(steady(against(alice, program, rated=rated)), alice, program, ["lost", "lost", "silent"])
+    match = program_turns(steady(against(alice, program, rated=rated)), alice, program, ["lost", "silent"])
     assert match.status == Match.Status.ACTIVE
-    match = program_turns(match, alice, program, ["move", "late", "lost", "illegal", "lost"])
+    match = program_turns(match, alice, program, ["move", "late", "lost", "illegal"])
     assert match.status == Match.Status.ACTIVE
     match = program_turns(match, alice, program, ["silent"])
     assert match.status == (Match.Status.FINISHED if rated else Match.Status.ACTIVE)
-    assert ReplacedMove.objects.filter(match=match).count() == (7 if rated else 8)
+    assert ReplacedMove.objects.filter(match=match).count() == (5 if rated else 6)
 
 
 def flagged_turns(match: Match, person, count: int, fake_time) -> Match:
@@ -296,22 +296,68 @@ def flagged_turns(match: Match, person, count: int, fake_time) -> Match:
 
 def test_turns_the_flag_plays_because_the_manager_is_gone_are_the_servers_not_the_programs(fake_time, monkeypatch):
     """The flag plays a program's turn only when the manager's process is gone: the server's
-    failure, recorded as an answer lost, like a restarted worker's. Three of them in a row do not
-    lose the program a rated match it has moved in, nor break a run of its own misses."""
+    failure, recorded as an answer lost, like a restarted worker's. After two misses of its own
+    they do not lose the program a rated match it has moved in, nor break the run of its misses."""
     no_manager(monkeypatch)
     alice, mallory = make_accounts(2)
     program = registered(mallory, "Orphaned")
-    match = program_turns(steady(against(alice, program, rated=True)), alice, program, ["move"])
-    match = flagged_turns(match, alice, absence.IN_A_ROW, fake_time)
+    match = program_turns(steady(against(alice, program, rated=True)), alice, program, ["move", "late", "late"])
+    match = flagged_turns(match, alice, absence.SERVER_LOST - 1, fake_time)
     assert match.status == Match.Status.ACTIVE
     assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [
-        (4, "lost"), (6, "lost"), (8, "lost")]
-    match = program_turns(match, alice, program, ["late", "late"])
-    match = flagged_turns(match, alice, 1, fake_time)
-    assert match.status == Match.Status.ACTIVE
+        (4, "late"), (6, "late"), (8, "lost"), (10, "lost")]
     match = program_turns(match, alice, program, ["late"])
     assert match.status == Match.Status.FINISHED and match.result["winners"] == ["xplayer"]
     assert Seat.objects.get(match=match, role="oplayer").out == "time"
+
+
+def turns_lost_by_the_server(lost: int, fake_time, monkeypatch) -> Match:
+    """A rated match against a program whose manager's process is gone: the flag plays its turns
+    (answers lost), ``lost`` of them, not in a row, between moves of its own."""
+    no_manager(monkeypatch)
+    alice, mallory = make_accounts(2)
+    program = registered(mallory, "Stranded")
+    match = program_turns(steady(against(alice, program, rated=True)), alice, program, ["move"])
+    match = flagged_turns(match, alice, 1, fake_time)
+    match = program_turns(match, alice, program, ["move"])
+    return flagged_turns(match, alice, lost - 1, fake_time)
+
+
+def test_a_rated_match_whose_programs_answers_the_server_keeps_losing_is_called_off(fake_time, monkeypatch):
+    """The manager's process is gone for good: the flag plays each of the program's turns as an
+    answer lost, which counts neither way, so the match went on at random to a rated end. Now
+    the server's ``SERVER_LOST``th lost turn of the program, in a row or not, calls the match off
+    instead: nobody rated, and the pages say why."""
+    match = turns_lost_by_the_server(absence.SERVER_LOST, fake_time, monkeypatch)
+    assert match.status == Match.Status.ABORTED and match.rated
+    assert match.result == {"aborted": True, "reason": "the server lost oplayer's answers in 3 turns"}
+    assert list(ReplacedMove.objects.filter(match=match).values_list("ply", "reason")) == [(4, "lost"), (8, "lost")]
+    assert match.plies == 9, "the third lost turn is not played at random: the match is called off instead"
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert not Seat.objects.filter(match=match, rating_after__isnull=False).exists()
+    assert "Aborted: not rated. The server lost Stranded&#x27;s answers in 3 turns." in Client().get(
+        f"/matches/{match.pk}/replay/").content.decode()
+
+
+def test_one_turn_fewer_lost_by_the_server_keeps_the_match_rated(fake_time, monkeypatch):
+    match = turns_lost_by_the_server(absence.SERVER_LOST - 1, fake_time, monkeypatch)
+    assert match.status == Match.Status.ACTIVE
+    services.match_resign(match_id=match.pk, user=match.seats.get(role="xplayer").player)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == ["oplayer"]
+    assert rated_against(match, "xplayer") and rated_against(match, "oplayer")
+
+
+@pytest.mark.parametrize("reason", ["lost", "late"])
+def test_a_casual_match_plays_on_however_many_turns_are_played_at_random(reason, monkeypatch):
+    """The GGP way: nothing is rated, so no count of turns played in a program's place ends it."""
+    no_manager(monkeypatch)
+    alice, mallory = make_accounts(2)
+    program = registered(mallory, "Casual")
+    turns = ["move", *[reason] * max(absence.SERVER_LOST, absence.IN_A_ROW)]
+    match = program_turns(steady(against(alice, program, rated=False)), alice, program, turns)
+    assert match.status == Match.Status.ACTIVE
+    assert ReplacedMove.objects.filter(match=match).count() == len(turns) - 1
 
 
 def test_the_turns_of_a_program_removed_mid_match_are_its_owners_misses(fake_time, monkeypatch):
