@@ -40,6 +40,7 @@ CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that 
 SERVER_ERROR = 1011  # the standard's "unexpected condition": a fault, not an outage (the page reconnects)
 TOO_MANY = 4429
 SIGNED_OUT = 4403  # the page's player logged out (or may no longer act): the page reloads, no retry
+NOT_FOUND = 4404  # a match page that cannot be served (no such match, or its rules are gone): the page stops
 READS = frozenset({"ping", "sync"})  # the messages that change nothing; every other is a write
 logger = logging.getLogger(__name__)
 

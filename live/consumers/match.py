@@ -17,9 +17,10 @@ from live import movequeue
 from games.services import broadcast
 from games.runtime import outages, presence
 from games.selectors import rows, snapshots
+from games.match.rulesets import stored_rules
 from games.runtime.dbthreads import db
 from games.services import ServiceError
-from live.sockets import Socket
+from live.sockets import NOT_FOUND, Socket
 
 logger = logging.getLogger(__name__)
 # Messages a player sends about their own seat, and the service each calls with the message's
@@ -63,13 +64,13 @@ class MatchConsumer(Socket):
         # and ones older than the state read here are skipped (``match_state``).
         group = broadcast.match_group(self.match_id)
         await self.channel_layer.group_add(group, self.channel_name)
-        opened = await db(self._open)(invite)
-        if opened is None:
+        try:
+            event, chat, present = await db(self._open)(invite)
+        except ServiceError as refused:  # not_found, unknown_rules: this page cannot be served, so it stops
             await self.channel_layer.group_discard(group, self.channel_name)
-            await self._error("not_found", "There is no such match, or it is private and you have no invitation.")
-            await self.close(code=4404)
+            await self._error(refused.code, refused.message)
+            await self.close(code=NOT_FOUND)
             return
-        event, chat, present = opened
         self.group = group
         await self._send_state(event)
         await self.send_json_text({"type": "chat", "lines": chat, "replace": True})
@@ -78,10 +79,13 @@ class MatchConsumer(Socket):
     def _open(self, invite: str | None):
         """One call: the match if this viewer may see it, its state, chat and presence; the
         page counts as open from here, and the match's next move here needs no read. After a
-        restart a computer turn may be pending: the first visitor wakes it."""
+        restart a computer turn may be pending: the first visitor wakes it. Refused, before
+        anything is recorded, with ``not_found`` (no such match, or private without an
+        invitation) or ``unknown_rules`` (a match of rules this site no longer has)."""
         match = rows.match_by_id(self.match_id)
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
-            return None
+            raise ServiceError("not_found", "There is no such match, or it is private and you have no invitation.")
+        stored_rules(match.game)
         seats = services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
         snapshot = selectors.match_snapshot(match=match, seats=seats)
         services.move_memory_prime(match=match, seats=seats)  # each of these two: active matches only

@@ -1,5 +1,6 @@
 """Sockets at their edges: a client that closes while the server answers it, a handler that
-fails, a match id no database can hold, a path that names no socket, a lobby socket flooded."""
+fails, a match id no database can hold or of rules the site no longer has, a path that names no
+socket, a lobby socket flooded."""
 
 import asyncio
 
@@ -10,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.asgi import application
+from games.models import Match, Seat
 from live.consumers.match import MatchConsumer
 from tests.games.test_consumers import HOST, ORIGIN, join_match, open_socket, receive
 from tests.support.players import make_players, session_cookie, start_match
@@ -93,6 +95,25 @@ async def test_a_match_id_no_database_can_hold_is_not_found(match_id, caplog):
     assert (await receive(viewer, "error"))["code"] == "not_found"
     assert (await viewer.receive_output(timeout=EVENT_SECONDS))["code"] == 4404
     assert "Traceback" not in caplog.text and "could not open" not in caplog.text
+
+
+@pytest.mark.parametrize("status", [Match.Status.ACTIVE, Match.Status.FINISHED])
+async def test_a_match_of_rules_the_site_no_longer_has_is_refused_with_why_and_the_page_stops(status, caplog):
+    """A rule set removed since, or a damaged row: a player and a spectator are told why
+    (``unknown_rules``) and the socket closes with 4404, as the match's page is a 404; the visit
+    is not recorded. Before, opening it raised: a traceback, ``server_error`` and a close with
+    1011, after which the page reconnected to fail again."""
+    x, o = await database_sync_to_async(make_players)(2)
+    match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
+    await Match.objects.filter(pk=match.pk).aupdate(game="no-such-game", status=status)
+    for viewer in (x, None):
+        comm = await open_socket(f"/ws/matches/{match.pk}/", viewer)
+        error = await receive(comm, "error")
+        assert error["code"] == "unknown_rules", error
+        assert "rules this site no longer has (no-such-game)" in error["message"]
+        assert (await comm.receive_output(timeout=EVENT_SECONDS)) == {"type": "websocket.close", "code": 4404}
+    assert await Seat.objects.filter(match=match, player=x, away_since__isnull=False).aexists()  # never counted as here
+    assert "Traceback" not in caplog.text and "failed" not in caplog.text
 
 
 @pytest.mark.parametrize("path", ["/ws/nope/", "/ws/matches/abc/", "/ws/matches/-1/", "/ws/matches/1",
