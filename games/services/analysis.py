@@ -121,7 +121,7 @@ def _stale_before():
 def analysis_claim() -> AnalysisJob | None:
     """Take the oldest queued job, or a running one whose worker fell silent or is gone, for this
     worker; None when there is none. The update is conditional: a job another worker took
-    meanwhile is skipped."""
+    meanwhile is skipped. A job that cannot be run is failed, saying why (``_job``)."""
     while True:
         candidate = (Analysis.objects
                      .filter(Q(status=Analysis.Status.QUEUED)
@@ -133,8 +133,8 @@ def analysis_claim() -> AnalysisJob | None:
         claim = secrets.token_hex(8)
         taken = (Analysis.objects.filter(pk=candidate["pk"], status=candidate["status"], claim=candidate["claim"])
                  .update(status=Analysis.Status.RUNNING, claim=claim, holder=holder_here(), heartbeat=timezone.now()))
-        if taken:
-            return _job(candidate["pk"], claim)
+        if taken and (job := _job(candidate["pk"], claim)) is not None:
+            return job
 
 
 def _left_by_gone_holders() -> list[int]:
@@ -144,16 +144,24 @@ def _left_by_gone_holders() -> list[int]:
 
 
 def _job(analysis_id: int, claim: str) -> AnalysisJob | None:
+    """The job just claimed, or None when it cannot be run and is failed, saying why: a stored
+    move the rules refuse, or rules this site no longer has (removed since the job was queued,
+    or a damaged row)."""
     analysis = Analysis.objects.select_related("match").get(pk=analysis_id)
     match = analysis.match
     moves = list(match.moves.values_list("role", "action"))
     try:
+        stored_rules(match.game)
         positions = match_positions(match.game, moves)
+    except ServiceError:  # unknown_rules
+        why = f"This match was played under rules this site no longer has ({match.game}): it cannot be analysed."
     except RulesError:
-        analysis_fail(analysis_id=analysis_id, claim=claim, error="A stored move is not one the rules accept.")
-        return analysis_claim()
-    return AnalysisJob(analysis_id, claim, match.game, analysis.rounds, positions, list(analysis.evaluations),
-                       [action for _, action in moves])
+        why = "A stored move is not one the rules accept."
+    else:
+        return AnalysisJob(analysis_id, claim, match.game, analysis.rounds, positions, list(analysis.evaluations),
+                           [action for _, action in moves])
+    analysis_fail(analysis_id=analysis_id, claim=claim, error=why)
+    return None
 
 
 def analysis_progress(*, analysis_id: int, claim: str, evaluations: list[dict[str, Any]]) -> bool:

@@ -18,6 +18,7 @@ from games.rules import get_game
 from games.runtime import holders, starting
 from games.selectors.analysis import analysis_of
 from games.services import ServiceError
+from tests.botapi.support import call, token_for
 from tests.support.analysis import blunder_line, live_and_its_uploaded_copy, move_on, play_line, store_analysis
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
 
@@ -240,6 +241,33 @@ def test_a_failed_analysis_is_queued_anew_when_asked_again():
     failed = analysis_of(match=match)
     assert failed["status"] == "failed" and "out of memory" in failed["error"]
     assert services.analysis_request(match_id=match.pk, user=user).status == Analysis.Status.QUEUED
+
+
+def test_an_analysis_queued_before_its_rules_went_fails_saying_why_and_the_queue_goes_on():
+    """Its rule set removed since it was queued (or its row damaged): the worker marks it failed
+    with the reason and runs the next job; the analysis reads, the bot API's among them, say why
+    (``unknown_rules``), and asking again queues nothing. Before, taking the job raised out of
+    the queue, which stopped, and the job was left running, to be taken over and raise again."""
+    gone, kept = finished(make_accounts(2, prefix="gone")), finished(make_players(2, prefix="kept"))
+    asker = gone.seats.get(order=0).player
+    services.analysis_request(match_id=gone.pk, user=asker)
+    services.analysis_request(match_id=kept.pk, user=kept.seats.get(order=0).player)
+    Match.objects.filter(pk=gone.pk).update(game="no-such-game")
+    assert analysis_runs.run_here() == 1
+    failed = Analysis.objects.get(match=gone)
+    assert (failed.status, failed.claim, failed.holder) == (Analysis.Status.FAILED, "", "")
+    assert "rules this site no longer has (no-such-game)" in failed.error and len(failed.error) <= 200
+    assert Analysis.objects.get(match=kept).status == Analysis.Status.DONE
+    assert analysis_runs.run_here() == 0 and services.analysis_takeover_seconds() is None
+    gone.refresh_from_db()
+    with pytest.raises(ServiceError) as info:
+        analysis_of(match=gone)
+    assert info.value.code == "unknown_rules"
+    answer = call(token_for(asker), f"/matches/{gone.pk}/analysis", method="get")
+    assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules"
+    assert "cannot be shown, replayed, exported or analysed" in answer.json()["message"]
+    assert "no-such-game" in refused("unknown_rules", match_id=gone.pk, user=asker)
+    assert Analysis.objects.get(match=gone).status == Analysis.Status.FAILED
 
 
 async def test_a_server_process_has_the_queue_run_at_its_first_connection_only(analysis_settings, monkeypatch):
