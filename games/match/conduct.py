@@ -1,10 +1,10 @@
 """Pending draw offers and takeback requests of a match, as plain values.
 
-``Match.offers`` keeps them in one short text ("draw:x,o;takeback:o,x"): the roles that offer
-or accept a draw, and for a takeback the requester first, then the roles that accepted; and
-``declined``: the roles whose draw offer was declined, and ``takeback_declined``: the role whose
-takeback request was, who may offer or ask again once they have moved (no offering again and
-again, as on lichess). A
+``Match.offers`` keeps them in one short text ("draw:x,o;takeback:o,x"): for a draw the role
+that offered first, then the roles that accepted, and likewise for a takeback the requester
+first; and ``declined``: the roles whose draw offer was declined, and ``takeback_declined``: the
+role whose takeback request was, who may offer or ask again once they have moved (no offering
+again and again, as on lichess; accepting an offer that another declines holds nobody back). A
 text column, so the move path can ask "no offers?" in its conditional update on any database.
 """
 

@@ -91,7 +91,8 @@ def _join_draw(match_id: int, user, *, answering: bool) -> Match:
 
 
 def draw_decline(*, match_id: int, user) -> Match:
-    """Decline the draw on the table: the offer is gone, and everyone is told."""
+    """Decline the draw on the table: the offer is gone, and everyone is told. Who offered it
+    may offer again only after their next move; who only accepted it may offer at once."""
     return _decline(match_id, user, "draw", "declined the draw")
 
 
@@ -153,9 +154,9 @@ def _decline(match_id: int, user, kind: str, verb: str) -> Match:
         offers = conduct.parse(match.offers)
         if not offers[kind] or seat.role in offers[kind]:
             raise ServiceError("no_offer", f"There is no {kind} offer for you to answer.")
-        # who offered (a takeback's requester: the first) may not offer again before moving
-        declined, offerers = ("declined", offers["draw"]) if kind == "draw" else ("takeback_declined", offers[kind][:1])
-        offers[declined] = sorted(set(offers[declined]) | set(offerers))
+        # who offered (the first: the others only accepted) may not offer again before moving
+        declined = "declined" if kind == "draw" else "takeback_declined"
+        offers[declined] = sorted(set(offers[declined]) | {offers[kind][0]})
         offers[kind] = []
         _save_offers(match, offers)
         broadcast.match_notice_on_commit(match.pk, f"{seat.player} {verb}.")

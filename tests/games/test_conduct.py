@@ -161,6 +161,26 @@ def test_a_player_whose_draw_was_declined_offers_again_only_after_moving():
     assert offers(match)["draw"] == ["oPlayer"]
 
 
+def test_in_three_players_a_declined_draw_holds_back_its_offerer_only():
+    """x offers, o accepts, z declines: only x was declined (the page's "Your draw offer was
+    declined" reads ``offers.declined``); o, who only accepted, may offer at once, as z may.
+    Before, o was told its offer was declined and had to move before offering."""
+    x, o, z = make_players(3)
+    match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
+    services.draw_offer(match_id=match.pk, user=x)
+    services.draw_accept(match_id=match.pk, user=o)
+    services.draw_decline(match_id=match.pk, user=z)
+    assert offers(match)["declined"] == ["xplayer"]
+    assert selectors.match_snapshot_by_id(match_id=match.pk)["offers"]["declined"] == ["xplayer"]
+    assert_refused("draw_declined", services.draw_offer, match_id=match.pk, user=x)
+    services.draw_offer(match_id=match.pk, user=o)
+    assert offers(match)["draw"] == ["oplayer"]
+    services.draw_decline(match_id=match.pk, user=z)  # o's own offer declined: now o waits for its move
+    assert offers(match)["declined"] == ["oplayer", "xplayer"]
+    assert "after your next move" in assert_refused("draw_declined", services.draw_offer,
+                                                    match_id=match.pk, user=o).message
+
+
 def test_three_players_draw_when_every_player_still_playing_agrees():
     x, o, z = make_players(3)
     match = play_first_moves(start_match("tictactoe-3player", [x, o, z]), [x, o, z])
