@@ -280,6 +280,12 @@ CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUT
 # address in within minutes; 150 a day is lichess's cap on new accounts per address.
 GUEST_CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("GUEST_CREATE_PER_ADDRESS_PER_MINUTE", "10"))
 GUEST_CREATE_PER_ADDRESS_PER_DAY = int(os.environ.get("GUEST_CREATE_PER_ADDRESS_PER_DAY", "150"))
+# New accounts (sign-up, a guest's included) per client address, a minute and a UTC day: the
+# guests' daily refusal points to sign-up, and fresh accounts are what farms the ladder. Counted
+# only when the sign-up would be made (a taken name tried again is not). Stricter than lichess's
+# 150 a day: Boardhall asks no e-mail address; a school behind one address may raise it.
+SIGNUP_PER_ADDRESS_PER_MINUTE = int(os.environ.get("SIGNUP_PER_ADDRESS_PER_MINUTE", "5"))
+SIGNUP_PER_ADDRESS_PER_DAY = int(os.environ.get("SIGNUP_PER_ADDRESS_PER_DAY", "30"))
 # Games against the computer start at once and never wait in the lobby: they are counted apart
 # from the creations above, more roomily (a player, an address, a minute), and a player may
 # have this many unfinished at once (finished and aborted ones do not count).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.contrib.auth import SESSION_KEY
@@ -83,8 +84,12 @@ def _username_taken(username: str, user: User) -> bool:
     return User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists()
 
 
-def account_signup(*, username: str, password: str, display_name: str = "", guest: User | None = None) -> User:
-    """Create a full account; when ``guest`` is given, that guest becomes the account and keeps its matches."""
+def account_signup(*, username: str, password: str, display_name: str = "", guest: User | None = None,
+                   refusal: Callable[[], str | None] | None = None) -> User:
+    """Create a full account; when ``guest`` is given, that guest becomes the account and keeps its matches.
+    ``refusal`` is asked once every check has passed, just before the account is saved: a message
+    refuses the sign-up (ServiceError ``too_many_signups``), None lets it through. So a limit it
+    counts counts only sign-ups that would be made, not a taken name tried again."""
     username = (username or "").strip()
     if not username:
         raise ServiceError("invalid_username", "Choose a user name.")
@@ -105,6 +110,8 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
         validate_password(password, user)
     except ValidationError as err:
         raise ServiceError("weak_password", " ".join(err.messages)) from None
+    if refusal is not None and (message := refusal()):
+        raise ServiceError("too_many_signups", message)
     user.set_password(password)
     user.is_guest = False
     try:

@@ -60,7 +60,8 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         guest_user = request.user if request.user.is_authenticated and request.user.is_guest else None
         try:
-            user = accounts.account_signup(guest=guest_user, **form.cleaned_data)
+            user = accounts.account_signup(guest=guest_user, refusal=lambda: _signup_refusal(request),
+                                           **form.cleaned_data)
         except ServiceError as err:
             form.add_error(None, err.message)
         else:
@@ -161,13 +162,32 @@ def _guest_refusal(request) -> str | None:
     """Why the client's address may not make another guest now, or None (counting this one).
     Guests are limited per address, a minute and a day: each is a new name and a new day's
     share of the per-guest limits, which a fresh guest a minute would otherwise evade."""
+    return _address_refusal(
+        request, "guest", settings.GUEST_CREATE_PER_ADDRESS_PER_MINUTE, settings.GUEST_CREATE_PER_ADDRESS_PER_DAY,
+        too_fast="Too many guests were made from your address just now: wait a minute, then try again.",
+        today=("Your address has made as many guests as it may today: sign up or log in to play on, "
+               "or come back tomorrow."))
+
+
+def _signup_refusal(request) -> str | None:
+    """Why the client's address may not make another account now, or None (counting this one).
+    The guests' daily refusal sends people to sign up: without a limit of its own, fresh
+    accounts by the hundred would farm the ladder (and evade the guests' limit)."""
+    return _address_refusal(
+        request, "signup", settings.SIGNUP_PER_ADDRESS_PER_MINUTE, settings.SIGNUP_PER_ADDRESS_PER_DAY,
+        too_fast="Too many accounts were made from your address just now: wait a minute, then try again.",
+        today=("Your address has made as many new accounts as it may today: log in to one you have, "
+               "or come back tomorrow."))
+
+
+def _address_refusal(request, action: str, per_minute: int, per_day: int, *, too_fast: str, today: str) -> str | None:
+    """``too_fast`` or ``today`` when the client's address has taken ``action`` its ``per_minute``
+    times this minute or its ``per_day`` times this (UTC) day, else None; this one is counted."""
     address = _address(request)
-    if not throttle.action_allowed("guest", address, settings.GUEST_CREATE_PER_ADDRESS_PER_MINUTE):
-        return "Too many guests were made from your address just now: wait a minute, then try again."
-    if not throttle.action_allowed("guest-day", address, settings.GUEST_CREATE_PER_ADDRESS_PER_DAY,
-                                   seconds=throttle.DAY_SECONDS):
-        return ("Your address has made as many guests as it may today: sign up or log in to play on, "
-                "or come back tomorrow.")
+    if not throttle.action_allowed(action, address, per_minute):
+        return too_fast
+    if not throttle.action_allowed(f"{action}-day", address, per_day, seconds=throttle.DAY_SECONDS):
+        return today
     return None
 
 

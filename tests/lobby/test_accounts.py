@@ -60,6 +60,27 @@ def test_signup_refusals_save_nothing():
     assert list(User.objects.values_list("username", flat=True)) == ["alan"]
 
 
+def test_a_sign_up_is_refused_when_asked_only_once_every_check_has_passed():
+    """The view's per-address count goes by ``refusal``: a sign-up refused for its input is not
+    counted, and one refused by it saves nothing (a guest stays a guest)."""
+    asked = []
+
+    def refusal():
+        asked.append(True)
+        return "Not now."
+
+    guest = guest_create(display_name="Grace")
+    guest_username = guest.username
+    for kwargs in [{"username": "bad name!", "password": STRONG}, {"username": "kurt", "password": "123"}]:
+        with pytest.raises(ServiceError):
+            account_signup(refusal=refusal, **kwargs)
+    assert not asked
+    with pytest.raises(ServiceError) as info:
+        account_signup(username="grace", password=STRONG, guest=guest, refusal=refusal)
+    assert info.value.code == "too_many_signups" and info.value.message == "Not now." and asked == [True]
+    assert list(User.objects.values_list("username", "is_guest")) == [(guest_username, True)]
+
+
 @pytest.mark.parametrize("username, reserved", [
     ("computer-easy-1", "computer"), ("Computer-Strong-2", "computer"), ("COMPUTER", "computer"),
     ("computerwiz", "computer"), ("guest-0a1b2c3d4e5f", "guest-"), ("Guest-x", "guest-"),

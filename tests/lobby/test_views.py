@@ -115,6 +115,64 @@ def test_playing_the_computer_at_once_makes_guests_within_the_same_count():
     assert guests_made() == 1 and Match.objects.count() == 1
 
 
+SIGNUPS_TOO_FAST = "Too many accounts were made from your address just now: wait a minute, then try again."
+SIGNUPS_TODAY = ("Your address has made as many new accounts as it may today: log in to one you have, "
+                 "or come back tomorrow.")
+
+
+def sign_up(client, username):
+    return client.post("/signup/", {"username": username, "password": "correct-horse-battery-staple"})
+
+
+def accounts_made():
+    from lobby.models import User  # noqa: PLC0415
+
+    return sorted(User.objects.filter(is_guest=False).values_list("username", flat=True))
+
+
+def refused_form(response, message):
+    """The sign-up form is shown again, saying why."""
+    page = response.content.decode()
+    return response.status_code == 200 and escape(message) in page and 'action="/signup/"' in page
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The limits' clock, an hour into a UTC day and standing still until moved: a minute's
+    window cannot turn between two sign-ups of a test (each hashes a password)."""
+    from games.runtime import throttle  # noqa: PLC0415
+
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
+    return now
+
+
+@override_settings(SIGNUP_PER_ADDRESS_PER_MINUTE=2, SIGNUP_PER_ADDRESS_PER_DAY=100)
+def test_one_address_makes_only_a_few_accounts_a_minute(clock):
+    """Fresh accounts farm the ladder: one address signs up a few a minute (a taken name tried
+    again is not counted); the next sees the form again, saying why, and no account is made."""
+    assert sign_up(Client(), "ada").status_code == 302
+    assert "is taken" in sign_up(Client(), "ADA").content.decode()  # not counted: no account made
+    assert sign_up(Client(), "alan").status_code == 302
+    assert refused_form(sign_up(Client(), "grace"), SIGNUPS_TOO_FAST) and accounts_made() == ["ada", "alan"]
+    guest = Client()  # a guest refused stays the guest it was
+    guest.post("/guest/", {"display_name": "Kurt"})
+    assert refused_form(sign_up(guest, "kurt"), SIGNUPS_TOO_FAST) and accounts_made() == ["ada", "alan"]
+    assert "Sign up to keep this name" in guest.get("/signup/").content.decode()
+    other = Client(REMOTE_ADDR="192.0.2.7")  # another address has its own count
+    assert sign_up(other, "grace").status_code == 302 and accounts_made() == ["ada", "alan", "grace"]
+
+
+@override_settings(SIGNUP_PER_ADDRESS_PER_MINUTE=100, SIGNUP_PER_ADDRESS_PER_DAY=2)
+def test_one_address_makes_only_so_many_accounts_a_day_whatever_the_pace(clock):
+    for name in ["ada", "alan"]:
+        assert sign_up(Client(), name).status_code == 302
+        clock[0] += 120  # minutes apart
+    assert refused_form(sign_up(Client(), "grace"), SIGNUPS_TODAY) and accounts_made() == ["ada", "alan"]
+    clock[0] += 24 * 3600  # the next day
+    assert sign_up(Client(), "grace").status_code == 302 and accounts_made() == ["ada", "alan", "grace"]
+
+
 def test_create_match_with_a_seat(signed_in):
     client, user = signed_in
     response = client.post("/matches/new/", {"game": "quarto-misere", "role": "black"})
