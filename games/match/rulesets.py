@@ -16,12 +16,17 @@ def ruleset_name(slug: str) -> str:
     return _NAMES.get(slug, slug)
 
 
+def known_rules(slug: str) -> Game | None:
+    """The rules of ``slug``, or None for a slug this site does not have."""
+    return get_game(slug) if slug in _NAMES else None
+
+
 def stored_rules(slug: str) -> Game:
     """The rules a stored match was played under; ``ServiceError`` ``unknown_rules`` for a slug
     this site does not have."""
-    try:
-        return get_game(slug)
-    except KeyError:
+    game = known_rules(slug)
+    if game is None:
         raise ServiceError("unknown_rules", f"This match was played under rules this site no longer has ({slug}): "
                                             "it stays in the lists and its players' records, but it cannot be "
-                                            "shown, replayed, exported or analysed.") from None
+                                            "shown, replayed, exported or analysed.")
+    return game

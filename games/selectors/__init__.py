@@ -14,7 +14,7 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.match.rulesets import stored_rules
+from games.match.rulesets import known_rules, ruleset_name, stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
 from games.rules import Game, get_game
 from games.selectors.snapshots import player_json, seat_rating_json
@@ -150,7 +150,7 @@ def lobby_lists() -> dict[str, list[dict[str, Any]]]:
     """Public matches waiting for players, and public matches being played (two queries each):
     only those with a person still at the table (a page open, ``Seat.away_since`` unset), so
     the lobby never offers a match nobody will play; a waiting match, only while its creator
-    is at it."""
+    is at it. A match of rules this site no longer has is named by its slug (``ruleset_name``)."""
     _someone_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False, player__is_computer=False,
                                         resigned=False, away_since__isnull=True)
     # A waiting match is listed while its creator has its page open (seated from creation,
@@ -165,10 +165,9 @@ def lobby_lists() -> dict[str, list[dict[str, Any]]]:
         matches = (matches.order_by(order).prefetch_related("seats__player")[:LOBBY_LIMIT])
         out = []
         for m in matches:
-            game = get_game(m.game)
             seats = list(m.seats.all())
             out.append({
-                "id": m.pk, "game": m.game, "game_name": game.name, "rated": m.rated,
+                "id": m.pk, "game": m.game, "game_name": ruleset_name(m.game), "rated": m.rated,
                 "seats": [{"role": s.role, "player": player_json(s.player), **seat_rating_json(s)} for s in seats],
                 "free": [s.role for s in seats if s.player_id is None],
                 "created_at": m.created_at.isoformat(),
@@ -189,9 +188,8 @@ def online_players() -> list[dict[str, Any]]:
 
 def challenge_json(challenge: Challenge) -> dict[str, Any]:
     """A challenge as both players' pages show it (its players loaded)."""
-    game = get_game(challenge.settings["game"])
     return {"id": challenge.pk, "from": player_json(challenge.challenger), "to": player_json(challenge.challenged),
-            "settings": challenge.settings, "game_name": game.name,
+            "settings": challenge.settings, "game_name": ruleset_name(challenge.settings["game"]),
             "clock": TimeControl.parse(challenge.settings["clock"]).label, "status": challenge.status,
             "expires_at": challenge.expires_at.isoformat(), "match": challenge.match_id}
 
@@ -205,14 +203,15 @@ def challenges_open(*, user) -> list[dict[str, Any]]:
 
 def matches_of_player(*, user, statuses: tuple[str, ...] = (Match.Status.WAITING, Match.Status.ACTIVE)) -> list[dict[str, Any]]:
     """A player's own matches in the given states, newest first, for the lobby: with the time
-    control, whether it is the player's turn, and until when the mover's clock runs."""
+    control, whether it is the player's turn, and until when the mover's clock runs. A match of
+    rules this site no longer has is named by its slug (``ruleset_name``), never the player's turn."""
     if user is None or not user.is_authenticated:
         return []
     matches = (Match.objects.filter(status__in=statuses)
                .filter(seats__player=user) | Match.objects.filter(status__in=statuses, seats__reserved_for=user))
     matches = matches.distinct().order_by("-created_at").prefetch_related("seats__player")[:LOBBY_LIMIT]
     return [{
-        "id": m.pk, "game": m.game, "game_name": get_game(m.game).name, "status": m.status,
+        "id": m.pk, "game": m.game, "game_name": ruleset_name(m.game), "status": m.status,
         "seats": [{"role": s.role, "player": player_json(s.player), **seat_rating_json(s)} for s in m.seats.all()],
         "clock": TimeControl.of(m).label, "deadline": m.deadline,
         "your_turn": m.status == Match.Status.ACTIVE and _to_move(m) in
@@ -221,5 +220,6 @@ def matches_of_player(*, user, statuses: tuple[str, ...] = (Match.Status.WAITING
 
 
 def _to_move(match: Match) -> str | None:
-    game = get_game(match.game)
-    return game.to_move(game.state_from_json(match.state))
+    """The role to move, or None when the match's rules are gone (``known_rules``)."""
+    game = known_rules(match.game)
+    return None if game is None else game.to_move(game.state_from_json(match.state))

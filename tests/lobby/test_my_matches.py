@@ -6,6 +6,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.match.settings import MatchSettings
+from games.models import Match, Seat
 from tests.games.test_consumers import drain, open_socket
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS
@@ -80,3 +81,27 @@ async def test_a_visitor_who_is_not_signed_in_gets_only_the_lobby_lists():
     assert (await visitor.receive_json_from())["type"] == "lobby"
     assert await visitor.receive_nothing(timeout=0.3)
     await visitor.disconnect()
+
+
+async def test_a_match_of_rules_the_site_no_longer_has_is_listed_by_its_slug_and_the_socket_serves(caplog):
+    """A rule set removed since, or a damaged row, on a player's waiting and active matches
+    (both public, someone at the table): the lobby lists and the player's own list name them by
+    their slug, and whose turn it is is not claimed. Before, reading the lists raised: the
+    socket was closed with 1011 and the page reconnected to fail again, for the player, and for
+    everyone while such a match was listed."""
+    ada, bob = await database_sync_to_async(make_players)(2)
+    active = await database_sync_to_async(start_match)("quarto-misere", [ada, bob])  # ada's turn
+    waiting = await database_sync_to_async(services.match_create)(
+        user=ada, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer")
+    await Match.objects.filter(pk__in=[active.pk, waiting.pk]).aupdate(game="gone-rules")
+    await Seat.objects.filter(player=ada).aupdate(away_since=None)  # at the table: in the lobby lists
+    home = await open_socket("/ws/lobby/", ada)
+    lobby = await home.receive_json_from(timeout=EVENT_SECONDS)
+    assert lobby["type"] == "lobby", lobby
+    assert [(m["id"], m["game_name"]) for m in lobby["open"] + lobby["live"]] == [
+        (waiting.pk, "gone-rules"), (active.pk, "gone-rules")]
+    mine = await next_mine(home)
+    assert [(m["id"], m["game_name"], m["status"], m["your_turn"]) for m in mine] == [
+        (waiting.pk, "gone-rules", "waiting", False), (active.pk, "gone-rules", "active", False)]
+    await home.disconnect()
+    assert "Traceback" not in caplog.text and "failed" not in caplog.text

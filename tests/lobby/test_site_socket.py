@@ -134,6 +134,26 @@ async def test_the_challenge_list_is_sent_on_connect():
         await c.disconnect()
 
 
+async def test_a_challenge_of_rules_the_site_no_longer_has_is_listed_by_its_slug_and_refused_when_accepted(caplog):
+    """A pending challenge whose rule set was removed since (or whose row is damaged): the
+    challenged player's pages list it by its slug, and accepting it is refused, saying why.
+    Before, reading the list raised: every site socket of both players failed to open."""
+    alice, bob = await database_sync_to_async(make_accounts)(2)
+    a, b = await site(alice), await site(bob)
+    sent = await challenge(a, b, bob.pk)
+    await Challenge.objects.filter(pk=sent["id"]).aupdate(settings={**sent["settings"], "game": "gone-rules"})
+    comm = await open_socket("/ws/site/", bob)
+    listed = await comm.receive_json_from(timeout=EVENT_SECONDS)
+    assert [(c["id"], c["game_name"]) for c in listed["challenges"]] == [(sent["id"], "gone-rules")], listed
+    await comm.send_json_to({"type": "challenge_accept", "id": sent["id"]})
+    refused = await receive(comm, "error")
+    assert refused["code"] == "unknown_game" and "gone-rules" in refused["message"], refused
+    assert not await Match.objects.aexists()
+    for c in (a, b, comm):
+        await c.disconnect()
+    assert "Traceback" not in caplog.text and "failed" not in caplog.text
+
+
 @pytest.mark.parametrize("answer, by, status", [("challenge_decline", "challenged", "declined"),
                                                 ("challenge_cancel", "challenger", "cancelled")])
 async def test_a_challenge_declined_or_cancelled_reaches_both(answer, by, status):

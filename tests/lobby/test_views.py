@@ -8,8 +8,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.computer.search import LEVELS
-from games.models import Match
-from tests.support.players import make_accounts, make_players
+from games.match.settings import MatchSettings
+from games.models import Match, Seat
+from tests.support.players import make_accounts, make_players, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db
 
@@ -430,3 +431,19 @@ def test_play_the_computer_keeps_the_creation_limits():
     refused = another.post("/play/computer/", {"game": "quarto-misere"}, follow=True)
     assert [str(m) for m in refused.context["messages"]] == [too_fast]
     assert Match.objects.count() == 1 and User.objects.filter(is_guest=True).count() == 1
+
+
+def test_home_lists_a_players_match_of_rules_the_site_no_longer_has_by_its_slug(signed_in):
+    """A waiting and an active match of the player's whose rule set was removed since (or whose
+    row is damaged): "Your matches" names them by their slug; before, the home page was a 500
+    for the player (and for everyone, once such a match was in the lobby lists)."""
+    client, user = signed_in
+    (other,) = make_players(1, "Bob")
+    active = start_match("quarto-misere", [user, other])
+    waiting = waiting_match(user, MatchSettings("nine-board-tictactoe"))
+    Match.objects.filter(pk__in=[active.pk, waiting.pk]).update(game="gone-rules")
+    Seat.objects.filter(player=user).update(away_since=None)  # at the table: in the lobby lists too
+    page = client.get("/")
+    assert page.status_code == 200
+    assert [(m["id"], m["game_name"]) for m in page.context["mine"]] == [(waiting.pk, "gone-rules"), (active.pk, "gone-rules")]
+    assert {m["game_name"] for m in page.context["lists"]["open"] + page.context["lists"]["live"]} == {"gone-rules"}
