@@ -14,9 +14,9 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.match.rulesets import known_rules, ruleset_name, stored_rules
+from games.match.rulesets import known_rules, rules_or_skip, ruleset_name, stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
-from games.rules import Game, get_game
+from games.rules import Game
 from games.selectors.snapshots import player_json, seat_rating_json
 
 LOBBY_LIMIT = 50
@@ -98,11 +98,12 @@ class ComputerTurn:
 
 
 def computer_turn(*, match_id: int, version: int) -> ComputerTurn | None:
-    """The computer's turn at ``version`` of an active match, or None when it is not the computer's."""
+    """The computer's turn at ``version`` of an active match, or None when it is not the computer's
+    (or the match's rules are gone: ``rules_or_skip``)."""
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE, version=version).first()
-    if match is None:
+    game = None if match is None else rules_or_skip(match_id=match.pk, slug=match.game)
+    if game is None:
         return None
-    game = get_game(match.game)
     state = game.state_from_json(match.state)
     seat = (match.seats.filter(role=game.to_move(state), player__is_computer=True, resigned=False)
             .select_related("player").first())

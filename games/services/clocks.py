@@ -16,7 +16,7 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.models import Match, Out
-from games.rules import get_game
+from games.match.rulesets import rules_or_skip
 from games.selectors import match_seats
 from games.services.common import every_seat_moved, resign_seat
 from games.services.replaced import move_replace
@@ -31,7 +31,8 @@ def clock_flag(*, match_id: int) -> datetime | None:
     mover instead and marked as such, and the match goes on (``move_replace``; a rated match
     ends for a seat that does not play at all, ``games.match.absence``): too late, or, for a
     GGP seat the manager serves (it judges those turns, the flag falls only when it could
-    not), lost by the server. Returns the deadline still ahead, if the match has one."""
+    not), lost by the server. Returns the deadline still ahead, if the match has one. A match of
+    rules this site no longer has is left as it is (``rules_or_skip``)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
@@ -39,8 +40,10 @@ def clock_flag(*, match_id: int) -> datetime | None:
         at = clocks.now()
         if at < match.deadline:
             return match.deadline
+        game = rules_or_skip(match_id=match.pk, slug=match.game)
+        if game is None:  # its rules are gone: nobody can tell whose flag fell
+            return None
         seats = match_seats(match.pk)
-        game = get_game(match.game)
         mover = game.to_move(game.state_from_json(match.state))
         if TimeControl.of(match).play:
             seat = next(s for s in seats if s.role == mover)

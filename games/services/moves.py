@@ -33,6 +33,7 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.errors import ServiceError
 from games.match.labels import role_label
+from games.match.rulesets import rules_or_skip
 from games.models import Match, Move, Seat
 from games.rules import RulesError, get_game
 from games.selectors import match_seats
@@ -236,7 +237,7 @@ def computer_turns_resume(*, stalled_only: bool) -> int:
     longer ago than a turn takes (``bots.stalled_after_seconds``: its request was lost). Asking
     for a turn being played is harmless: that process refuses it, and a stale version is
     refused by ``move_submit``. Two queries, plus the seats of each match asked for; returns
-    how many were asked for."""
+    how many were asked for. A match of rules this site no longer has is skipped (``rules_or_skip``)."""
     active = Match.objects.filter(status=Match.Status.ACTIVE, seats__player__is_computer=True,
                                   seats__resigned=False).distinct()
     if stalled_only:
@@ -251,8 +252,8 @@ def computer_turns_resume(*, stalled_only: bool) -> int:
         computer_roles.setdefault(match_id, set()).add(role)
     asked = 0
     for match in matches.values():
-        game = get_game(match.game)
-        if game.to_move(game.state_from_json(match.state)) in computer_roles.get(match.pk, ()):
+        game = rules_or_skip(match_id=match.pk, slug=match.game)
+        if game is not None and game.to_move(game.state_from_json(match.state)) in computer_roles.get(match.pk, ()):
             computer_turn_resume(match=match, seats=match_seats(match.pk))
             asked += 1
     return asked

@@ -217,6 +217,29 @@ def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     assert services.clock_sweep() == 0
 
 
+def test_a_match_of_rules_the_site_no_longer_has_is_skipped_by_the_flag_and_the_sweep_goes_on(fake_time, caplog):
+    """Its rule set removed since (or its row damaged), its deadline passed: the flag fall
+    leaves it as it is (nobody can tell whose flag fell), with one warning for the process, and
+    the sweep flags the other overdue matches. Before, the flag raised: the timer logged a
+    traceback, and each sweep stopped at it, every later overdue match left unflagged, again
+    and again."""
+    a, b, c, d = make_players(4)
+    gone = every_seat_moves(start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60)), [a, b])
+    overdue = every_seat_moves(start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60)), [c, d])
+    Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+    moves.known.clear()  # a restart: this process remembers nothing and has no timers
+    flagfall.reset()
+    fake_time.advance(70)
+    assert services.clock_flag(match_id=gone.pk) is None  # its timer
+    assert services.clock_sweep() == 2
+    assert services.clock_sweep() == 1  # still overdue, still skipped
+    assert dict(Match.objects.values_list("pk", "status")) == {gone.pk: "active", overdue.pk: "finished"}
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns "
+                      "and the flag fall skip it"]
+    assert "Traceback" not in caplog.text
+
+
 @pytest.mark.parametrize("control", [BLITZ, TimeControl(days=1)], ids=["real time", "correspondence"])
 @pytest.mark.parametrize("moved", [0, 1])
 def test_a_seat_out_of_time_before_its_first_move_calls_the_match_off(fake_time, moved, control):

@@ -381,3 +381,30 @@ def test_the_computer_thinks_at_a_lower_priority_than_the_threads_serving_people
     thinking = executor().submit(_own_niceness).result(timeout=60)
     assert thinking == min(19, mine + settings.COMPUTER_NICE)
     assert _own_niceness() == mine  # the thread that serves people is left as it was
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_WORKERS="inline", **FAST)
+def test_a_computer_turn_on_a_match_of_rules_the_site_no_longer_has_is_skipped_and_the_others_are_played(
+        django_capture_on_commit_callbacks, caplog):
+    """Its rule set removed since (or its row damaged) while the computer was to move: asking
+    for its turn (a request, the sweep, the first pass after a restart) skips it, with one
+    warning for the process, and the other matches' turns are played. Before, reading its
+    turn raised: in a worker's or the event loop's task, and in the sweep, which stopped there,
+    every later match's turn left unasked, again at every pass."""
+    ada, bob = make_players(2)
+    gone, kept = (services.match_create(user=human, settings=MatchSettings("nine-board-tictactoe"), role="xPlayer",
+                                        against_computer=True) for human in (ada, bob))
+    with mock.patch("games.computer.bots.computer_turn_on_commit"):  # the turns are asked for below
+        for match, human in ((gone, ada), (kept, bob)):
+            services.move_submit(match_id=match.pk, user=human, action="(play 2 2 2 2 x)", version=0)
+    Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+    assert selectors.computer_turn(match_id=gone.pk, version=1) is None
+    bots._request(gone.pk, 1)  # as after the move's commit
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.computer_turns_resume(stalled_only=False) == 1
+    assert dict(Match.objects.values_list("pk", "version")) == {gone.pk: 1, kept.pk: 2}
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns "
+                      "and the flag fall skip it"]
+    assert "Traceback" not in caplog.text

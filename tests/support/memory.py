@@ -11,13 +11,13 @@ FORGOT = "boardhall-test: forgot"  # what a live server's log says each time it 
 
 
 def forget_process_memory() -> None:
-    """Forget the pages open on a match, move lists, the matches moved in, timers, caches and
-    the throttle's counts."""
+    """Forget the pages open on a match, move lists, the matches moved in, timers, caches, the
+    throttle's counts and the matches of unknown rules already warned about."""
     from django.core.cache import cache
 
     from botapi.limits import limits as api_limits
 
-    from games.match import clocks
+    from games.match import clocks, rulesets
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
     from games.services import flagfall
@@ -27,6 +27,7 @@ def forget_process_memory() -> None:
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
+    rulesets.forget()
     flagfall.reset()
     outages.forget()
     clocks.use_time(None)
