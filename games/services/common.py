@@ -16,8 +16,8 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
+from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, Outcome, Seat
-from games.rules import get_game
 from games.selectors import match_seats
 from games.services import statements
 from games.services.ratings import SEAT_RATING_FIELDS, ratings_update
@@ -245,7 +245,7 @@ def start(match: Match, game, seats: list[Seat], at) -> None:
 def every_seat_moved(match: Match) -> bool:
     """Whether every seat of the active ``match`` has made its first move (the computer's
     seats too): until then it has not really begun, and any ending aborts it (``resign_seat``)."""
-    return set(match.moves.values_list("role", flat=True).distinct()) >= set(get_game(match.game).roles)
+    return set(match.moves.values_list("role", flat=True).distinct()) >= set(stored_rules(match.game).roles)
 
 
 def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None,
@@ -333,7 +333,7 @@ def resign_seat(match: Match, seats: list[Seat], seat: Seat, *, reason: str | No
         return
     seat.resigned, seat.out, seat.out_ply = True, out, match.plies
     seat.save(update_fields=["resigned", "out", "out_ply"])
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     resigned = {s.role for s in seats if s.resigned}
     match.resigned = statements.resigned_text(resigned)
     match.version += 1

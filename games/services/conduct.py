@@ -13,8 +13,8 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
+from games.match.rulesets import stored_rules
 from games.models import Match, Move, ReplacedMove, Seat
-from games.rules import get_game
 from games.services.common import (
     call_off,
     every_seat_moved,
@@ -191,7 +191,7 @@ def _settle_takeback(match: Match, seats: list[Seat], offers: dict[str, list[str
     if waiting_for:
         _save_offers(match, offers)
         return
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     moves = list(match.moves.order_by("ply"))
     cut = max(m.ply for m in moves if m.role == requester)
     while cut > 1 and moves[cut - 2].role == requester:

@@ -11,8 +11,8 @@ from games.runtime import presence
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import role_label
+from games.match.rulesets import stored_rules
 from games.models import Match, Out, Seat
-from games.rules import get_game
 from games.services.common import every_seat_moved, finish_drawn, lock_playing_seat, resign_seat
 from games.services.moves import forget
 
@@ -59,7 +59,7 @@ def _abandoned_mover(match_id: int, user) -> tuple[Match, list[Seat], Seat]:
     """The locked match, its seats and the seat to move, if ``user`` may claim against it:
     an untimed match whose mover is another player, gone from it for ``ABANDON_SECONDS``."""
     match, seats, seat = lock_playing_seat(match_id, user)
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     if TimeControl.of(match).timed:
         raise ServiceError("timed_match", "This match has a clock: when a player's time runs out, "
                                           "the match ends by itself.")

@@ -33,9 +33,9 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.errors import ServiceError
 from games.match.labels import role_label
-from games.match.rulesets import rules_or_skip
+from games.match.rulesets import rules_or_skip, stored_rules
 from games.models import Match, Move, Seat
-from games.rules import RulesError, get_game
+from games.rules import RulesError
 from games.selectors import match_seats
 from games.services.common import (
     Overtaken,
@@ -161,7 +161,7 @@ def _move(memory: Known, user, action: str, version: int):
     seat = seat_of(match, user, seats)
     require_active(match)
     require_version(match, version)
-    game = get_game(match.game)
+    game = stored_rules(match.game)
     state = memory.state if memory.state is not None else game.state_from_json(match.state)
     mover = game.to_move(state)
     if seat.role != mover:
@@ -226,7 +226,7 @@ def computer_turn_resume(*, match: Match, seats) -> None:
     after a restart the first visitor of the match page does this; a turn already being
     played is not started twice."""
     if match.status == Match.Status.ACTIVE:
-        game = get_game(match.game)
+        game = stored_rules(match.game)
         computer_turn_after_commit(match, game, game.state_from_json(match.state), seats)
 
 

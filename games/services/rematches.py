@@ -10,9 +10,9 @@ from django.utils import timezone
 from games.ggp.manager import is_ggp
 from games.services import broadcast
 from games.match.errors import ServiceError
+from games.match.rulesets import stored_rules
 from games.match.settings import MatchSettings
 from games.models import Match, Seat
-from games.rules import get_game
 from games.selectors import match_seats
 from games.selectors.snapshots import player_json
 from games.services.common import call_off, lock_match, seat_of, start
@@ -49,7 +49,7 @@ def rematch_offer(*, match_id: int, user) -> Match:
         if gone is not None:  # a guest who logged out, a GGP player removed: nobody could ever take the seat
             why = f"{gone}, a GGP player, was removed by its owner" if is_ggp(gone) else f"{gone} has left the site"
             raise ServiceError("player_gone", f"{why}: there is nobody to play the rematch with.")
-        game = get_game(old.game)
+        game = stored_rules(old.game)
         kept = MatchSettings.of_match(old)
         programs = [s.player for s in old_seats if is_ggp(s.player)]
         if kept.rated and programs:

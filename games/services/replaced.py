@@ -16,8 +16,8 @@ import random
 from django.db import transaction
 
 from games.match import absence, clocks
+from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, ReplacedMove, Seat
-from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import call_off, lock_match, play_for_resigned, record_locked, resign_seat
 
@@ -46,7 +46,7 @@ def move_replace(*, match_id: int, version: int, role: str, reason: str, answer:
         match = lock_match(match_id)
         if match.status != Match.Status.ACTIVE or match.version != version:
             return None
-        game = get_game(match.game)
+        game = stored_rules(match.game)
         state = game.state_from_json(match.state)
         if game.is_terminal(state) or game.to_move(state) != role:
             return None

@@ -12,8 +12,8 @@ from games.services import broadcast
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import role_label
+from games.match.rulesets import stored_rules
 from games.models import Match, Seat
-from games.rules import get_game
 from games.selectors import match_seats
 from games.services.common import lock_match, require_player, start
 from games.services.matches import (computer_user, require_computer_may_play, require_ggp_seats_ratable,
@@ -99,7 +99,7 @@ def _seat_give_to_computer(match_id: int, user, role: str, level: int) -> Match:
         match, seats = _lock_waiting(match_id, user)
         if match.created_by_id != user.pk:
             raise ServiceError("not_creator", "Only the player who created this match can give a seat to the computer.")
-        game = get_game(match.game)
+        game = stored_rules(match.game)
         if role not in game.roles:
             raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
         seat = next(s for s in seats if s.role == role)
@@ -132,7 +132,7 @@ def _take_seat(match: Match, seats: list[Seat], seat: Seat, player, *, by) -> No
         seats = match_seats(match.pk)
         if real_time:
             start_guard(match, [s.player for s in seats], user=by)
-        start(match, get_game(match.game), seats, seat.joined_at)
+        start(match, stored_rules(match.game), seats, seat.joined_at)
         if match.rematch_of_id is not None:  # its offer on the finished match's pages is answered
             broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.match_changed_on_commit(match.pk)

@@ -204,3 +204,15 @@ def test_a_match_of_rules_the_site_no_longer_has_is_a_404_that_says_why(duel):
         answer = call(x, path, method=method)
         assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules", (path, method)
         assert "rules this site no longer has (no-such-game)" in answer.json()["message"]
+
+
+def test_playing_on_a_match_of_rules_the_site_no_longer_has_is_a_404_that_says_why(duel):
+    """A move, a resignation or a draw offer on an active match whose rule set was removed since
+    (or whose row is damaged): refused with ``unknown_rules``, nothing changed. Before, a 500."""
+    match, (_, x), _ = duel
+    action = legal(match)[0]
+    Match.objects.filter(pk=match.pk).update(game="gone-rules")
+    for path, body in (("move", {"action": action, "version": match.version}), ("resign", None), ("draw/offer", None)):
+        answer = call(x, f"/matches/{match.pk}/{path}", body)
+        assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules", (path, answer.content)
+    assert Match.objects.filter(pk=match.pk, status=Match.Status.ACTIVE, version=match.version).exists()
