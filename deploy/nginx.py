@@ -7,11 +7,22 @@ processes, websockets included. Used by ``bin/scaled`` and by the tests that go 
 ``--max-body-bytes`` is the site's REQUEST_MAX_BYTES (config/settings.py): nginx refuses a
 larger body as it arrives, as Daphne does (config/bodylimit.py), with the site's 413 page, which
 the caller writes to ``<dir>/413.html`` (``config.errorpages.too_large_page``).
+
+The per-address limits (guests, sign-ups, match creation, anonymous sockets) count the address
+Daphne takes from X-Forwarded-For (``--proxy-headers``: its first entry). So nginx sets that
+header to the address it believes, never appending to what the client sent, which would let a
+client choose its own address. nginx believes the connection's peer, unless the peer is one of
+``--trusted-proxies`` (a TLS terminator in front of nginx: comma-separated addresses or CIDR
+networks, by default the environment's TRUSTED_PROXIES, empty when nginx is the edge); then the
+realip module takes the client from the X-Forwarded-For that proxy sent, its last entry not
+added by a trusted proxy.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
 from pathlib import Path
 
 TEMPLATE = """\
@@ -32,7 +43,7 @@ http {{
     scgi_temp_path {dir}/scgi;
     client_max_body_size {max_body};
     include {mime_types};
-
+{real_ip}
     upstream daphne {{
         # Any process serves any match: they share PostgreSQL and Redis.
 {servers}
@@ -56,7 +67,8 @@ http {{
             proxy_set_header Host $http_host;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-For $remote_addr;   # not appended to: the client's is not believed
+            proxy_set_header X-Real-IP $remote_addr;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_read_timeout 1h;   # a socket may be quiet between pings
             proxy_buffering off;
@@ -67,12 +79,31 @@ http {{
 
 
 def render(*, listen: str, upstreams: list[str], directory: Path, max_body: int,
-           static: Path | None = None) -> str:
+           static: Path | None = None, trusted_proxies: list[str] = ()) -> str:
     static_block = (f"        location /static/ {{ alias {static.resolve()}/; expires 1h; }}\n"
                     if static is not None else "")
     return TEMPLATE.format(count=len(upstreams), dir=directory, listen=listen,
                            servers="\n".join(f"        server {u};" for u in upstreams),
-                           static=static_block, mime_types=_mime_types(), max_body=max_body)
+                           static=static_block, mime_types=_mime_types(), max_body=max_body,
+                           real_ip=_real_ip(trusted_proxies))
+
+
+def _real_ip(trusted_proxies: list[str]) -> str:
+    """The realip lines that believe X-Forwarded-For from ``trusted_proxies`` alone; none when
+    nginx is the edge."""
+    if not trusted_proxies:
+        return ""
+    return "\n".join(["    # Behind these proxies: the client is the last X-Forwarded-For entry they did not add.",
+                       *(f"    set_real_ip_from {proxy};" for proxy in trusted_proxies), "    real_ip_header X-Forwarded-For;", "    real_ip_recursive on;", ""])
+
+
+def trusted_proxies_from(text: str) -> list[str]:
+    """``TRUSTED_PROXIES``'s comma-separated addresses and networks, as networks; a wrong one
+    stops here, named, rather than trusting something else."""
+    try:
+        return [str(ipaddress.ip_network(entry.strip(), strict=False)) for entry in text.split(",") if entry.strip()]
+    except ValueError as error:
+        raise SystemExit(f"TRUSTED_PROXIES: {error} (e.g. 10.0.0.5, or 10.0.0.0/8)") from None
 
 
 def _mime_types() -> str:
@@ -89,11 +120,15 @@ def main() -> None:
     parser.add_argument("--dir", required=True, type=Path, help="where nginx keeps its pid, log and temp files")
     parser.add_argument("--max-body-bytes", required=True, type=int, help="the site's REQUEST_MAX_BYTES")
     parser.add_argument("--static", type=Path, help="collected static files to serve directly")
+    parser.add_argument("--trusted-proxies", default=os.environ.get("TRUSTED_PROXIES", ""),
+                        help="comma-separated addresses or networks of proxies in front of nginx whose "
+                             "X-Forwarded-For is believed (default: $TRUSTED_PROXIES; empty: nginx is the edge)")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     args.dir.chmod(0o755)  # started as root, nginx's workers run as another user and keep bodies here
     print(render(listen=args.listen, upstreams=args.upstream, directory=args.dir.resolve(),
-                 max_body=args.max_body_bytes, static=args.static))
+                 max_body=args.max_body_bytes, static=args.static,
+                 trusted_proxies=trusted_proxies_from(args.trusted_proxies)))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from games import services
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
+from tests.support.httpclient import Visitor
 from tests.support.live import STARTUP_SECONDS, LiveServer, free_port, live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.waits import EVENT_SECONDS
@@ -196,17 +197,37 @@ async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> 
     server.process.wait()
 
 
+def guest_made(front, name: str, *, forwarded_for: str, source: str = "127.0.0.1") -> bool:
+    """A fresh browser connecting from ``source`` with its own X-Forwarded-For asks for a guest."""
+    from lobby.models import User  # noqa: PLC0415
+
+    Visitor(front, source=source, headers={"X-Forwarded-For": forwarded_for}).post("/guest/", {"display_name": name})
+    return User.objects.filter(display_name=name).exists()
+
+
 @pytest.mark.services
 def test_a_match_through_nginx_in_front_of_two_processes():
     """The deployment of bin/scaled: nginx spreads the sockets over two Daphne processes; the
-    players and the spectator play a whole game through it."""
+    players and the spectator play a whole game through it. The per-address limits count the
+    address nginx saw, whatever X-Forwarded-For a client sends; behind a trusted proxy, the
+    client that proxy names."""
     needs_the_scaled_path()
     from tests.support.nginx import nginx_in_front
 
     game = get_game("tictactoe-3player")
     players = make_players(3)
     match = start_match(game.slug, players)
-    with live_server() as first, live_server() as second, nginx_in_front([first, second]) as front:
+    # One guest a day per address: a minute's window turning mid-test does not reset it.
+    env = {"GUEST_CREATE_PER_ADDRESS_PER_MINUTE": "100", "GUEST_CREATE_PER_ADDRESS_PER_DAY": "1"}
+    with live_server(env=env, proxy_headers=True) as first, live_server(env=env, proxy_headers=True) as second, \
+            nginx_in_front([first, second], trusted_proxies=["127.0.0.2"]) as front:
+        assert guest_made(front, "Forger 1", forwarded_for="203.0.113.1")
+        assert not guest_made(front, "Forger 2", forwarded_for="203.0.113.2")  # 127.0.0.1's second, refused
+        # Through the trusted proxy, each client it names has its own count; what a client wrote
+        # before the entry the proxy added is not believed.
+        assert guest_made(front, "Proxied 1", source="127.0.0.2", forwarded_for="198.51.100.7")
+        assert guest_made(front, "Proxied 2", source="127.0.0.2", forwarded_for="198.51.100.8")
+        assert not guest_made(front, "Proxied 3", source="127.0.0.2", forwarded_for="198.51.100.8, 198.51.100.7")
         sockets = {role: Socket(front, f"/ws/matches/{match.pk}/", user) for role, user in zip(game.roles, players)}
         watchers = [Socket(front, f"/ws/matches/{match.pk}/") for _ in range(3)]
         for sock in [*sockets.values(), *watchers]:

@@ -11,15 +11,20 @@ from tests.support.players import session_cookie
 
 
 class Visitor:
-    def __init__(self, server, user=None, cookie: str | None = None) -> None:
-        self.server = server
+    """``source``: the loopback address the visitor connects from; ``headers``: sent with every
+    request (a forged X-Forwarded-For)."""
+
+    def __init__(self, server, user=None, cookie: str | None = None, *, source: str = "127.0.0.1",
+                 headers: dict[str, str] | None = None) -> None:
+        self.server, self.source, self.headers = server, source, headers or {}
         cookie = cookie or (session_cookie(user) if user is not None else None)
         self.cookies = {"sessionid": cookie} if cookie is not None else {}
 
     def request(self, method: str, path: str, body: dict | None = None) -> http.client.HTTPResponse:
-        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30,
+                                                source_address=(self.source, 0))
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), "Origin": self.server.url,
-                   "Referer": f"{self.server.url}/"}
+                   "Referer": f"{self.server.url}/", **self.headers}
         data = None
         if body is not None:
             data = urlencode({**body, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})

@@ -95,10 +95,14 @@ def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
 
 
 class LiveServer:
-    def __init__(self, port: int | None = None, env: dict[str, str] | None = None) -> None:
+    """``proxy_headers``: the client's address is X-Forwarded-For's first entry, as bin/scaled's
+    Daphnes behind nginx take it (``daphne --proxy-headers``)."""
+
+    def __init__(self, port: int | None = None, env: dict[str, str] | None = None, proxy_headers: bool = False) -> None:
         self.listener = listening_socket(port or 0)
         self.port = self.listener.getsockname()[1]
         self.extra_env = env or {}
+        self.proxy_headers = proxy_headers
         self.process: subprocess.Popen | None = None
 
     @property
@@ -125,7 +129,8 @@ class LiveServer:
         self.forgets = 0  # as the new process counts them
         fd = self.listener.fileno()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "--fd", str(fd), "tests.support.asgi:application"],
+            [sys.executable, "-m", "daphne", *(["--proxy-headers"] if self.proxy_headers else []), "--fd", str(fd),
+             "tests.support.asgi:application"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, pass_fds=[fd])
         try:
             wait_until_serving(self.port, self.process, self.log.name)

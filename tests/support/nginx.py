@@ -25,14 +25,16 @@ import nginx as config  # noqa: E402  (deploy/nginx.py: not a package)
 
 
 class Front:
-    """What the test clients need of a server: its page and websocket addresses."""
+    """What the test clients need of a server: its port, page and websocket addresses."""
 
     def __init__(self, port: int) -> None:
+        self.port = port
         self.url, self.ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
 
 
 @contextmanager
-def nginx_in_front(servers) -> Iterator[Front]:
+def nginx_in_front(servers, trusted_proxies: list[str] = ()) -> Iterator[Front]:
+    """nginx at the edge, or behind ``trusted_proxies`` (whose X-Forwarded-For it believes)."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
         raise RuntimeError("nginx is not installed (Debian: apt-get install nginx-light); bin/test installs it")
@@ -43,7 +45,7 @@ def nginx_in_front(servers) -> Iterator[Front]:
     port = listener.getsockname()[1]
     (directory / "nginx.conf").write_text(config.render(
         listen=f"127.0.0.1:{port}", upstreams=[f"127.0.0.1:{s.port}" for s in servers], directory=directory,
-        max_body=settings.REQUEST_MAX_BYTES))
+        max_body=settings.REQUEST_MAX_BYTES, trusted_proxies=trusted_proxies))
     log = directory / "stderr.log"
     with open(log, "w") as stderr:
         process = subprocess.Popen([binary, "-c", str(directory / "nginx.conf")], stderr=stderr,
