@@ -78,6 +78,18 @@ class FakeTime:
 
 
 @pytest.fixture
+def clock(monkeypatch):
+    """The per-minute and per-day limits' clock (games.runtime.throttle), an hour into a UTC day
+    and standing still until moved (``clock[0] += seconds``): a minute's window cannot turn
+    between two requests of a test that counts on one."""
+    from games.runtime import throttle
+
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
+    return now
+
+
+@pytest.fixture
 def fake_time():
     """Clocks read this time instead of the real one (never sleep in a test)."""
     from games.match import clocks

@@ -129,15 +129,13 @@ async def test_a_call_to_redis_runs_no_timing_task_of_its_own(settings, processe
 
 
 @pytest.mark.pure
-def test_a_days_count_outlives_the_minutes_forgotten_around_it(monkeypatch):
+def test_a_days_count_outlives_the_minutes_forgotten_around_it(clock, monkeypatch):
     """In memory, full counts of past windows are forgotten: each by its own window's length,
     so a day's count stays while the minutes around it come and go."""
-    now = [1_800_000_000.0]
-    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
     monkeypatch.setattr(throttle, "MAX_REMEMBERED", 2)
     assert throttle.action_allowed("guest-day", "a1", 1, seconds=throttle.DAY_SECONDS)
     assert throttle.action_allowed("guest", "a1", 1)
-    now[0] += 120  # two minutes on: the minute's count is past, the day's is not
+    clock[0] += 120  # two minutes on: the minute's count is past, the day's is not
     assert throttle.action_allowed("guest", "a2", 1)  # full: forgets what is past
-    assert ("guest", "a1", 60, int((now[0] - 120) // 60)) not in throttle.action_counts
+    assert ("guest", "a1", 60, int((clock[0] - 120) // 60)) not in throttle.action_counts
     assert not throttle.action_allowed("guest-day", "a1", 1, seconds=throttle.DAY_SECONDS)

@@ -58,7 +58,7 @@ def test_a_third_waiting_match_is_refused_with_a_message(client):
 
 @pytest.mark.django_db
 @override_settings(CREATE_PER_MINUTE=3, CREATE_PER_ADDRESS_PER_MINUTE=5, WAITING_MATCHES_MAX=100)
-def test_creating_matches_is_limited_per_player_and_per_address():
+def test_creating_matches_is_limited_per_player_and_per_address(clock):
     players = make_players(3)
     clients = []
     for player in players:
@@ -77,7 +77,7 @@ def test_creating_matches_is_limited_per_player_and_per_address():
 @pytest.mark.django_db
 @override_settings(CREATE_PER_MINUTE=1, CREATE_PER_ADDRESS_PER_MINUTE=1, COMPUTER_CREATE_PER_MINUTE=3,
                    COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE=5, COMPUTER_MATCHES_MAX=100)
-def test_games_against_the_computer_have_their_own_roomier_count():
+def test_games_against_the_computer_have_their_own_roomier_count(clock):
     """They never wait in the lobby: creating them does not use up the creations of matches
     with people, and they may be created more often, still only so often a minute."""
     ada, bob = make_players(2)

@@ -76,7 +76,7 @@ def messages_on(response) -> list[str]:
 
 
 @override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=2, GUEST_CREATE_PER_ADDRESS_PER_DAY=100)
-def test_one_address_makes_only_a_few_guests_a_minute():
+def test_one_address_makes_only_a_few_guests_a_minute(clock):
     """Each browser of one address (a new Client: no session) may make a guest, a few a minute;
     the next is told why on the page and nothing is made."""
     for n in range(2):
@@ -89,24 +89,20 @@ def test_one_address_makes_only_a_few_guests_a_minute():
 
 
 @override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=100, GUEST_CREATE_PER_ADDRESS_PER_DAY=2)
-def test_one_address_makes_only_so_many_guests_a_day_whatever_the_pace(monkeypatch):
+def test_one_address_makes_only_so_many_guests_a_day_whatever_the_pace(clock):
     """Guests have daily limits of their own (analyses, ANALYSIS_GUEST_PER_DAY): a fresh guest a
     minute would evade them, so an address is counted over the day too."""
-    from games.runtime import throttle  # noqa: PLC0415
-
-    now = [1_800_000_000.0]  # an hour into a UTC day
-    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
     for n in range(2):
         assert Client().post("/guest/", {"display_name": f"Grace {n}"}).status_code == 302
-        now[0] += 120  # minutes apart
+        clock[0] += 120  # minutes apart
     refused = Client().post("/guest/", {"display_name": "Grace 2"}, follow=True)
     assert messages_on(refused) == [GUESTS_TODAY] and guests_made() == 2
-    now[0] += 24 * 3600  # the next day
+    clock[0] += 24 * 3600  # the next day
     assert Client().post("/guest/", {"display_name": "Grace 2"}).status_code == 302 and guests_made() == 3
 
 
 @override_settings(GUEST_CREATE_PER_ADDRESS_PER_MINUTE=1, GUEST_CREATE_PER_ADDRESS_PER_DAY=100)
-def test_playing_the_computer_at_once_makes_guests_within_the_same_count():
+def test_playing_the_computer_at_once_makes_guests_within_the_same_count(clock):
     """The home page's "Play the computer" makes a guest of a visitor: the same count."""
     assert Client().post("/play/computer/", {"game": "quarto-misere"}).status_code == 302
     refused = Client().post("/play/computer/", {"game": "quarto-misere"}, follow=True)
@@ -135,17 +131,6 @@ def refused_form(response, message):
     """The sign-up form is shown again, saying why."""
     page = response.content.decode()
     return response.status_code == 200 and escape(message) in page and 'action="/signup/"' in page
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The limits' clock, an hour into a UTC day and standing still until moved: a minute's
-    window cannot turn between two sign-ups of a test (each hashes a password)."""
-    from games.runtime import throttle  # noqa: PLC0415
-
-    now = [1_800_000_000.0]
-    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
-    return now
 
 
 @override_settings(SIGNUP_PER_ADDRESS_PER_MINUTE=2, SIGNUP_PER_ADDRESS_PER_DAY=100)
@@ -417,7 +402,7 @@ def test_play_the_computer_needs_the_csrf_token():
 
 
 @override_settings(COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE=2, COMPUTER_CREATE_PER_MINUTE=1)
-def test_play_the_computer_keeps_the_creation_limits():
+def test_play_the_computer_keeps_the_creation_limits(clock):
     """Per address before any guest is made, then per player."""
     from lobby.models import User  # noqa: PLC0415
 
