@@ -38,6 +38,11 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
              may do better building threes (66 whoever makes four) than blocking.
+``model_others`` with three or more roles, where the rules have a model of how the opponent
+             the computer is measured against plays (``Game.others_model``: a plain UCT's
+             likely moves, fitted to its recorded moves): the other roles' moves in the tree
+             are drawn from that model instead of chosen by UCB1 for their own values, so
+             the searching role plays against the blocks those opponents make and miss.
 
 Keeping the tree from move to move was tried and measured: the subtree of the position that
 came up held 1% to 15% of a move's rounds, and the expert with and without it split 8 games
@@ -65,6 +70,8 @@ Example::
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import os
 import random
@@ -118,6 +125,7 @@ class Level:
     score_seats: tuple[int, ...] = ()  # the seats (role indexes) in which ``rank`` is off: ends valued by GGP goals
     win_share: float = 0.0  # with ``endgame``: the share of the time a search for a forced win may take first
     wary: bool = False  # three or more roles: do not count on the next mover to block the one after it
+    model_others: bool = False  # the other roles' moves in the tree drawn from ``Game.others_model``
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -162,7 +170,7 @@ PLAIN = Level("plain", "plain UCT: random playouts", 2000)
 
 
 class _Node:
-    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors")
+    __slots__ = ("state", "me", "untried", "children", "visits", "totals", "proven", "prior", "priors", "model")
 
     def __init__(self, game: Game, state: Any, solver: bool, worth: Worth = tuple) -> None:
         self.state = state
@@ -176,6 +184,9 @@ class _Node:
         self.proven: tuple[int, ...] | None = None
         self.prior = 0.0  # the parent's mover's hint for the move to here (``bias``)
         self.priors: dict[Action, float] | None = None  # the hints for this node's moves, once asked
+        # ``model_others``: this node's moves with their summed likelihoods, and its children by
+        # move, once asked (``False`` where the game has no model)
+        self.model: tuple[list[Action], list[float], dict[Action, "_Node"]] | bool | None = None
         if mover is None and solver:
             self.proven = _values(game, game.goals(state), worth)
 
@@ -263,6 +274,16 @@ def _priors(game: Game, node: _Node) -> dict[Action, float]:
     return node.priors
 
 
+def _model(game: Game, node: _Node) -> tuple[list[Action], list[float], dict[Action, _Node]] | bool:
+    """``model_others``: ``node``'s moves, their likelihoods summed in order, and its children by
+    move, from ``Game.others_model`` (asked once per node); ``False`` where the game has none."""
+    if node.model is None:
+        likely = game.others_model(node.state)
+        node.model = False if likely is None else (game.legal_actions(node.state), list(itertools.accumulate(likely)),
+                                                   dict(node.children))
+    return node.model
+
+
 def new_root(game: Game, state: Any, *, level: Level) -> _Node:
     """The root of a new search tree for ``state``, for ``search``."""
     return _Node(game, state, level.solver, _level_worth(game, state, level))
@@ -276,6 +297,7 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
     roles, solver, bias = game.roles, level.solver, level.bias
     worth = _level_worth(game, root.state, level)
     exploration = level.exploration
+    searcher = root.me if level.model_others and len(roles) > 2 else None
     for done in range(rounds):
         if root.proven is not None:
             return
@@ -286,11 +308,26 @@ def search(game: Game, root: _Node, *, rng: random.Random, level: Level, rounds:
             if node.proven is not None:
                 goals = node.proven
                 break
-            if node.untried:
+            kids = None
+            if searcher is not None and node.me != searcher and (model := _model(game, node)):
+                # another role's move, drawn from the model of how it plays, not chosen by UCB1
+                actions, summed, kids = model
+                action = actions[min(bisect.bisect(summed, rng.random() * summed[-1]), len(actions) - 1)]
+                if action in kids:
+                    node = kids[action]
+                    path.append(node)
+                    continue
+                node.untried.remove(action)
+            elif node.untried:
                 action = node.untried.pop(int(rng.random() * len(node.untried)))
+            else:
+                action = None
+            if action is not None:
                 child = _Node(game, game.play(node.state, roles[node.me], action), solver, worth)
                 if bias:
                     child.prior = _priors(game, node).get(action, 0.0)
+                if kids is not None:
+                    kids[action] = child
                 node.children.append((action, child))
                 path.append(child)
                 if child.me < 0:

@@ -251,6 +251,15 @@ class Game(ABC):
         """
         return None
 
+    def others_model(self, state: Any) -> list[float] | None:
+        """How likely an opponent of the kind the computer is measured against (a plain UCT
+        search, ``benchmarks/uct.py``) is to play each of ``legal_actions(state)``, in that
+        order, summing to 1; ``None`` when the game has no such model (the default). Fitted to
+        recorded moves (``benchmarks/uct_model.py``); the search's ``model_others`` samples the
+        other roles' moves from it. Cheap, and never a rule.
+        """
+        return None
+
     # -- the GGP surface, shared ------------------------------------------------------------
     def legal_moves(self, state: Any, role: Role) -> list[Action]:
         """GGP legal moves of ``role``: ``["noop"]`` while waiting, ``[]`` when terminal."""

@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass, replace
@@ -34,6 +35,11 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-d
 _MARK_ACTION = re.compile(rf"\(mark ({NUMBER}) ({NUMBER})\)")
 _NEXT_MOVER = (1, 2, 0)
 _BIT = tuple(1 << c for c in range(CELLS))
+_CENTRE = tuple((4 - abs(c // SIZE - 2) - abs(c % SIZE - 2)) / 4 for c in range(CELLS))
+MODEL_FEATURES = ("win", "block_next", "block_last", "block_holding_three", "first_three", "another_three",
+                  "threat", "fork", "build", "block", "centre")
+# Fitted by benchmarks/uct_model.py to plain UCT moves (docs/computer.md, "Three players").
+MODEL_WEIGHTS = (4.607, 1.871, 1.359, -1.030, 8.851, -0.987, 1.717, 0.298, 18.780, 3.070, 5.038)
 _ACTION_TEXTS = tuple(f"(mark {cell // SIZE + 1} {cell % SIZE + 1})" for cell in range(CELLS))
 _CELL_OF = {text: cell for cell, text in enumerate(_ACTION_TEXTS)}  # parse's shortcut for the search
 
@@ -104,6 +110,7 @@ class ThreePlayerTicTacToe(Game):
         self.threes = _windows(3, wrap)
         # The hot loop only tests the fours through the cell just marked.
         self._fours_through = tuple(tuple(w for w in self.fours if w >> c & 1) for c in range(CELLS))
+        self._threes_through = tuple(tuple(w for w in self.threes if w >> c & 1) for c in range(CELLS))
 
     # -- lines --------------------------------------------------------------------------------
     def _four_of(self, mask: int) -> int:
@@ -342,6 +349,58 @@ class ThreePlayerTicTacToe(Game):
             weights.append(weight)
         top = max(weights, default=0) or 1
         return [weight / top for weight in weights]
+
+    def model_features(self, state: ThreePlayerState) -> list[list[float]]:
+        """Per empty cell, in ``legal_actions`` order, what a mark there does for the mover, as
+        ``MODEL_FEATURES`` names them: a four made; the next or the last role's four blocked;
+        either blocked while the mover holds a three (66 whoever makes four); a first three,
+        or another; a four left lacking one cell, or two of them; open fours built and others'
+        blocked (weighted by their marks, squared); nearness to the centre."""
+        masks, occupied = state.masks, state.occupied
+        mover = state.ply % 3
+        after, last = masks[_NEXT_MOVER[mover]], masks[_NEXT_MOVER[_NEXT_MOVER[mover]]]
+        mine = masks[mover]
+        others = occupied & ~mine
+        holds_three = self._has_three(mine)
+        rows = []
+        for cell in range(CELLS):
+            if occupied >> cell & 1:
+                continue
+            wins = blocks_after = blocks_last = threats = 0
+            build = block = 0
+            for window in self._fours_through[cell]:
+                own = (window & mine).bit_count()
+                if not window & others:
+                    if own == 3:
+                        wins = 1
+                    elif own == 2:
+                        threats += 1
+                    build += (1 + own) ** 2
+                elif not window & mine:
+                    theirs_after, theirs_last = (window & after).bit_count(), (window & last).bit_count()
+                    if not theirs_last:
+                        blocks_after |= theirs_after == 3
+                        block += theirs_after * theirs_after
+                    elif not theirs_after:
+                        blocks_last |= theirs_last == 3
+                        block += theirs_last * theirs_last
+            marked = mine | _BIT[cell]
+            three = any(marked & window == window for window in self._threes_through[cell])
+            rows.append([wins, blocks_after, blocks_last, (blocks_after or blocks_last) and holds_three,
+                         three and not holds_three, three and holds_three, min(threats, 1), threats >= 2,
+                         build / 50.0, block / 20.0, _CENTRE[cell]])
+        return rows
+
+    def others_model(self, state: ThreePlayerState) -> list[float] | None:
+        """A plain UCT's likely moves (``Game.others_model``): a softmax of ``model_features``
+        weighted by ``MODEL_WEIGHTS``."""
+        if self.wrap or self.is_terminal(state):
+            return None
+        scores = [sum(weight * value for weight, value in zip(MODEL_WEIGHTS, row)) for row in self.model_features(state)]
+        top = max(scores)
+        odds = [math.exp(score - top) for score in scores]
+        total = sum(odds)
+        return [odd / total for odd in odds]
 
     def _win(self, masks: list[int], mover: int, cells: int) -> dict[Role, int]:
         masks[mover] |= cells & -cells

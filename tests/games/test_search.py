@@ -632,3 +632,36 @@ def test_the_wary_search_changes_nothing_with_two_players():
     plain = choose_action(game, state, rng=random.Random(2), iterations=200, level=dataclasses.replace(level, wary=False))
     assert choose_action(game, state, rng=random.Random(2), iterations=200,
                          level=dataclasses.replace(level, wary=True)) == plain
+
+
+def test_with_model_others_the_other_roles_moves_in_the_tree_are_drawn_from_the_model(monkeypatch):
+    """x searches; the model has o and z always take the first empty cell, so below each of x's
+    moves the tree holds that reply alone, while x's own nodes still try every move."""
+    game = get_game("tictactoe-3player")
+    monkeypatch.setattr(type(game), "others_model",
+                        lambda self, state: [1.0] + [0.0] * (len(self.legal_actions(state)) - 1))
+    level = dataclasses.replace(LEVELS[STRONGEST - 1], model_others=True, wary=False)
+    root = search.new_root(game, game.initial_state(), level=level)
+    search.search(game, root, rng=random.Random(3), level=level, rounds=400)
+    assert len(root.children) == 25  # x, the searcher, tries every move
+    for x_move, o_node in root.children:
+        assert len(o_node.children) <= 1
+        for o_move, z_node in o_node.children:
+            assert o_move == game.legal_actions(o_node.state)[0]
+            assert all(z_move == game.legal_actions(z_node.state)[0] for z_move, _ in z_node.children)
+    assert sum(len(o_node.children) for _, o_node in root.children) >= 20
+    # without the switch the same search spreads o's replies
+    plain = dataclasses.replace(level, model_others=False)
+    root = search.new_root(game, game.initial_state(), level=plain)
+    search.search(game, root, rng=random.Random(3), level=plain, rounds=400)
+    assert max(len(o_node.children) for _, o_node in root.children) > 1
+
+
+def test_model_others_changes_nothing_without_a_model():
+    game = get_game("nine-board-tictactoe")
+    state = game.initial_state()
+    level = LEVELS[STRONGEST - 1]
+    plain = choose_action(game, state, rng=random.Random(2), iterations=200,
+                          level=dataclasses.replace(level, model_others=False))
+    assert choose_action(game, state, rng=random.Random(2), iterations=200,
+                         level=dataclasses.replace(level, model_others=True)) == plain

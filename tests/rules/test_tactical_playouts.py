@@ -159,14 +159,19 @@ def test_quarto_playouts_follow_the_tactical_rule_to_the_end(slug):
     assert checked == 40 and narrower >= 3
 
 
+def hints(game, hook, seed):
+    """Each random state's ``hook`` values (``move_priors``, ``others_model``) where the game gives
+    some, checked to be one per legal action."""
+    for state in random_states(game, seed=seed, games=3):
+        values = getattr(game, hook)(state)
+        if values is not None:
+            assert len(values) == len(game.legal_actions(state))
+            yield values
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_move_priors_are_none_or_one_hint_per_legal_action_in_zero_to_one(slug):
-    game = get_game(slug)
-    for state in random_states(game, seed=17, games=3):
-        priors = game.move_priors(state)
-        if priors is None:
-            continue
-        assert len(priors) == len(game.legal_actions(state))
+    for priors in hints(get_game(slug), "move_priors", 17):
         assert all(0.0 <= p <= 1.0 for p in priors)
         assert not priors or max(priors) == 1.0
 
@@ -182,3 +187,36 @@ def test_three_player_priors_favour_the_centre_and_a_block_of_an_open_three():
     assert game.to_move(state) == "xplayer"
     priors = dict(zip(game.legal_actions(state), game.move_priors(state)))
     assert max(priors["(mark 4 1)"], priors["(mark 4 5)"]) > priors["(mark 3 1)"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_others_model_is_none_or_a_likelihood_per_legal_action(slug):
+    for likely in hints(get_game(slug), "others_model", 23):
+        assert all(p > 0.0 for p in likely) and sum(likely) == pytest.approx(1.0)
+
+
+def test_only_the_bounded_three_player_game_has_a_model_of_the_plain_uct():
+    assert get_game("tictactoe-3player").others_model(get_game("tictactoe-3player").initial_state()) is not None
+    for slug in ("tictactoe-3player-torus", "nine-board-tictactoe", "quarto-misere"):
+        game = get_game(slug)
+        assert game.others_model(game.initial_state()) is None
+
+
+def test_the_models_features_say_what_a_mark_makes_and_blocks():
+    from games.rules.three_player import MODEL_FEATURES
+    game = get_game("tictactoe-3player")
+    # x: (1 1) (1 2) (1 3); o: (2 1) (2 2) (2 3); z: (5 5) (4 5) (3 5). x to move: (1 4) makes x's
+    # four; o (next) would make four at (2 4), z (last) at (2 5).
+    state = game.replay(["(mark 1 1)", "(mark 2 1)", "(mark 5 5)", "(mark 1 2)", "(mark 2 2)", "(mark 4 5)",
+                         "(mark 1 3)", "(mark 2 3)", "(mark 3 5)"])
+    assert game.to_move(state) == "xplayer"
+    rows = {action: dict(zip(MODEL_FEATURES, row))
+            for action, row in zip(game.legal_actions(state), game.model_features(state))}
+    assert rows["(mark 1 4)"]["win"] and not rows["(mark 2 4)"]["win"]
+    assert rows["(mark 2 4)"]["block_next"] and not rows["(mark 2 4)"]["block_last"]
+    assert rows["(mark 2 5)"]["block_last"] and not rows["(mark 2 5)"]["block_next"]
+    # x holds a three already: a block is one made holding a three, and no three is its first
+    assert rows["(mark 2 4)"]["block_holding_three"] and not rows["(mark 1 4)"]["first_three"]
+    assert not any(rows["(mark 5 1)"][name] for name in ("win", "block_next", "block_last", "first_three"))
+    likely = dict(zip(game.legal_actions(state), game.others_model(state)))
+    assert max(likely, key=likely.get) == "(mark 1 4)"
