@@ -32,7 +32,8 @@ when the task that sent it died before its answers came in (a worker restarted),
 to serve the match plays the GGP mover's turn at random as "answer lost" and carries on. Every
 process that serves GGP tasks (each ``runworker ggp``, or the embedded server) looks for such
 matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match whose task died moves on
-without waiting for anyone's next move.
+without waiting for anyone's next move. A match of rules this site no longer has is skipped
+while active (``rules_or_skip``: one warning), and its programs hear ABORT once it is over.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ from games.ggp import client, offpath, protocol
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
+from games.match.rulesets import known_rules, rules_or_skip
 from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
-from games.rules import get_game
 from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
 
@@ -159,7 +160,7 @@ def _note(match_id: int, claim: str, **progress: object) -> None:
 @dataclass
 class _View:
     match: Match
-    game: object
+    game: object  # None: rules this site no longer has (``_serve`` can only end the match)
     control: TimeControl
     states: list  # the state before each ply, and the current one last
     actions: list[tuple[str, str]]  # (role, action) of each ply
@@ -170,13 +171,15 @@ def _read(match_id: int) -> _View | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
-    game = get_game(match.game)
+    seats = {s.role: s.player.ggp_player for s in Seat.objects.filter(match_id=match_id)
+             .select_related("player__ggp_player") if is_served(s.player)}
+    game = known_rules(match.game)
+    if game is None:
+        return _View(match, None, TimeControl.of(match), [], [], seats)
     actions = list(Move.objects.filter(match_id=match_id).order_by("ply").values_list("role", "action"))
     states = [game.initial_state()]
     for role, action in actions:
         states.append(game.play(states[-1], role, action))
-    seats = {s.role: s.player.ggp_player for s in Seat.objects.filter(match_id=match_id)
-             .select_related("player__ggp_player") if is_served(s.player)}
     return _View(match, game, TimeControl.of(match), states, actions, seats)
 
 
@@ -188,6 +191,14 @@ def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
     if not progress.started and view.match.status != Match.Status.ACTIVE:
         return  # never started (or called off before it began): nobody to tell
     mid = protocol.match_id(match_id)
+    if view.game is None:
+        # its rules are gone (a rule set removed since, or a damaged row): no step can be
+        # written; skipped while active (one warning); once it is over its seats hear ABORT
+        if view.match.status == Match.Status.ACTIVE:
+            rules_or_skip(match_id=match_id, slug=view.match.game)
+        else:
+            _end(view, claim, mid)
+        return
     if not progress.started:
         start = (view.control.start or 0) + settings.GGP_GRACE_SECONDS
         if not _hold(match_id, claim, start):
@@ -216,11 +227,18 @@ def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
     if active:
         _play_answer(match_id, answer)
         return
+    _end(view, claim, mid)
+
+
+def _end(view: _View, claim: str, mid: str) -> None:
+    """The match is over: STOP with the last joint move if it finished, else ABORT (called
+    off; or its rules are gone, so its last joint move cannot be written)."""
+    match_id = view.match.pk
     if not _hold(match_id, claim, _clock(view)):
         return
     _note(match_id, claim, ended=True)
-    if view.match.status == Match.Status.FINISHED:
-        _send_all(view, protocol.stop(mid, _joint(view, plies)), _clock(view))
+    if view.match.status == Match.Status.FINISHED and view.game is not None:
+        _send_all(view, protocol.stop(mid, _joint(view, len(view.actions))), _clock(view))
     else:
         _send_all(view, protocol.abort(mid), _clock(view))
 
@@ -416,7 +434,9 @@ def _play_answer(match_id: int, answer: Answer | None) -> None:
         match = Match.objects.filter(pk=match_id).only("status", "plies", "version", "game", "state").first()
         if match is None or match.status != Match.Status.ACTIVE or match.plies != plies:
             break
-        game = get_game(match.game)
+        game = rules_or_skip(match_id=match_id, slug=match.game)
+        if game is None:
+            break
         mover = game.to_move(game.state_from_json(match.state))
         seat = Seat.objects.select_related("player").filter(match_id=match_id, role=mover).first()
         if seat is None or not is_ggp(seat.player):

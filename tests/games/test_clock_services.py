@@ -235,8 +235,8 @@ def test_a_match_of_rules_the_site_no_longer_has_is_skipped_by_the_flag_and_the_
     assert services.clock_sweep() == 1  # still overdue, still skipped
     assert dict(Match.objects.values_list("pk", "status")) == {gone.pk: "active", overdue.pk: "finished"}
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns "
-                      "and the flag fall skip it"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns, "
+                      "the GGP manager and the flag fall skip it"]
     assert "Traceback" not in caplog.text
 
 

@@ -36,9 +36,9 @@ def manager_inline(settings, fake_time):
     settings.GGP_GRACE_SECONDS = 1.0
 
 
-def seat_a_ggp_player(server: PlayerServer, slug: str = "tictactoe-x9") -> tuple[Match, object]:
-    [person] = make_accounts(1)
-    registered = services.ggp_player_register(owner=person, name="Fumbler", url=server.url)
+def seat_a_ggp_player(server: PlayerServer, slug: str = "tictactoe-x9", person=None) -> tuple[Match, object]:
+    person = person or make_accounts(1)[0]
+    registered = services.ggp_player_register(owner=person, name=f"Fumbler {person.pk}", url=server.url)
     match = services.match_create(user=person, settings=MatchSettings(slug, time_control=PER_MOVE),
                                   role="xplayer", ggp_players={"oplayer": registered.pk})
     return match, person
@@ -111,29 +111,35 @@ class Died(Exception):
     """The worker process dies here."""
 
 
+def move_as_the_task_dies(match, person, monkeypatch) -> None:
+    """The person moves; the task that sends the GGP seat's PLAY dies before it reads the
+    answers (a worker restarted): the step is recorded as sent, the match let go."""
+    game = get_game(match.game)
+    call = client.call
+
+    def dies_after_sending(url, body, seconds):
+        sent = call(url, body, seconds=seconds)
+        if body.startswith("(PLAY"):
+            raise Died
+        return sent
+
+    action = game.legal_actions(game.state_from_json(match.state))[0]
+    with monkeypatch.context() as patched:
+        patched.setattr(client, "call", dies_after_sending)
+        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
+    match.refresh_from_db()
+    assert match.plies == 1  # the GGP seat's turn waits
+    progress = progress_of(match)
+    assert progress.sent == 1 and progress.claim == ""  # sent, and let go as it died
+
+
 def test_a_step_whose_task_died_is_played_at_random_and_sent_once(monkeypatch):
     """The task that sent a step dies before it reads the answers (a worker restarted): the
     step is not sent again; the next look for stalled matches plays the GGP mover's turn at
     random, as no answer, and the match goes on."""
-    game = get_game("tictactoe-x9")
     with PlayerServer(fumbling) as server:
         match, person = seat_a_ggp_player(server)
-        call, dying = client.call, [True]
-
-        def dies_after_sending(url, body, seconds):
-            sent = call(url, body, seconds=seconds)
-            if dying[0] and body.startswith("(PLAY"):
-                raise Died
-            return sent
-
-        monkeypatch.setattr(client, "call", dies_after_sending)
-        action = game.legal_actions(game.state_from_json(match.state))[0]
-        services.move_submit(match_id=match.pk, user=person, action=action, version=match.version)
-        match.refresh_from_db()
-        assert match.plies == 1  # the GGP seat's turn waits
-        progress = progress_of(match)
-        assert progress.sent == 1 and progress.claim == ""  # sent, and let go as it died
-        dying[0] = False
+        move_as_the_task_dies(match, person, monkeypatch)
         heard = server.bodies()
         GGPProgress.objects.filter(pk=match.pk).update(claim="alive", held_until=timezone.now() + timedelta(seconds=60))
         assert manager.resume_stalled() == 0  # a match a task holds is left to it
@@ -145,6 +151,31 @@ def test_a_step_whose_task_died_is_played_at_random_and_sent_once(monkeypatch):
         new = server.bodies()[len(heard):]
         assert [body.split()[0] for body in new] == ["(PLAY"]  # the next step once; the last not again
         assert new[0] != heard[-1]
+
+
+def test_a_match_of_rules_the_site_no_longer_has_is_skipped_and_the_others_are_served(monkeypatch, caplog):
+    """Its rule set removed since (or its row damaged) while it is active: the manager skips
+    it, with one warning for the process, sends its player nothing, and serves the other
+    matches. Before, reading it raised: out of the resume's pass (inline), every later stalled
+    match left as it was, or (threads, workers) a task's traceback every ``GGP_RESUME_SECONDS``."""
+    ada, bob = make_accounts(2)
+    with PlayerServer(fumbling) as gone_server, PlayerServer(fumbling) as server:
+        gone, _ = seat_a_ggp_player(gone_server, person=ada)
+        match, person = seat_a_ggp_player(server, person=bob)
+        move_as_the_task_dies(match, person, monkeypatch)
+        Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+        heard = gone_server.bodies()
+        caplog.clear()  # the task that died logged its own traceback
+        assert manager.resume_stalled() == 2
+        assert manager.resume_stalled() == 2  # still active, still skipped (no second warning)
+        match.refresh_from_db()
+        assert match.plies == 2 and ReplacedMove.objects.get(match=match, ply=2).reason == "lost"
+        assert gone_server.bodies() == heard
+        assert progress_of(gone).claim == ""
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns, "
+                      "the GGP manager and the flag fall skip it"]
+    assert "Traceback" not in caplog.text
 
 
 def test_a_change_while_another_task_serves_the_match_is_served_by_that_task_after(monkeypatch):
