@@ -70,7 +70,7 @@ def pool_enter(*, user, settings: MatchSettings, channel_name: str) -> Match | N
                                          rating=rating if rating is not None else ratings.SHOWN_BASE,
                                          channel_name=channel_name, created_at=now, seen_at=now)
         entry.player = user
-        return _pair(entry, now)
+        return _pair(entry, settings, now)
 
 
 def pool_pair(*, user, channel_name: str) -> Match | None:
@@ -80,12 +80,21 @@ def pool_pair(*, user, channel_name: str) -> Match | None:
 
     Most retries find nobody, and every waiting page retries: so a retry first looks without a
     lock or a write (one read), and only takes locks when partners seem to be there. The entry's
-    ``seen_at`` is written at most every ``STALE_SECONDS / 2``."""
+    ``seen_at`` is written at most every ``STALE_SECONDS / 2``.
+
+    An entry whose stored settings this site can no longer read (its rule set removed since it
+    was stored, or a damaged row) ends its search: it is deleted and its page hears
+    ``site.unpooled`` saying why (None here; the page's next retry is ``not_waiting``)."""
     now = timezone.now()
     entry = PoolEntry.objects.filter(player=user, channel_name=channel_name).first()
     if entry is None:
         raise ServiceError("not_waiting", "You are not waiting for a quick game.")
-    if _choose(entry, _candidates(entry, now), now) is None:
+    try:
+        settings = MatchSettings.from_json(entry.settings)
+    except ServiceError as err:
+        _end_search(entry, err)
+        return None
+    if _choose(entry, settings, _candidates(entry, now), now) is None:
         if now - entry.seen_at > timedelta(seconds=STALE_SECONDS / 2):
             PoolEntry.objects.filter(pk=entry.pk).update(seen_at=now)
         return None
@@ -96,7 +105,15 @@ def pool_pair(*, user, channel_name: str) -> Match | None:
             return None  # another pairing holds it (or took it: its page hears so)
         entry.seen_at = now
         entry.save(update_fields=["seen_at"])
-        return _pair(entry, now)
+        return _pair(entry, settings, now)
+
+
+def _end_search(entry: PoolEntry, err: ServiceError) -> None:
+    """Delete ``entry``, whose settings cannot be read (``err``); its page hears why."""
+    PoolEntry.objects.filter(pk=entry.pk).delete()
+    message = f"Your quick-game search ended. {err.message} Choose a game and search again."
+    broadcast.player_notify_on_commit(entry.player_id, {"type": "site.unpooled", "channel": entry.channel_name,
+                                                        "code": err.code, "message": message})
 
 
 def pool_leave(*, user, channel_name: str) -> bool:
@@ -122,9 +139,10 @@ def _candidates(entry: PoolEntry, now):
     return candidates.select_related("player").order_by("created_at", "pk")[:CANDIDATES]
 
 
-def _choose(entry: PoolEntry, candidates, now) -> list[PoolEntry] | None:
-    """The first candidates compatible with ``entry`` and each other, as many as the game needs."""
-    need = len(get_game(MatchSettings.from_json(entry.settings).game).roles) - 1
+def _choose(entry: PoolEntry, settings: MatchSettings, candidates, now) -> list[PoolEntry] | None:
+    """The first candidates compatible with ``entry`` (waiting with ``settings``) and each other,
+    as many as the game needs."""
+    need = len(get_game(settings.game).roles) - 1
     chosen: list[PoolEntry] = []
     for candidate in candidates:
         if all(compatible(candidate, other, now) for other in (entry, *chosen)):
@@ -134,17 +152,16 @@ def _choose(entry: PoolEntry, candidates, now) -> list[PoolEntry] | None:
     return None
 
 
-def _pair(entry: PoolEntry, now) -> Match | None:
-    """Pair ``entry`` (locked, or new in this transaction) with the first compatible entries
-    of its pool, if there are enough (taken with row locks, skipping any another pairing holds);
-    create the match and delete the entries."""
-    chosen = _choose(entry, _candidates(entry, now).select_for_update(skip_locked=True, of=("self",)), now)
+def _pair(entry: PoolEntry, settings: MatchSettings, now) -> Match | None:
+    """Pair ``entry`` (locked, or new in this transaction; waiting with ``settings``) with the
+    first compatible entries of its pool, if there are enough (taken with row locks, skipping
+    any another pairing holds); create the match and delete the entries."""
+    chosen = _choose(entry, settings, _candidates(entry, now).select_for_update(skip_locked=True, of=("self",)), now)
     if chosen is None:
         return None
     paired = sorted([entry, *chosen], key=lambda e: (e.created_at, e.pk))
     if len(lock_players((e.player_id for e in paired), skip_locked=True)) < len(paired):
         return None  # one of them is busy starting something (playing.py): look again later
-    settings = MatchSettings.from_json(entry.settings)
     PoolEntry.objects.filter(pk__in=[e.pk for e in paired]).delete()
     match = match_create(user=paired[0].player, settings=settings, opponents=[e.player for e in paired[1:]])
     for e in paired:

@@ -258,10 +258,13 @@ class SiteConsumer(Socket):
             await self.send_json_text({"type": "paired", "match": event["match"]})
 
     async def site_unpooled(self, event) -> None:
-        """This page's search closed: the player started a real-time match another way."""
+        """This page's search closed: the player started a real-time match another way, or the
+        pool could no longer read its settings (``code`` and ``message`` say why)."""
         if event["channel"] == self.channel_name:
             self._stop_waiting()
             await self.send_json_text({"type": "pool", "waiting": False})
+            if "code" in event:  # after the pool's message, which clears the page's status line
+                await self._error(event["code"], event["message"])
 
     async def site_challenge(self, event) -> None:
         await self.send_json_text({"type": "challenge", "challenge": event["challenge"]})

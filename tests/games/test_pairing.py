@@ -64,6 +64,26 @@ def test_a_page_that_stopped_asking_is_skipped():
     assert PoolEntry.objects.count() == 2
 
 
+def test_an_entry_of_rules_the_site_no_longer_has_ends_its_search_saying_why_and_the_pool_goes_on(monkeypatch):
+    """Its rule set removed since it was stored (or its row damaged): the page's next retry
+    deletes the entry and tells the page why (``site.unpooled`` with the reason); the other
+    players pair as before. Before, the retry raised ``unknown_game``, which the waiting page
+    took for a search that ended elsewhere: it stopped asking, unanswered, still shown as
+    waiting, its entry left in the pool."""
+    stranded, ada, bob = make_accounts(3)
+    told = []
+    monkeypatch.setattr(pairing.broadcast, "player_notify_on_commit", lambda user_id, message: told.append(message))
+    assert enter(stranded) is None
+    PoolEntry.objects.filter(player=stranded).update(settings={**RATED.to_json(), "game": "gone-rules"})
+    assert services.pool_pair(user=stranded, channel_name=f"page-{stranded.pk}") is None
+    assert not PoolEntry.objects.exists()
+    assert told == [{"type": "site.unpooled", "channel": f"page-{stranded.pk}", "code": "unknown_game",
+                     "message": "Your quick-game search ended. There is no game called 'gone-rules'. Choose a game "
+                                "and search again."}]
+    assert enter(ada) is None
+    assert enter(bob) is not None
+
+
 def test_time_controls_wait_apart_and_the_match_keeps_its_clock():
     a, b, c = make_accounts(3)
     blitz = MatchSettings("quarto-misere", time_control=TimeControl(base=180, increment=2))

@@ -96,6 +96,30 @@ async def test_cancelling_or_closing_the_page_leaves_the_pool():
     await b.disconnect()
 
 
+async def test_a_search_of_rules_the_site_no_longer_has_ends_and_its_page_is_told_why(caplog):
+    """Its entry's rule set removed since (or its row damaged) while the page waits: the page's
+    next look ends the search, the page hears why and that it no longer waits, and the pool
+    goes on. Before, the look was refused and the page stopped asking, still shown as
+    waiting, told nothing, its entry left in the pool."""
+    stranded, alice, bob = await database_sync_to_async(make_accounts)(3)
+    s = await site(stranded)
+    await s.send_json_to({"type": "pool_enter", **QUARTO})
+    await receive(s, "pool")
+    await PoolEntry.objects.filter(player=stranded).aupdate(settings={**QUARTO, "game": "gone-rules"})
+    assert (await receive(s, "pool")) == {"type": "pool", "waiting": False}
+    ended = await receive(s, "error")
+    assert ended["code"] == "unknown_game" and "search ended" in ended["message"], ended
+    assert not await PoolEntry.objects.aexists()
+    a, b = await site(alice), await site(bob)
+    await a.send_json_to({"type": "pool_enter", **QUARTO})
+    assert (await receive(a, "pool"))["waiting"] is True
+    await b.send_json_to({"type": "pool_enter", **QUARTO})
+    assert (await receive(a, "paired"))["match"] == (await receive(b, "paired"))["match"]
+    for c in (s, a, b):
+        await c.disconnect()
+    assert "Traceback" not in caplog.text and "failed" not in caplog.text
+
+
 async def challenge(a, b, to_id: int) -> dict:
     await a.send_json_to({"type": "challenge", "to": to_id, "game": "nine-board-tictactoe", "rated": False,
                           "clock": "5+3"})
