@@ -33,7 +33,8 @@ to serve the match plays the GGP mover's turn at random as "answer lost" and car
 process that serves GGP tasks (each ``runworker ggp``, or the embedded server) looks for such
 matches every ``GGP_RESUME_SECONDS`` (``resume_stalled``), so a match whose task died moves on
 without waiting for anyone's next move. A match of rules this site no longer has is skipped
-while active (``rules_or_skip``: one warning), and its programs hear ABORT once it is over.
+while active (``rules_or_skip``: one warning), until the clock sweep calls it off
+(``services.clock_flag``); its programs hear ABORT then.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 since removed, or a damaged row): the lists then show its slug for its name, and what needs its
 rules (its page, replay, export, analysis) is refused with ``unknown_rules``, which the pages
 answer as a 404 that says why (``config.errorpages.UnknownRulesPage``), never a 500; the
-server's own work on it (the computer's turns, the GGP manager, the flag fall) is skipped with
-one warning (``rules_or_skip``)."""
+server's own work on an active one (the computer's turns, the GGP manager) is skipped with one
+warning (``rules_or_skip``), until the clock sweep calls it off (``services.clock_flag``)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from games.match.errors import ServiceError
 from games.rules import GAMES, Game, get_game
 
 _NAMES = {info.slug: info.name for info in GAMES}
+SLUGS = frozenset(_NAMES)  # the rule sets this site has
 logger = logging.getLogger(__name__)
 _skipped: set[int] = set()  # matches already warned about by this process
 
@@ -40,15 +41,15 @@ def stored_rules(slug: str) -> Game:
 
 def rules_or_skip(*, match_id: int, slug: str) -> Game | None:
     """The rules of stored match ``match_id`` for the server's own work on it (the computer's
-    turn, the GGP manager's steps, the flag fall, their sweeps), or None for a slug this site
+    turn, the GGP manager's steps, their sweeps), or None for a slug this site
     does not have: the caller skips the match, and the first time in this process a warning
     says why (a timer or sweep meets such a match again and again; its players' pages say
     ``unknown_rules``)."""
     game = known_rules(slug)
     if game is None and match_id not in _skipped:
         _skipped.add(match_id)
-        logger.warning("match %s names rules this site does not have (%s): the computer's turns, the GGP "
-                       "manager and the flag fall skip it", match_id, slug)
+        logger.warning("match %s names rules this site does not have (%s): the computer's turns and the GGP "
+                       "manager skip it until the clock sweep calls it off", match_id, slug)
     return game
 
 

@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games import selectors
+from games.match.errors import ServiceError
 from games.runtime import eventloop, outages
 from games.selectors import snapshots
 
@@ -78,9 +79,15 @@ def match_moved_on_commit(*, match, game, state, seats, previous_version: int, m
 
 def match_changed_on_commit(match_id: int) -> None:
     """After commit, read the match again and send its full state (seats, status or rematch
-    changed: rare, so it may read)."""
+    changed: rare, so it may read). A match of rules this site no longer has has no state to
+    send (its sockets are closed with ``unknown_rules``): nothing is sent."""
     def after_commit() -> None:
-        snapshot = selectors.match_snapshot_by_id(match_id=match_id)
+        try:
+            snapshot = selectors.match_snapshot_by_id(match_id=match_id)
+        except ServiceError as err:
+            if err.code != "unknown_rules":
+                raise
+            return
         send(match_group(match_id), snapshots.state_event(snapshot, None))
 
     transaction.on_commit(after_commit, robust=True)

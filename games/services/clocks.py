@@ -1,25 +1,30 @@
 """The clock's own writes: ending a match on time, and the sweep for missed deadlines.
 
 Both are idempotent: they act only on an active match whose deadline has passed (by
-``games.match.clocks.now``), under the row lock, so timers of several processes, the sweep and a
-late move can race for the same flag and it falls once.
+``games.match.clocks.now``), or whose rules this site no longer has, under the row lock, so
+timers of several processes, the sweep and a late move can race for the same flag and it
+falls once.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 
 from games.services import broadcast
 from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.models import Match, Out
-from games.match.rulesets import rules_or_skip
+from games.match.rulesets import SLUGS, known_rules
 from games.selectors import match_seats
-from games.services.common import every_seat_moved, resign_seat
+from games.services.common import call_off, every_seat_moved, resign_seat
 from games.services.replaced import move_replace
+
+logger = logging.getLogger(__name__)
 
 
 def clock_flag(*, match_id: int) -> datetime | None:
@@ -31,18 +36,30 @@ def clock_flag(*, match_id: int) -> datetime | None:
     mover instead and marked as such, and the match goes on (``move_replace``; a rated match
     ends for a seat that does not play at all, ``games.match.absence``): too late, or, for a
     GGP seat the manager serves (it judges those turns, the flag falls only when it could
-    not), lost by the server. Returns the deadline still ahead, if the match has one. A match of
-    rules this site no longer has is left as it is (``rules_or_skip``)."""
+    not), lost by the server. Returns the deadline still ahead, if the match has one.
+
+    An active match of rules this site no longer has (a rule set removed since, or a damaged
+    row), timed or not, is called off at once, not rated, saying why (``call_off``, which needs
+    no rules; its GGP seats hear ABORT): nobody can tell whose flag fell, and nobody can move,
+    resign or abort it (``unknown_rules``), so it would stay in its players' lists and be met by
+    every sweep for good. lichess aborts a game its server can no longer play."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE or match.deadline is None:
+        if match is None or match.status != Match.Status.ACTIVE:
+            return None
+        game = known_rules(match.game)
+        if game is None:
+            logger.warning("match %s names rules this site does not have (%s): called off, not rated",
+                           match.pk, match.game)
+            seats = match_seats(match.pk)
+            call_off(match, reason=f"the site no longer has its rules ({match.game})", seats=seats)
+            broadcast.mine_changed_on_commit(s.player for s in seats)  # no state for its pages: tell the home pages
+            return None
+        if match.deadline is None:
             return None
         at = clocks.now()
         if at < match.deadline:
             return match.deadline
-        game = rules_or_skip(match_id=match.pk, slug=match.game)
-        if game is None:  # its rules are gone: nobody can tell whose flag fell
-            return None
         seats = match_seats(match.pk)
         mover = game.to_move(game.state_from_json(match.state))
         if TimeControl.of(match).play:
@@ -72,9 +89,10 @@ def clock_play_sent(*, match_id: int) -> None:
 
 def clock_sweep() -> int:
     """Flag every active match whose deadline passed (missed while no process was watching
-    it); returns how many were overdue."""
-    overdue = list(Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=clocks.now())
-                   .values_list("pk", flat=True))
+    it), and call off every active one of rules this site no longer has (``clock_flag``);
+    returns how many there were."""
+    overdue = list(Match.objects.filter(Q(deadline__lte=clocks.now()) | ~Q(game__in=SLUGS),
+                                        status=Match.Status.ACTIVE).values_list("pk", flat=True))
     for match_id in overdue:
         clock_flag(match_id=match_id)
     return len(overdue)

@@ -11,14 +11,14 @@ import pytest
 
 from games import selectors, services
 from games.computer import bots
-from games.services import flagfall
+from games.services import broadcast, flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.models import Match, Move
+from games.models import Match, Move, Rating
 from games.rules import GAMES, get_game
 from games.services import moves
 from tests.games.test_services import assert_refused
-from tests.support.players import make_players, start_match
+from tests.support.players import make_accounts, make_players, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -217,27 +217,40 @@ def test_the_sweep_flags_deadlines_missed_while_no_process_watched(fake_time):
     assert services.clock_sweep() == 0
 
 
-def test_a_match_of_rules_the_site_no_longer_has_is_skipped_by_the_flag_and_the_sweep_goes_on(fake_time, caplog):
-    """Its rule set removed since (or its row damaged), its deadline passed: the flag fall
-    leaves it as it is (nobody can tell whose flag fell), with one warning for the process, and
-    the sweep flags the other overdue matches. Before, the flag raised: the timer logged a
-    traceback, and each sweep stopped at it, every later overdue match left unflagged, again
-    and again."""
-    a, b, c, d = make_players(4)
-    gone = every_seat_moves(start_match("nine-board-tictactoe", [a, b], time_control=TimeControl(base=60)), [a, b])
+def test_an_active_match_of_rules_the_site_no_longer_has_is_called_off_unrated_by_the_flag_and_the_sweep(
+        fake_time, caplog, monkeypatch):
+    """Its rule set removed since (or its row damaged): nobody can tell whose flag fell, and
+    nobody can move, resign or abort it (``unknown_rules``). Its timer, or the sweep, calls it
+    off, not rated, saying why, with one warning; an untimed one too, at the sweep; the sweep
+    flags the other overdue matches and meets neither again. Before, the flag raised (then
+    skipped it): it stayed active in its players' lists for good, met by every sweep."""
+    a, b = make_accounts(2)
+    c, d, e, f = make_players(4)
+    gone = every_seat_moves(start_match("nine-board-tictactoe", [a, b], rated=True,
+                                        time_control=TimeControl(base=60)), [a, b])
+    untimed = every_seat_moves(start_match("nine-board-tictactoe", [e, f]), [e, f])
     overdue = every_seat_moves(start_match("nine-board-tictactoe", [c, d], time_control=TimeControl(base=60)), [c, d])
-    Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+    Match.objects.filter(pk__in=[gone.pk, untimed.pk]).update(game="gone-rules")
     moves.known.clear()  # a restart: this process remembers nothing and has no timers
     flagfall.reset()
+    told = []
+    monkeypatch.setattr(broadcast, "mine_changed_on_commit", lambda players: told.extend(players))
     fake_time.advance(70)
     assert services.clock_flag(match_id=gone.pk) is None  # its timer
-    assert services.clock_sweep() == 2
-    assert services.clock_sweep() == 1  # still overdue, still skipped
-    assert dict(Match.objects.values_list("pk", "status")) == {gone.pk: "active", overdue.pk: "finished"}
+    assert services.clock_sweep() == 2  # the overdue match and the untimed one
+    assert services.clock_sweep() == 0
+    assert dict(Match.objects.values_list("pk", "status")) == {gone.pk: "aborted", untimed.pk: "aborted",
+                                                               overdue.pk: "finished"}
+    for match in (gone, untimed):
+        match.refresh_from_db()
+        assert match.result == {"aborted": True, "reason": "the site no longer has its rules (gone-rules)"}
+        assert match.deadline is None
+    assert not Rating.objects.filter(player__in=[a, b]).exists()  # not rated
+    assert told == [a, b, e, f]  # their home pages read their lists again
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns, "
-                      "the GGP manager and the flag fall skip it"]
-    assert "Traceback" not in caplog.text
+    assert warned == [f"match {m.pk} names rules this site does not have (gone-rules): called off, not rated"
+                      for m in (gone, untimed)]
+    assert "Traceback" not in caplog.text and "Error" not in caplog.text
 
 
 @pytest.mark.parametrize("control", [BLITZ, TimeControl(days=1)], ids=["real time", "correspondence"])

@@ -405,6 +405,6 @@ def test_a_computer_turn_on_a_match_of_rules_the_site_no_longer_has_is_skipped_a
         assert services.computer_turns_resume(stalled_only=False) == 1
     assert dict(Match.objects.values_list("pk", "version")) == {gone.pk: 1, kept.pk: 2}
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns, "
-                      "the GGP manager and the flag fall skip it"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns "
+                      "and the GGP manager skip it until the clock sweep calls it off"]
     assert "Traceback" not in caplog.text

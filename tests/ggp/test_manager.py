@@ -173,9 +173,30 @@ def test_a_match_of_rules_the_site_no_longer_has_is_skipped_and_the_others_are_s
         assert gone_server.bodies() == heard
         assert progress_of(gone).claim == ""
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns, "
-                      "the GGP manager and the flag fall skip it"]
+    assert warned == [f"match {gone.pk} names rules this site does not have (gone-rules): the computer's turns "
+                      "and the GGP manager skip it until the clock sweep calls it off"]
     assert "Traceback" not in caplog.text
+
+
+def test_a_match_of_rules_the_site_no_longer_has_called_off_by_the_sweep_sends_its_program_abort(caplog):
+    """The clock sweep calls such a match off (``clock_flag``): its program, which heard START,
+    hears ABORT (STOP needs the last joint move, which cannot be written without the rules),
+    once, and the match is let go; its pages are sent nothing (they have no state to show)."""
+    with PlayerServer(fumbling) as server:
+        match, _ = seat_a_ggp_player(server)
+        Match.objects.filter(pk=match.pk).update(game="gone-rules")
+        heard = server.bodies()
+        caplog.clear()
+        assert services.clock_sweep() == 1
+        assert server.bodies()[len(heard):] == [f"(ABORT boardhall.{match.pk})"]
+        assert services.clock_sweep() == 0
+        manager.ggp_match_changed(match.pk)  # asked for again: it ended
+        assert len(server.bodies()) == len(heard) + 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and not match.result.get("scores")
+    progress = progress_of(match)
+    assert progress.ended and progress.claim == ""
+    assert "Traceback" not in caplog.text and "Error" not in caplog.text
 
 
 def test_a_change_while_another_task_serves_the_match_is_served_by_that_task_after(monkeypatch):
