@@ -135,3 +135,13 @@ def test_the_form_bodies_benchmark_times_a_hostile_post_beside_gets():
 def test_the_blocking_benchmark_asks_the_plain_uct_after_a_threat():
     out = run("benchmarks/blocking.py", "--positions", "2", "--rounds", "50")
     assert "| next |" in out and "| after it |" in out and "blocked" in out.split("| --- |")[0]
+
+
+def test_the_uct_model_benchmark_records_the_plain_uct_and_fits_the_models_weights(tmp_path):
+    record = tmp_path / "moves.jsonl"
+    run("benchmarks/uct_model.py", "collect", "--games", "2", "--rounds", "30", "--seed", "4", "--out", str(record))
+    moves = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(moves) >= 2 * 8 and all(set(move) == {"masks", "ply", "cell"} for move in moves)
+    out = run("benchmarks/uct_model.py", "fit", str(record), "--steps", "5")
+    weights = next(line for line in out.splitlines() if line.startswith("MODEL_WEIGHTS = ("))
+    assert len(weights.split(",")) == 11 and "the likeliest cell played" in out

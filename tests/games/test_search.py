@@ -637,6 +637,7 @@ def test_the_wary_search_changes_nothing_with_two_players():
 def test_with_model_others_the_other_roles_moves_in_the_tree_are_drawn_from_the_model(monkeypatch):
     """x searches; the model has o and z always take the first empty cell, so below each of x's
     moves the tree holds that reply alone, while x's own nodes still try every move."""
+    assert LEVELS[STRONGEST - 1].model_others and not LEVELS[STRONGEST - 2].model_others  # the expert's alone
     game = get_game("tictactoe-3player")
     monkeypatch.setattr(type(game), "others_model",
                         lambda self, state: [1.0] + [0.0] * (len(self.legal_actions(state)) - 1))
