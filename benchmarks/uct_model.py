@@ -58,7 +58,7 @@ def _moves(paths: list[str]) -> list[tuple[list[list[float]], int]]:
             state = ThreePlayerState(tuple(move["masks"]), move["ply"])
             rows = [[float(value) for value in row] for row in GAME.model_features(state)]
             if len(rows) > 1:
-                cells = [int(action[6]) * 5 + int(action[8]) - 6 for action in GAME.legal_actions(state)]
+                cells = [GAME.parse(action) for action in GAME.legal_actions(state)]
                 moves.append((rows, cells.index(move["cell"])))
     return moves
 
