@@ -9,10 +9,11 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.computer.search import LEVELS
-from games.ggp.gdl.sheets import SLUGS, sheet_text
+from games.ggp.gdl.sheets import sheet_text
 from games.match import guide
 from games.history.selectors import match_replay
 from games.models import Match
+from games.rules import SLUGS
 from games.services import ServiceError
 
 

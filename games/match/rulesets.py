@@ -13,7 +13,6 @@ from games.match.errors import ServiceError
 from games.rules import GAMES, Game, get_game
 
 _NAMES = {info.slug: info.name for info in GAMES}
-SLUGS = frozenset(_NAMES)  # the rule sets this site has
 logger = logging.getLogger(__name__)
 _skipped: set[int] = set()  # matches already warned about by this process
 

@@ -10,7 +10,8 @@ Example::
     >>> game.legal_moves(state, "xPlayer")
     ['noop']
 
-``GAMES`` lists every rule set's ``GameInfo`` in lobby order; see ``base.py`` for the interface.
+``GAMES`` lists every rule set's ``GameInfo`` in lobby order, ``SLUGS`` their slugs (the one list
+of the rule sets this site has); see ``base.py`` for the interface.
 """
 
 from games.rules.base import (
@@ -26,6 +27,7 @@ for _game in (NINE_BOARD, TICTACTOE_X9, NINE_BOARD_PIE, THREE_PLAYER, THREE_PLAY
     REGISTRY.add(_game)
 
 GAMES: tuple[GameInfo, ...] = tuple(game.info for game in REGISTRY.games.values())
+SLUGS: tuple[str, ...] = tuple(info.slug for info in GAMES)  # the rule sets this site has, in lobby order
 
 
 def get_game(slug: str) -> Game:
@@ -35,5 +37,5 @@ def get_game(slug: str) -> Game:
 
 __all__ = [
     "NOOP", "Action", "Game", "GameInfo", "GameNotOver", "GAMES", "IllegalAction", "NotAnAction", "Outcome",
-    "Role", "RulesError", "get_game",
+    "Role", "RulesError", "SLUGS", "get_game",
 ]

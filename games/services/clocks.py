@@ -19,7 +19,8 @@ from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.models import Match, Out
-from games.match.rulesets import SLUGS, known_rules
+from games.rules import SLUGS
+from games.match.rulesets import known_rules
 from games.selectors import match_seats
 from games.services.common import call_off, every_seat_moved, resign_seat
 from games.services.replaced import move_replace

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from games.ggp.gdl.equality import compare, compare_line, compare_state
-from games.ggp.gdl.sheets import SLUGS, sheet_text
-from games.rules import get_game
+from games.ggp.gdl.sheets import sheet_text
+from games.rules import SLUGS, get_game
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 

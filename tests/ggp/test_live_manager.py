@@ -16,7 +16,7 @@ from games import selectors, services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPPlayer, GGPProgress, Match, Move, ReplacedMove
-from games.rules import GAMES, get_game
+from games.rules import SLUGS, get_game
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS, until_here
 
@@ -27,7 +27,6 @@ from tests.support.ggpplayer import GGPTestPlayer  # noqa: E402
 pytestmark = pytest.mark.django_db(transaction=True)
 PER_MOVE = TimeControl(start=10, play=2)
 GRACE = 1.0
-SLUGS = [info.slug for info in GAMES]
 
 
 @pytest.fixture(autouse=True)

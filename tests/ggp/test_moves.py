@@ -5,8 +5,8 @@ import pytest
 
 from games.ggp.gdl import moves
 from games.ggp.gdl.reasoner import Reasoner
-from games.ggp.gdl.sheets import SLUGS, sheet_text
-from games.rules import NotAnAction, get_game
+from games.ggp.gdl.sheets import sheet_text
+from games.rules import SLUGS, NotAnAction, get_game
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 

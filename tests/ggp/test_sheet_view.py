@@ -5,8 +5,9 @@ import re
 
 import pytest
 
-from games.ggp.gdl.sheets import SLUGS, sheet_text
+from games.ggp.gdl.sheets import sheet_text
 from games.match.guide import guide_slug
+from games.rules import SLUGS
 
 pytestmark = pytest.mark.django_db
 

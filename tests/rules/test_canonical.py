@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import GAMES, get_game
+from games.rules import SLUGS, get_game
 from games.rules.base import MAX_ACTION_LENGTH, NotAnAction, gdl_fold
 from tests.rules.test_properties import action_space, choices, random_game
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 
-SLUGS = [info.slug for info in GAMES]
 DIGIT_LOOKALIKES = {"arabic-indic": 0x0660, "fullwidth": 0xFF10, "devanagari": 0x0966, "math bold": 0x1D7CE}
 ODD_SPACES = ["\u3000", "\u00a0", "\u2009", "\u200b", "\x0b", "\x0c", "\x1f", "\x00"]
 

@@ -5,12 +5,10 @@ import random
 
 import pytest
 
-from games.rules import GAMES, get_game
+from games.rules import SLUGS, get_game
 from tests.support.rules import possible_goals, tree_fits
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
-
-SLUGS = [info.slug for info in GAMES]
 
 
 def random_states(game, seed: int, games: int = 12):

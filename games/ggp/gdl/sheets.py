@@ -15,10 +15,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from games.rules import GAMES
+from games.rules import SLUGS
 
 SHEETS = Path(__file__).resolve().parent / "sheets"
-SLUGS: tuple[str, ...] = tuple(info.slug for info in GAMES)
 
 
 def sheet_path(slug: str) -> Path:
