@@ -1,9 +1,9 @@
 """The clock's own writes: ending a match on time, and the sweep for missed deadlines.
 
 Both are idempotent: they act only on an active match whose deadline has passed (by
-``games.match.clocks.now``), or whose rules this site no longer has, under the row lock, so
-timers of several processes, the sweep and a late move can race for the same flag and it
-falls once.
+``games.match.clocks.now``), or whose rules this site no longer has (the sweep looks for those
+once per process), under the row lock, so timers of several processes, the sweep and a late
+move can race for the same flag and it falls once.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.services.common import call_off, every_seat_moved, resign_seat
 from games.services.replaced import move_replace
 
 logger = logging.getLogger(__name__)
+_unknown_rules_called_off = False  # this process's first sweep called off the matches of unknown rules
 
 
 def clock_flag(*, match_id: int) -> datetime | None:
@@ -90,10 +91,28 @@ def clock_play_sent(*, match_id: int) -> None:
 
 def clock_sweep() -> int:
     """Flag every active match whose deadline passed (missed while no process was watching
-    it), and call off every active one of rules this site no longer has (``clock_flag``);
-    returns how many there were."""
-    overdue = list(Match.objects.filter(Q(deadline__lte=clocks.now()) | ~Q(game__in=SLUGS),
-                                        status=Match.Status.ACTIVE).values_list("pk", flat=True))
+    it), and, at this process's first sweep, call off every active one of rules this site no
+    longer has (``clock_flag``); returns how many there were.
+
+    Only the first: the rule sets a process has are fixed when it starts, and a rule set is
+    removed by a new release, whose processes sweep first (``manage.py clock_sweep`` in
+    ``bin/start``, then each server's first pass). That look reads every active match's
+    ``game``, which the (status, deadline) index cannot answer; the later sweeps read only
+    the overdue deadlines. A row damaged while a process runs is called off by its own flag
+    timer if timed, else at the next start. A first sweep that fails is tried again whole."""
+    global _unknown_rules_called_off
+    due = Q(deadline__lte=clocks.now())
+    if not _unknown_rules_called_off:
+        due |= ~Q(game__in=SLUGS)
+    overdue = list(Match.objects.filter(due, status=Match.Status.ACTIVE).values_list("pk", flat=True))
     for match_id in overdue:
         clock_flag(match_id=match_id)
+    _unknown_rules_called_off = True
     return len(overdue)
+
+
+def forget() -> None:
+    """Forget that this process looked for matches of unknown rules (tests: each test's first
+    sweep is a process's first)."""
+    global _unknown_rules_called_off
+    _unknown_rules_called_off = False

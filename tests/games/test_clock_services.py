@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 from datetime import timezone as tz
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import selectors, services
 from games.computer import bots
@@ -251,6 +253,28 @@ def test_an_active_match_of_rules_the_site_no_longer_has_is_called_off_unrated_b
     assert warned == [f"match {m.pk} names rules this site does not have (gone-rules): called off, not rated"
                       for m in (gone, untimed)]
     assert "Traceback" not in caplog.text and "Error" not in caplog.text
+
+
+def test_only_a_processs_first_sweep_looks_for_rules_the_site_no_longer_has(fake_time):
+    """That look reads every active match's ``game``, which the (status, deadline) index cannot
+    answer, and a rule set goes only with a new release, whose processes sweep first. So the
+    first sweep calls such a match off and the later ones read only the overdue deadlines: a
+    row damaged meanwhile waits for its flag timer or the next start. Before, every sweep read
+    every active match."""
+    a, b, c, d = make_players(4)
+    gone = every_seat_moves(start_match("nine-board-tictactoe", [a, b]), [a, b])
+    damaged = every_seat_moves(start_match("nine-board-tictactoe", [c, d]), [c, d])
+    Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+    with CaptureQueriesContext(connection) as first:
+        assert services.clock_sweep() == 1
+    Match.objects.filter(pk=damaged.pk).update(game="gone-rules")
+    with CaptureQueriesContext(connection) as later:
+        assert services.clock_sweep() == 0
+    assert dict(Match.objects.values_list("pk", "status")) == {gone.pk: "aborted", damaged.pk: "active"}
+    look = first.captured_queries[0]["sql"]
+    assert '"deadline"' in look and '"game"' in look
+    assert len(later.captured_queries) == 1  # the one look, which names no rule set
+    assert '"deadline"' in later.captured_queries[0]["sql"] and '"game"' not in later.captured_queries[0]["sql"]
 
 
 @pytest.mark.parametrize("control", [BLITZ, TimeControl(days=1)], ids=["real time", "correspondence"])

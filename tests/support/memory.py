@@ -12,7 +12,8 @@ FORGOT = "boardhall-test: forgot"  # what a live server's log says each time it 
 
 def forget_process_memory() -> None:
     """Forget the pages open on a match, move lists, the matches moved in, timers, caches, the
-    throttle's counts and the matches of unknown rules already warned about."""
+    throttle's counts, the matches of unknown rules already warned about and whether the clock
+    sweep looked for them."""
     from django.core.cache import cache
 
     from botapi.limits import limits as api_limits
@@ -20,6 +21,7 @@ def forget_process_memory() -> None:
     from games.match import clocks, rulesets
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
+    from games.services import clocks as clock_services
     from games.services import flagfall
     from games.services import moves
 
@@ -28,6 +30,7 @@ def forget_process_memory() -> None:
     snapshots.move_lists.clear()
     moves.known.clear()
     rulesets.forget()
+    clock_services.forget()
     flagfall.reset()
     outages.forget()
     clocks.use_time(None)
