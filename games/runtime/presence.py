@@ -129,7 +129,14 @@ def match_presence(*, match_id: int, seats) -> dict[str, Any]:
     """Spectators watching, which seated players have the page open, and for how many whole
     seconds each absent player has been gone (``away``; computer and resigned seats are never
     away). ``claim_after``: the seconds after which the others may claim the match from an
-    absent player whose turn it is. ``seats``: the match's seats with their players."""
+    absent player whose turn it is. ``seats``: the match's seats with their players.
+
+    ``spectators`` counts people, as lichess and Board Game Arena do, not pages: a signed-in
+    viewer (a guest is an account too, and so is a bot reading the stream) counts once however
+    many tabs and devices they watch from. A visitor who is not signed in has no identity the
+    server could tell apart (no session is made for one, and one address may be a whole school
+    or a mobile network's), so each of their pages counts on its own, as lichess counts its
+    anonymous watchers by connection: two tabs of one such visitor count two."""
     now = timezone.now()
     fresh_after = time.time() - settings.PRESENCE_TIMEOUT_SECONDS
     present: list[int | None] = []
@@ -142,12 +149,15 @@ def match_presence(*, match_id: int, seats) -> dict[str, Any]:
     taken = [s for s in seats if s.player_id is not None]
     by_player = {s.player_id: s.role for s in taken}
     online = {s.role: False for s in taken}
-    spectators = 0
+    watchers: set[int] = set()
+    anonymous = 0
     for user_id in present:
         if user_id in by_player:
             online[by_player[user_id]] = True
+        elif user_id is None:
+            anonymous += 1
         else:
-            spectators += 1
+            watchers.add(user_id)
     away = {}
     for s in taken:
         if not online[s.role] and not s.resigned and not s.player.is_computer:
@@ -155,4 +165,5 @@ def match_presence(*, match_id: int, seats) -> dict[str, Any]:
             gone = (s.away_since or (datetime.fromtimestamp(last_ping, dt_timezone.utc) if last_ping else None)
                     or s.joined_at or now)
             away[s.role] = max(0, int((now - gone).total_seconds()))
-    return {"spectators": spectators, "online": online, "away": away, "claim_after": settings.ABANDON_SECONDS}
+    return {"spectators": len(watchers) + anonymous, "online": online, "away": away,
+            "claim_after": settings.ABANDON_SECONDS}

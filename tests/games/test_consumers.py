@@ -284,6 +284,49 @@ async def test_presence_counts_spectators_and_online_players():
     await sx.disconnect()
 
 
+async def test_spectators_count_people_not_pages():
+    """Two tabs of one viewer (one browser's session) are one spectator, another viewer makes
+    two; when one of the two tabs closes its viewer still watches, when the last closes nobody
+    does. A visitor who is not signed in cannot be told apart: each page counts. Every page
+    opening or closing sends the player's page one presence message, read here in turn. Before,
+    every page counted: one person with three tabs was three spectators."""
+    x, o, fan, friend = await database_sync_to_async(make_players)(4)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    sx, _ = await join_match(match.pk, x)
+    assert (await receive(sx, "presence"))["spectators"] == 0
+    cookie = await database_sync_to_async(session_cookie)(fan)
+
+    async def opened(user=None, cookie: str | None = None) -> WebsocketCommunicator:
+        page = await open_socket(f"/ws/matches/{match.pk}/", user, cookie=cookie)
+        await receive(page, "state")
+        return page
+
+    async def spectators() -> int:
+        return (await receive(sx, "presence"))["spectators"]
+
+    tab = await opened(cookie=cookie)
+    assert await spectators() == 1
+    other_tab = await opened(cookie=cookie)
+    assert await spectators() == 1
+    friends = await opened(friend)
+    assert await spectators() == 2
+    await friends.disconnect(timeout=EVENT_SECONDS)
+    assert await spectators() == 1
+    await tab.disconnect(timeout=EVENT_SECONDS)
+    assert await spectators() == 1  # the other tab still watches
+    await other_tab.disconnect(timeout=EVENT_SECONDS)
+    assert await spectators() == 0
+    visitor = await opened()
+    assert await spectators() == 1
+    same_visitor = await opened()
+    assert await spectators() == 2
+    await visitor.disconnect(timeout=EVENT_SECONDS)
+    assert await spectators() == 1
+    await same_visitor.disconnect(timeout=EVENT_SECONDS)
+    assert await spectators() == 0
+    await sx.disconnect()
+
+
 async def test_a_page_closing_makes_no_hop_to_channels_shared_thread(monkeypatch):
     import channels.generic.websocket as channels_websocket  # noqa: PLC0415
 
