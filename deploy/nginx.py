@@ -15,7 +15,9 @@ client choose its own address. nginx believes the connection's peer, unless the 
 ``--trusted-proxies`` (a TLS terminator in front of nginx: comma-separated addresses or CIDR
 networks, by default the environment's TRUSTED_PROXIES, empty when nginx is the edge); then the
 realip module takes the client from the X-Forwarded-For that proxy sent, its last entry not
-added by a trusted proxy.
+added by a trusted proxy, and X-Forwarded-Proto (Django's ``request.is_secure()``: secure cookies,
+the HTTPS redirect, CSRF's origin check) is that proxy's, when it says ``http`` or ``https`` (in
+any case). From anyone else it is the scheme nginx was reached by, whatever the client sent.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ http {{
     scgi_temp_path {dir}/scgi;
     client_max_body_size {max_body};
     include {mime_types};
-{real_ip}
+{trusted_proxy_lines}
     upstream daphne {{
         # Any process serves any match: they share PostgreSQL and Redis.
 {servers}
@@ -69,7 +71,7 @@ http {{
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header X-Forwarded-For $remote_addr;   # not appended to: the client's is not believed
             proxy_set_header X-Real-IP $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Proto {forwarded_proto};
             proxy_read_timeout 1h;   # a socket may be quiet between pings
             proxy_buffering off;
         }}
@@ -85,16 +87,26 @@ def render(*, listen: str, upstreams: list[str], directory: Path, max_body: int,
     return TEMPLATE.format(count=len(upstreams), dir=directory, listen=listen,
                            servers="\n".join(f"        server {u};" for u in upstreams),
                            static=static_block, mime_types=_mime_types(), max_body=max_body,
-                           real_ip=_real_ip(trusted_proxies))
+                           trusted_proxy_lines=_trusted_proxy_lines(trusted_proxies),
+                           forwarded_proto="$forwarded_proto" if trusted_proxies else "$scheme")
 
 
-def _real_ip(trusted_proxies: list[str]) -> str:
-    """The realip lines that believe X-Forwarded-For from ``trusted_proxies`` alone; none when
-    nginx is the edge."""
+def _trusted_proxy_lines(trusted_proxies: list[str]) -> str:
+    """The realip lines that believe X-Forwarded-For from ``trusted_proxies`` alone, and
+    ``$forwarded_proto``: a trusted proxy's X-Forwarded-Proto (``http`` or ``https`` only), else
+    nginx's own scheme. None when nginx is the edge."""
     if not trusted_proxies:
         return ""
-    return "\n".join(["    # Behind these proxies: the client is the last X-Forwarded-For entry they did not add.",
-                       *(f"    set_real_ip_from {proxy};" for proxy in trusted_proxies), "    real_ip_header X-Forwarded-For;", "    real_ip_recursive on;", ""])
+    return "\n".join([
+        "    # Behind these proxies: the client is the last X-Forwarded-For entry they did not add.",
+        *(f"    set_real_ip_from {proxy};" for proxy in trusted_proxies),
+        "    real_ip_header X-Forwarded-For;", "    real_ip_recursive on;",
+        "    # The scheme is the one the client used when a trusted proxy (the connection's own peer:",
+        "    # $remote_addr is the client by now) says so; nothing else anyone sends is passed on.",
+        "    geo $realip_remote_addr $from_trusted_proxy {", "        default 0;",
+        *(f"        {proxy} 1;" for proxy in trusted_proxies), "    }",
+        '    map "$from_trusted_proxy:$http_x_forwarded_proto" $forwarded_proto {', "        default $scheme;",
+        "        1:http http;", "        1:https https;", "    }", ""])
 
 
 def trusted_proxies_from(text: str) -> list[str]:
