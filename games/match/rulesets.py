@@ -1,9 +1,11 @@
 """The rule set a stored match names. A row may name one this site no longer has (a rule set
-since removed, or a damaged row): the lists then show its slug for its name, and what needs its
-rules (its page, replay, export, analysis) is refused with ``unknown_rules``, which the pages
-answer as a 404 that says why (``config.errorpages.UnknownRulesPage``), never a 500; the
-server's own work on an active one (the computer's turns, the GGP manager) is skipped with one
-warning (``rules_or_skip``), until the clock sweep calls it off (``services.clock_flag``)."""
+since removed, or a damaged row): the lists then show its slug for its name, but the lobby's
+open matches leave a waiting one out (nobody could join it; its creator's own list keeps it,
+and aborting it needs no rules), and what needs its rules (its page, replay, export, analysis)
+is refused with ``unknown_rules``, which the pages answer as a 404 that says why
+(``config.errorpages.UnknownRulesPage``), never a 500; the server's own work on an active one
+(the computer's turns, the GGP manager) is skipped with one warning (``rules_or_skip``), until
+the clock sweep calls it off (``services.clock_flag``)."""
 
 from __future__ import annotations
 

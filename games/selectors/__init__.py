@@ -14,7 +14,7 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.match.rulesets import known_rules, rules_or_skip, ruleset_name, stored_rules
+from games.match.rulesets import SLUGS, known_rules, rules_or_skip, ruleset_name, stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
 from games.rules import Game
 from games.selectors.snapshots import player_json, seat_rating_json
@@ -151,7 +151,9 @@ def lobby_lists() -> dict[str, list[dict[str, Any]]]:
     """Public matches waiting for players, and public matches being played (two queries each):
     only those with a person still at the table (a page open, ``Seat.away_since`` unset), so
     the lobby never offers a match nobody will play; a waiting match, only while its creator
-    is at it. A match of rules this site no longer has is named by its slug (``ruleset_name``)."""
+    is at it. A waiting match of rules this site no longer has is left out: nobody could open or
+    join it (its creator still finds it in ``matches_of_player``, and may abort it); a match being
+    played under them is named by its slug (``ruleset_name``)."""
     _someone_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False, player__is_computer=False,
                                         resigned=False, away_since__isnull=True)
     # A waiting match is listed while its creator has its page open (seated from creation,
@@ -162,7 +164,7 @@ def lobby_lists() -> dict[str, list[dict[str, Any]]]:
         matches = Match.objects.filter(status=status, is_private=False).filter(Exists(_someone_here))
         if status == Match.Status.WAITING:
             matches = matches.filter(rematch_of__isnull=True)  # their seats are kept for the old players
-            matches = matches.filter(Exists(_creator_here))
+            matches = matches.filter(Exists(_creator_here), game__in=SLUGS)
         matches = (matches.order_by(order).prefetch_related("seats__player")[:LOBBY_LIMIT])
         out = []
         for m in matches:

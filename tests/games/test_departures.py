@@ -1,5 +1,5 @@
 """Nobody is stranded: a guest who logs out settles its matches, and the lobby lists only
-matches someone is at; waiting matches whose players all left expire."""
+matches someone is at (and, waiting, could join); waiting matches whose players all left expire."""
 
 from datetime import timedelta
 
@@ -76,6 +76,21 @@ def test_the_lobby_lists_only_matches_someone_is_at():
     assert listed("live") == []
     services.presence_enter(match_id=live.pk, channel_name="back", user=bob)
     assert listed("live") == [live.pk]
+
+
+def test_the_lobby_offers_no_waiting_match_of_rules_the_site_no_longer_has_and_its_creator_may_abort_it():
+    """Its page and its seats would be a 404 for whoever clicked it. The creator still has it in
+    their own list, and aborts it; one being played under such rules stays listed, by its slug."""
+    ada, bob, cy = make_players(3)
+    gone = waiting_match(ada, MatchSettings("quarto-misere"))
+    kept = waiting_match(bob, MatchSettings("quarto-misere"))
+    live = start_match("quarto-misere", [bob, cy])
+    Match.objects.filter(pk__in=[gone.pk, live.pk]).update(game="gone-rules")
+    assert listed("open") == [kept.pk] and listed("live") == [live.pk]
+    assert [(m["id"], m["game_name"]) for m in selectors.matches_of_player(user=ada)] == [(gone.pk, "gone-rules")]
+    services.match_abort(match_id=gone.pk, user=ada)
+    assert Match.objects.get(pk=gone.pk).status == Match.Status.ABORTED
+    assert selectors.matches_of_player(user=ada) == []
 
 
 @override_settings(WAITING_EXPIRE_SECONDS=120)

@@ -18,6 +18,10 @@ def snapshot_in(page: str) -> dict:
     return json.loads(re.search(r'<script id="match-snapshot" type="application/json">(.*?)</script>', page, re.S)[1])
 
 
+def lobby_lists_in(page: str) -> dict:
+    return json.loads(re.search(r'<script id="lobby-lists" type="application/json">(.*?)</script>', page, re.S)[1])
+
+
 def logged_in(user) -> Client:
     client = Client()
     client.force_login(user)
@@ -94,9 +98,25 @@ def test_private_match_is_not_in_the_lobby(client):
     ada = make_players(1)[0]
     hidden = services.match_create(user=ada, settings=MatchSettings("quarto-misere"), is_private=True)
     shown = waiting_match(ada, MatchSettings("quarto-misere"))
-    lists = json.loads(re.search(r'<script id="lobby-lists" type="application/json">(.*?)</script>',
-                                 client.get("/").content.decode(), re.S)[1])
+    lists = lobby_lists_in(client.get("/").content.decode())
     assert [m["id"] for m in lists["open"]] == [shown.pk] and hidden.pk not in [m["id"] for m in lists["live"]]
+
+
+def test_a_waiting_match_of_rules_the_site_no_longer_has_is_not_in_the_lobby_but_its_creator_may_abort_it(client):
+    """Whoever clicked it would find its page a 404 (``unknown_rules``); its creator still has
+    it under "Your matches", and aborts it."""
+    ada, bob = make_players(2)
+    gone = waiting_match(ada, MatchSettings("quarto-misere"))
+    shown = waiting_match(bob, MatchSettings("quarto-misere"))
+    Match.objects.filter(pk=gone.pk).update(game="gone-rules")
+    assert [m["id"] for m in lobby_lists_in(client.get("/").content.decode())["open"]] == [shown.pk]
+    creator = logged_in(ada)
+    page = creator.get("/")
+    assert [m["id"] for m in lobby_lists_in(page.content.decode())["open"]] == [shown.pk]
+    assert f'<a href="/matches/{gone.pk}/">gone-rules #{gone.pk}</a>' in page.content.decode()  # Your matches
+    assert creator.get(f"/matches/{gone.pk}/").status_code == 404
+    assert creator.post(f"/matches/{gone.pk}/abort/").status_code == 302
+    assert Match.objects.get(pk=gone.pk).status == Match.Status.ABORTED
 
 
 def test_rematch_offer_leads_to_the_new_match_and_names_the_offerer():
