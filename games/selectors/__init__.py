@@ -14,9 +14,9 @@ from games.runtime import presence
 from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.match.rulesets import SLUGS, known_rules, rules_or_skip, ruleset_name, stored_rules
+from games.match.rulesets import known_rules, rules_or_skip, ruleset_name, stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
-from games.rules import Game
+from games.rules import SLUGS, Game
 from games.selectors.snapshots import player_json, seat_rating_json
 
 LOBBY_LIMIT = 50
