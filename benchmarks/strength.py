@@ -32,6 +32,8 @@ a fair share (one over the number of players), and then each side's think time p
 gives the measured side another thinking time than the plain UCTs' ``--seconds``: not the issue's
 measure (the same time for both) but a ceiling, what several times the thinking would buy;
 ``--side-plies N`` keeps that time to the plies before the N-th (an opening book's ceiling).
+``--side-schedule`` spreads the measured side's time over a game by the ply instead (the per-game
+lines print both sides' thinking over the game, to check it is no more than the UCT's).
 
 The figures go to docs/computer.md. Not a test.
 """
@@ -105,16 +107,28 @@ def opening_only(opening: Player, later: Player, plies: int) -> Player:
     return lambda game, state, rng: (opening if state.ply < plies else later)(game, state, rng)
 
 
+def scheduled(make: Callable[[float], Player], schedule: str) -> Player:
+    """``make(seconds)``'s player with its seconds by the ply: ``"0:0.25,9:2.8"`` is 0.25 s a
+    move from ply 0 and 2.8 s from ply 9 on."""
+    steps = sorted((int(ply), make(float(seconds))) for ply, seconds in
+                   (step.split(":") for step in schedule.split(",")))
+    return lambda game, state, rng: [player for ply, player in steps if ply <= state.ply][-1](game, state, rng)
+
+
 def play_game(game: Game, players: dict[str, tuple[str, Player]], rng: random.Random,
-              think: dict[str, list[float]]) -> dict[str, int]:
+              think: dict[str, list[float]]) -> tuple[dict[str, int], dict[str, float]]:
+    """The goals at the end, and each side's thinking time over the game, in seconds."""
     state = game.initial_state()
+    spent: dict[str, float] = {}
     while (role := game.to_move(state)) is not None:
         name, player = players[role]
         started = time.perf_counter()
         action = player(game, state, rng)
-        think[name].append(time.perf_counter() - started)
+        took = time.perf_counter() - started
+        think[name].append(took)
+        spent[name] = spent.get(name, 0.0) + took
         state = game.play(state, role, action)
-    return game.goals(state)
+    return game.goals(state), spent
 
 
 def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], games: int,
@@ -131,7 +145,7 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
     for played, n in enumerate(numbers, 1):
         seat = game.roles[n % len(game.roles)]
         players = {role: first if role == seat else other for role in game.roles}
-        goals = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
+        goals, spent = play_game(game, players, random.Random(f"{slug}:{first[0]}:{other[0]}:{n}"), think)
         top = max(goals.values())
         sharing = list(goals.values()).count(top)
         points.append(0.0 if goals[seat] < top else 1 / sharing)
@@ -142,7 +156,7 @@ def series(slug: str, first: tuple[str, Player], other: tuple[str, Player], game
         else:
             won += 1
         print(f"{slug} game {played}/{games} (no. {n}, {first[0]} as {seat}): {won} won, {drawn} drawn, "
-              f"{lost} lost",
+              f"{lost} lost; thought {spent.get(first[0], 0.0):.1f} s against {spent.get(other[0], 0.0):.1f} s",
               file=sys.stderr, flush=True)
     low, high = wilson(won, games)
     mean, half = mean_interval(points)
@@ -241,6 +255,9 @@ def main() -> None:
     parser.add_argument("--side-plies", type=int, default=None,
                         help="with --side-seconds: only while fewer than this many plies are played (then --seconds): "
                              "what more thinking in the opening alone would buy, the most an opening book could")
+    parser.add_argument("--side-schedule", default=None,
+                        help="uct mode: the measured side's seconds a move by the ply, '0:0.25,9:2.8' (0.25 s from "
+                             "ply 0, 2.8 s from ply 9), instead of --side-seconds: its time spread over a game")
     parser.add_argument("--slugs", default="nine-board-tictactoe,quarto-misere,tictactoe-3player")
     parser.add_argument("--levels", default=str(search.STRONGEST), help="levels, comma-separated (1 = weakest)")
     parser.add_argument("--parts", default="tactics,solver,endgame,old",
@@ -254,7 +271,10 @@ def main() -> None:
     side_seconds = args.seconds if args.side_seconds is None else args.side_seconds
 
     def measured(make: Callable[[float], Player]) -> Player:
-        """The measured side's player: ``side_seconds`` a move, or only before ``--side-plies``."""
+        """The measured side's player: ``side_seconds`` a move, or only before ``--side-plies``, or
+        by ``--side-schedule``."""
+        if args.side_schedule:
+            return scheduled(make, args.side_schedule)
         if args.side_plies is None:
             return make(side_seconds)
         return opening_only(make(side_seconds), make(args.seconds), args.side_plies)

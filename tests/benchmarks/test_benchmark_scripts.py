@@ -2,6 +2,7 @@
 broke benchmarks/analysis.py unnoticed): each, on the smallest input, prints its table."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,21 @@ def test_the_uct_model_benchmark_records_the_plain_uct_and_fits_the_models_weigh
     out = run("benchmarks/uct_model.py", "fit", str(record), "--steps", "5")
     weights = next(line for line in out.splitlines() if line.startswith("MODEL_WEIGHTS = ("))
     assert len(weights.split(",")) == 11 and "the likeliest cell played" in out
+
+
+def test_the_strength_benchmark_spreads_the_measured_sides_time_by_the_ply_and_prints_each_games_thinking():
+    from benchmarks.strength import scheduled
+    from games.rules import get_game
+
+    game, calls = get_game("quarto-misere-classic"), []
+    player = scheduled(lambda seconds: lambda g, state, rng: calls.append((state.ply, seconds)) or "a", "4:2.5,0:0.5")
+    state = game.initial_state()
+    for _ in range(6):
+        player(game, state, None)
+        state = game.play(state, game.to_move(state), game.legal_actions(state)[0])
+    assert calls == [(0, 0.5), (1, 0.5), (2, 0.5), (3, 0.5), (4, 2.5), (5, 2.5)]
+    done = subprocess.run([sys.executable, "benchmarks/strength.py", "--mode", "uct", "--games", "1", "--seconds",
+                           "0.01", "--side-schedule", "0:0.01,9:0.02", "--slugs", "quarto-misere"],
+                          capture_output=True, text=True, check=True, cwd=ROOT)
+    spent = re.search(r"thought ([0-9.]+) s against ([0-9.]+) s", done.stderr)
+    assert spent is not None and float(spent.group(1)) > 0 and float(spent.group(2)) > 0
