@@ -71,6 +71,7 @@ http {{
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header X-Forwarded-For $remote_addr;   # not appended to: the client's is not believed
             proxy_set_header X-Real-IP $remote_addr;
+            proxy_set_header X-Forwarded-Port $remote_port;   # Daphne takes the client's port from it: not the client's word either
             proxy_set_header X-Forwarded-Proto {forwarded_proto};
             proxy_read_timeout 1h;   # a socket may be quiet between pings
             proxy_buffering off;

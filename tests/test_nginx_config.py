@@ -20,6 +20,7 @@ def test_at_the_edge_the_forwarded_address_is_the_peers_and_no_proxy_is_believed
     text = rendered()
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in text
     assert "proxy_set_header X-Real-IP $remote_addr;" in text
+    assert "proxy_set_header X-Forwarded-Port $remote_port;" in text  # Daphne reads the port from it
     assert "$proxy_add_x_forwarded_for" not in text  # appending keeps the client's own entry first
     assert "real_ip" not in text
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in text  # the scheme nginx was reached by
