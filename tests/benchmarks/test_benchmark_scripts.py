@@ -164,3 +164,17 @@ def test_the_strength_benchmark_spreads_the_measured_sides_time_by_the_ply_and_p
                           capture_output=True, text=True, check=True, cwd=ROOT)
     spent = re.search(r"thought ([0-9.]+) s against ([0-9.]+) s", done.stderr)
     assert spent is not None and float(spent.group(1)) > 0 and float(spent.group(2)) > 0
+
+
+def test_the_slips_benchmark_solves_each_placement_and_counts_what_the_uct_and_its_stand_ins_chose(tmp_path):
+    from benchmarks.uct_slips import RUNS, SHORT_RUNS, TRACES, position
+
+    moves = json.loads(TRACES.read_text().splitlines()[0])["moves"]
+    row = position(17, 0, moves, rounds=200, short_rounds=50, playouts=5)
+    assert row["moves"] == 8 and row["best"] in (0, 50, 100) and 1 <= row["keeping"] <= row["moves"]
+    assert 0 <= row["uct_kept"] <= RUNS and 1 <= row["uct_modal"] <= RUNS and 0 <= row["playouts_named"] <= RUNS
+    assert 0 <= row["short_kept"] <= 1 and 0 <= row["short_named"] * SHORT_RUNS <= RUNS * SHORT_RUNS
+    assert position(len(moves), 0, moves) is None  # the game is over by then
+    (tmp_path / "rows.jsonl").write_text(json.dumps(row) + "\n")
+    out = run("benchmarks/uct_slips.py", "--summary", str(tmp_path / "rows.jsonl"))
+    assert f"| 1 | {row['uct_modal'] / RUNS:.1%} |" in out
