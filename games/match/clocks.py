@@ -291,10 +291,24 @@ def from_play(control: TimeControl, clock: dict, sent_at: datetime) -> dict:
     return {**clock, "remaining": {**clock["remaining"], clock["running"]: control.turn_ms()}, "since": _ms(sent_at)}
 
 
+def held(control: TimeControl, clock: dict, at: datetime) -> dict:
+    """The clock of a GGP seat's turn whose PLAY has not gone out yet, while the GGP game
+    manager is at the match (it goes out once every answer to the step before has come): the
+    seat's play clock has not started, so it shows whole and stands (``held``) until the PLAY
+    leaves (``from_play``). The flag waits for the same (``games.ggp.manager.flag_deadline``).
+
+    >>> clock = {"remaining": {"x": 10_000, "o": 4_000}, "since": 0, "running": "o"}
+    >>> held(TimeControl(start=30, play=10), clock, datetime.fromtimestamp(5, tz=tz.utc))
+    {'remaining': {'x': 10000, 'o': 10000}, 'since': 5000, 'running': 'o', 'held': True}
+    """
+    return {**from_play(control, clock, at), "held": True}
+
+
 def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, Any]:
     """What pages receive: the time control, each seat's remaining milliseconds when the turn
     began (``since``), whose clock runs, and the server's time now (pages count from there);
-    the seats still to make their first move (``first``) and the time each has for it. In
+    the seats still to make their first move (``first``) and the time each has for it; whether
+    the running clock stands until a GGP seat's PLAY goes out (``held``). In
     correspondence and per move a seat waiting for its turn has that whole turn to come, not
     what its last turn left over."""
     remaining = clock["remaining"] if clock else None
@@ -306,4 +320,5 @@ def public(control: TimeControl, clock: dict | None, at: datetime) -> dict[str, 
             "remaining": remaining,
             "since": clock["since"] if clock else None,
             "running": clock["running"] if clock else None, "now": _ms(at),
-            "first": clock.get("first", []) if clock else [], "first_ms": clock.get("first_ms") if clock else None}
+            "first": clock.get("first", []) if clock else [], "first_ms": clock.get("first_ms") if clock else None,
+            "held": bool(clock and clock.get("held"))}

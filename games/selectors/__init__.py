@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -54,22 +55,33 @@ def match_snapshot(*, match: Match, seats: list[Seat] | None = None) -> dict[str
                                                      game=game),
                            rematch=rematch,
                            rematch_declined=[m.created_by_id for m in rematches if (m.result or {}).get("declined")],
-                           play_sent_at=_ggp_play_sent_at(match, game, state, seats))
+                           ggp_play=ggp_play(match, game, state, seats))
 
 
-def _ggp_play_sent_at(match: Match, game, state, seats: list[Seat]):
-    """When the PLAY of this step went out to the GGP seat to move (``GGPProgress.sent_at``),
-    or None: not a GGP seat's turn in an active per-move match, or its PLAY not sent yet. A
-    query only on a program's turn (GGP players' accounts are bots)."""
+def ggp_play(match: Match, game, state, seats: list[Seat]) -> tuple[str, datetime] | None:
+    """Where the PLAY of this step to the GGP seat to move stands, which decides how its clock
+    shows (``snapshots.build``): ``("sent", when)`` once it went out (``GGPProgress.sent_at``;
+    the play clock runs from then), ``("held", now)`` while the GGP game manager is at the
+    match and has yet to send it (a step goes out once every answer to the one before has
+    come; the clock stands whole until then, as the flag waits), else None: not a served GGP
+    seat's turn in an active per-move match, or no manager at it (the turn's clock as it is).
+    A query only on a program's turn (GGP players' accounts are bots)."""
     if match.status != Match.Status.ACTIVE or not match.clock_play or game.is_terminal(state):
         return None
     mover = next((s for s in seats if s.role == game.to_move(state)), None)
     if mover is None or mover.player is None or not mover.player.is_bot:
         return None
-    return (GGPProgress.objects.filter(match_id=match.pk, sent=match.plies, sent_at__isnull=False,
-                                       match__seats__role=mover.role, match__seats__player__ggp_player__isnull=False,
-                                       match__seats__player__ggp_player__removed_at__isnull=True)
-            .values_list("sent_at", flat=True).first())
+    progress = (GGPProgress.objects.filter(match_id=match.pk, match__seats__role=mover.role,
+                                           match__seats__player__ggp_player__isnull=False,
+                                           match__seats__player__ggp_player__removed_at__isnull=True)
+                .values("sent", "sent_at", "claim", "held_until").first())
+    if progress is None:
+        return None
+    if progress["sent"] == match.plies and progress["sent_at"] is not None:
+        return "sent", progress["sent_at"]
+    if progress["claim"] and progress["held_until"] is not None and progress["held_until"] > timezone.now():
+        return "held", clocks.now()
+    return None
 
 
 def match_snapshot_by_id(*, match_id: int) -> dict[str, Any]:

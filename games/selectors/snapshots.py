@@ -108,13 +108,16 @@ def move_list(*, match_id: int, version: int, plies: int, game) -> tuple[dict[st
 
 
 def build(*, match: Match, game, state, seats, moves, rematch: Match | None = None,
-          rematch_declined: list[int] = (), play_sent_at: datetime | None = None) -> dict[str, Any]:
+          rematch_declined: list[int] = (), ggp_play: tuple[str, datetime] | None = None) -> dict[str, Any]:
     """The full public state of a match, the same for every viewer. ``seats`` come with their
     players (and the players rematch seats are kept for); ``rematch`` with its creator (``rematch_status``:
-    whether it still waits for its players); ``rematch_declined``: the players whose rematch offer was declined; ``play_sent_at``: when
-    the PLAY of the GGP seat to move went out, if it did (its clock runs from then)."""
+    whether it still waits for its players); ``rematch_declined``: the players whose rematch offer was declined; ``ggp_play``: where
+    the PLAY of the GGP seat to move stands (``selectors.ggp_play``): sent at a time (its clock runs
+    from then), or held (its clock stands whole until it goes out)."""
     control = TimeControl.of(match)
-    clock = match.clock if play_sent_at is None else clocks.from_play(control, match.clock, play_sent_at)
+    clock = match.clock
+    if ggp_play is not None:
+        clock = (clocks.from_play if ggp_play[0] == "sent" else clocks.held)(control, clock, ggp_play[1])
     return {
         "id": match.pk,
         "game": game.slug,

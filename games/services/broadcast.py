@@ -60,13 +60,15 @@ def mine_changed_on_commit(players) -> None:
 
 def match_moved_on_commit(*, match, game, state, seats, previous_version: int, moves) -> None:
     """After commit, send the new state of ``match`` built from what the transaction holds:
-    the move list remembered at ``previous_version`` plus ``moves``, and ``seats`` with players.
-    Call inside the transaction that recorded ``moves``."""
+    the move list remembered at ``previous_version`` plus ``moves``, and ``seats`` with players
+    (and, when a bot is to move, where a GGP seat's PLAY stands: ``selectors.ggp_play``, one
+    query). Call inside the transaction that recorded ``moves``."""
     prior = snapshots.move_list(match_id=match.pk, version=previous_version, plies=match.plies - len(moves),
                                 game=game)
     moves_now = prior + tuple(snapshots.move_json(game, m.ply, m.role, m.action, getattr(m, "replaced", None))
                                  for m in moves)
-    snapshot = snapshots.build(match=match, game=game, state=state, seats=seats, moves=moves_now)
+    snapshot = snapshots.build(match=match, game=game, state=state, seats=seats, moves=moves_now,
+                               ggp_play=selectors.ggp_play(match, game, state, seats))
     event = snapshots.state_event(snapshot, moves_now[-1] if moves else None)
     match_id, version = match.pk, match.version
 

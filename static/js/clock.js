@@ -18,7 +18,7 @@ export class Clocks {
     this.arrived = performance.now();
     this.tick();
     clearInterval(this.timer);
-    this.timer = this.clock && this.clock.running ? setInterval(() => this.tick(), 200) : null;
+    this.timer = this.clock && this.clock.running && !this.clock.held ? setInterval(() => this.tick(), 200) : null;
   }
 
   // Show ``role``'s time in ``node`` at ``place`` (the seat list, the strip over the board); the
@@ -28,10 +28,11 @@ export class Clocks {
   }
 
   // A seat's clock starts at its own first move (real time): until then it shows its full time.
+  // A GGP program's play clock stands whole until the game manager sends it the step ("held").
   left(role) {
     const { remaining, running } = this.clock;
     const ms = remaining[role];
-    if (role !== running || this.clock.first.includes(role)) return ms;
+    if (role !== running || this.clock.first.includes(role) || this.clock.held) return ms;
     return Math.max(ms - this.elapsed(), 0);
   }
 

@@ -251,9 +251,10 @@ class HeldProgram:
 
 async def test_a_ggp_seats_clock_on_the_page_runs_from_its_own_play(fake_time, settings):
     """The program thinks through its noop turn for 5 s after the person moved: its PLAY, and
-    so its play clock, starts only then (``GGPProgress.sent_at``). Pages hear the state again
-    when the PLAY goes out, and every state they are sent counts the seat's clock from it: the
-    whole play clock from the PLAY, not what is left of the turn begun at the person's move."""
+    so its play clock, starts only then (``GGPProgress.sent_at``): until then the state the
+    pages hear shows it standing whole (``held``). Pages hear the state again when the PLAY goes
+    out, and every state they are sent counts the seat's clock from it: the whole play clock
+    from the PLAY, not what is left of the turn begun at the person's move."""
     settings.COMPUTER_WORKERS = "pool"  # the manager waits for the program in a thread of its own, as on a server
     settings.GGP_PLAYER_HOSTS, settings.GGP_GRACE_SECONDS = ["localhost"], 1.0
     program = HeldProgram()
@@ -273,13 +274,16 @@ async def test_a_ggp_seats_clock_on_the_page_runs_from_its_own_play(fake_time, s
                 match_id=match.pk, user=person, version=first["version"],
                 action=game.legal_actions(game.state_from_json(match.state))[0])
             moved = await receive(spectator, "state")
-            assert moved["match"]["clock"]["since"] == moved_at
+            # the manager is at the match, waiting for the noop answer: the seat's clock stands whole
+            held = moved["match"]["clock"]
+            assert (held["running"], held["since"], held["held"]) == ("oplayer", moved_at, True)
+            assert held["remaining"]["oplayer"] == PER_MOVE.play * 1000
             fake_time.advance(5)
             program.noop.set()  # its PLAY goes out now, 5 s into the turn
             played = await receive(spectator, "state")
             assert played["version"] == moved["version"], f"not the state again as the PLAY left: {played['last_move']}"
             clock = played["match"]["clock"]
-            assert (clock["running"], clock["since"]) == ("oplayer", moved_at + 5000)
+            assert (clock["running"], clock["since"], clock["held"]) == ("oplayer", moved_at + 5000, False)
             assert clock["remaining"]["oplayer"] == PER_MOVE.play * 1000
             late, joined = await join_match(match.pk)  # a page opened now, or one that asks again
             assert joined["match"]["clock"]["since"] == moved_at + 5000

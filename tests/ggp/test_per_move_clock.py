@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from datetime import timezone as tz
 
 import pytest
+from django.utils import timezone
 
 from games import selectors, services
 from games.match import clocks
@@ -189,8 +190,9 @@ def test_a_person_gone_from_a_rated_per_move_match_loses_on_time_after_three_tur
 @pytest.mark.django_db(transaction=True)
 def test_the_state_counts_a_ggp_seats_clock_from_its_own_play(fake_time, monkeypatch, settings):
     """What pages receive (``selectors.match_snapshot``): on the GGP seat's turn, once its PLAY
-    went out, the play clock from then; before it went out, and on a person's turn (who also
-    hears every PLAY's step), the turn's clock as it is."""
+    went out, the play clock from then; before it went out, standing whole while the manager is
+    at the match (``held``: the flag waits for the PLAY too), else, and on a person's turn (who
+    also hears every PLAY's step), the turn's clock as it is."""
     match, person = with_a_ggp_player_and_no_manager(monkeypatch, settings, ggp_role="oplayer")
     game = get_game(match.game)
     GGPProgress.objects.update_or_create(match=match, defaults={"started": True, "sent": 0, "sent_at": fake_time.now})
@@ -201,8 +203,16 @@ def test_the_state_counts_a_ggp_seats_clock_from_its_own_play(fake_time, monkeyp
                          action=game.legal_actions(game.state_from_json(match.state))[0])
     match.refresh_from_db()
     turn = match.clock
-    assert selectors.match_snapshot(match=match)["clock"]["since"] == turn["since"], "its PLAY not sent yet"
-    fake_time.advance(4)
+    shown = selectors.match_snapshot(match=match)["clock"]
+    assert (shown["since"], shown["held"]) == (turn["since"], False), "its PLAY not sent, no manager at the match"
+    fake_time.advance(2)
+    GGPProgress.objects.filter(pk=match.pk).update(claim="a-task", held_until=timezone.now() + timedelta(seconds=30))
+    shown = selectors.match_snapshot(match=match)["clock"]
+    assert (shown["running"], shown["since"], shown["held"]) == ("oplayer", fake_time.ms(), True), "the manager at it"
+    assert shown["remaining"]["oplayer"] == PER_MOVE.play * 1000, "standing whole until the PLAY goes out"
+    GGPProgress.objects.filter(pk=match.pk).update(held_until=timezone.now() - timedelta(seconds=1))
+    assert selectors.match_snapshot(match=match)["clock"]["held"] is False, "its holder's time is up"
+    fake_time.advance(2)
     GGPProgress.objects.filter(pk=match.pk).update(sent=1, sent_at=fake_time.now)
     shown = selectors.match_snapshot(match=match)["clock"]
     assert (shown["running"], shown["since"]) == ("oplayer", fake_time.ms())
