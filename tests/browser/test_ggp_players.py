@@ -6,6 +6,8 @@ that is not legal shown as replaced at random; an address outside the allow-list
 from __future__ import annotations
 
 import random
+import re
+import threading
 import time
 
 import pytest
@@ -114,6 +116,60 @@ def test_an_illegal_answer_is_shown_replaced_at_random(member_page):
         expect(replaced).to_have_text("(at random: not a legal move)")
         expect(page.locator("#moves li", has=page.locator('[data-testid="replaced"]'))).to_have_count(1)
         assert player.turns == 1, (player.messages, player.moves)
+
+
+class SecondNoopHeld(GGPTestPlayer):
+    """A test GGP player that takes its time over its second noop turn: it answers once ``gate``
+    is set (``noop_held`` is set while it waits), so the manager's next PLAY waits behind it."""
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        self.gate, self.noops = threading.Event(), 0
+
+    def answer(self, body: str) -> str:
+        move = super().answer(body)
+        if move == "noop":
+            with self.lock:
+                self.noops += 1
+                second = self.noops == 2
+            if second:
+                self.noop_held.set()
+                self.gate.wait()
+        return move
+
+
+def test_a_ggp_seats_clock_stands_whole_until_its_play_goes_out(member_page):
+    """The program takes its time over a noop turn, so its next PLAY waits behind that answer:
+    after the person's move, its clock shows its whole play clock and stands (the flag waits
+    for the PLAY too). That it stands is seen over a second of real time: a check that nothing
+    happens, not a wait for something to happen. Once the noop comes, the PLAY goes out and the
+    program answers: the person's turn again."""
+    page, rng = member_page, random.Random(7)
+    with SecondNoopHeld(seed=5) as player:
+        try:
+            register_online(page, "Slow Sam", player)
+            match_id = play(page, "Slow Sam")
+            role = Seat.objects.get(match_id=match_id, player__is_bot=True).role
+            clock = page.locator(f'#seats .clock[data-role="{role}"]')
+            click_a_move(page, rng)  # the program's turn, then the person's: its noop there is its second
+            assert player.noop_held.wait(WAIT_MS / 1000), player.messages
+            before = click_a_move(page, rng)  # the program's turn, its PLAY waiting behind that noop
+            expect(clock).to_have_class(re.compile("clock--running"))
+            expect(page.locator("#moves li")).to_have_count(before + 1)
+            page.wait_for_timeout(1000)
+            # a second later, the same turn: its clock whole and standing, not counted down
+            assert (clock.text_content(), page.locator("#moves li").count()) == (formatted_play_clock(), before + 1)
+            assert "clock--running" in clock.get_attribute("class")
+        finally:
+            player.gate.set()
+        expect(page.locator("#moves li")).to_have_count(before + 2)  # the PLAY went out, it answered
+        expect(page.locator(MY_TURN)).to_have_count(1)
+
+
+def formatted_play_clock() -> str:
+    """The shortest per-move preset's play clock as the page writes it ("0:10")."""
+    seconds = PER_MOVE_PRESETS[0][1]
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def test_an_address_outside_the_allow_list_is_refused(member_page):
