@@ -4,6 +4,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 def new_token() -> str:
@@ -303,6 +304,18 @@ class GGPProgress(models.Model):
                                       help_text="past this, a task that fell silent loses the match to the next")
     asked = models.PositiveIntegerField(default=0,
                                         help_text="changes asked for; the serving task serves again when it grew")
+
+    def play_stands(self, plies: int) -> str:
+        """Where the PLAY of the step at ``plies`` stands, for the clock of the GGP seat to move:
+        ``"sent"`` (its play clock runs from ``sent_at``), ``"held"`` (a task holds the match and
+        will send it once every answer to the step before has come) or ``""`` (no task is at the
+        match: its process went away). The flag (``games.ggp.manager.flag_deadline``) and the
+        pages (``games.selectors.ggp_play``) both read it so."""
+        if self.sent == plies and self.sent_at is not None:
+            return "sent"
+        if self.claim and self.held_until is not None and self.held_until > timezone.now():
+            return "held"
+        return ""
 
     def __str__(self) -> str:
         return f"GGP progress of match {self.match_id}: step {self.sent}{' (ended)' if self.ended else ''}"

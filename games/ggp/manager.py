@@ -373,11 +373,8 @@ def flag_deadline(match: Match, at: datetime) -> datetime:
     deadline; then twice the grace, for the manager to act first. The flag falls only when the
     manager cannot (its process went away)."""
     progress = GGPProgress.objects.filter(pk=match.pk).only("sent", "sent_at", "claim", "held_until").first()
-    play_from = None
-    if progress is not None and progress.sent == match.plies and progress.sent_at is not None:
-        play_from = progress.sent_at
-    elif progress is not None and progress.claim and progress.held_until and progress.held_until > timezone.now():
-        play_from = at
+    stands = "" if progress is None else progress.play_stands(match.plies)
+    play_from = progress.sent_at if stands == "sent" else at if stands == "held" else None
     turn_ends = match.deadline
     if play_from is not None:
         turn_ends = max(turn_ends, play_from + timedelta(seconds=match.clock_play or 0))

@@ -74,14 +74,11 @@ def ggp_play(match: Match, game, state, seats: list[Seat]) -> tuple[str, datetim
     progress = (GGPProgress.objects.filter(match_id=match.pk, match__seats__role=mover.role,
                                            match__seats__player__ggp_player__isnull=False,
                                            match__seats__player__ggp_player__removed_at__isnull=True)
-                .values("sent", "sent_at", "claim", "held_until").first())
-    if progress is None:
-        return None
-    if progress["sent"] == match.plies and progress["sent_at"] is not None:
-        return "sent", progress["sent_at"]
-    if progress["claim"] and progress["held_until"] is not None and progress["held_until"] > timezone.now():
-        return "held", clocks.now()
-    return None
+                .only("sent", "sent_at", "claim", "held_until").first())
+    stands = "" if progress is None else progress.play_stands(match.plies)
+    if stands == "sent":
+        return "sent", progress.sent_at
+    return ("held", clocks.now()) if stands == "held" else None
 
 
 def match_snapshot_by_id(*, match_id: int) -> dict[str, Any]:
