@@ -148,11 +148,11 @@ def _submit_turn(turn: selectors.ComputerTurn, action: str) -> None:
 def _process_pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=settings.COMPUTER_PROCESSES,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=computer.give_way, initargs=(settings.COMPUTER_NICE,))
+                               initializer=computer.get_ready, initargs=(settings.COMPUTER_NICE,))
 
 
 @cache
 def thinking_thread() -> ThreadPoolExecutor:
     """For a worker process, whose interpreter serves no web page: think in a thread of it."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer",
-                              initializer=computer.give_way, initargs=(settings.COMPUTER_NICE,))
+                              initializer=computer.get_ready, initargs=(settings.COMPUTER_NICE,))

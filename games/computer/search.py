@@ -126,6 +126,7 @@ class Level:
     win_share: float = 0.0  # with ``endgame``: the share of the time a search for a forced win may take first
     wary: bool = False  # three or more roles: do not count on the next mover to block the one after it
     model_others: bool = False  # the other roles' moves in the tree drawn from ``Game.others_model``
+    compiled: bool = False  # with a clock, in rule sets with a compiled search (``_compiled_search``), search there
 
 
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
@@ -143,7 +144,7 @@ LEVELS = (
                     "players never leaves a win open for another player to block, and builds threats the others "
                     "tend to leave open",
           10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=25,
-          score_seats=(1,), win_share=0.7, wary=True, model_others=True),
+          score_seats=(1,), win_share=0.7, wary=True, model_others=True, compiled=True),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``). With three players the expert draws the other roles' moves
@@ -425,6 +426,9 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             after = game.play(state, mover, action)
             if game.is_terminal(after) and game.goals(after)[mover] >= TOP_GOAL:
                 return action
+    if level.compiled and deadline is not None and (compiled := _compiled_search(game)) is not None:
+        return compiled(game, state, seconds=max(0.0, deadline - time.monotonic()), rounds=iterations,
+                        seed_value=int(rng.random() * 2**31), contempt=level.contempt, exploration=level.exploration)
     root = new_root(game, state, level=level)
     if level.wary and len(game.roles) > 2:
         _keep_wary(game, root, mover)
@@ -442,6 +446,19 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
             if child.me < 0 and game.goals(child.state)[mover] >= TOP_GOAL:
                 return action
     return final_choice(root)[0]
+
+
+def _compiled_search(game: Game) -> Callable[..., Action] | None:
+    """``compiled``: the compiled search for ``game``'s rules, if there is one (misère Quarto's,
+    ``games.computer.quarto_compiled``), else ``None``. It is imported here, when first asked
+    for: numba and its compiled code load only in the processes that think in such a game."""
+    from games.rules.quarto import MisereQuarto
+
+    if not isinstance(game, MisereQuarto):
+        return None
+    from games.computer import quarto_compiled
+
+    return quarto_compiled.best_move
 
 
 def _leaves_a_win(game: Game, state: Any, mover: Role, action: Action) -> bool:
@@ -619,6 +636,15 @@ def give_way(niceness: int) -> None:
     that answer people first, and the search takes what is left."""
     if niceness > 0:
         os.nice(niceness)
+
+
+def get_ready(niceness: int) -> None:
+    """A thinking process's (or thread's) start: ``give_way``, then the compiled searches loaded
+    (compiled and cached the first time), so that its first move is not late."""
+    give_way(niceness)
+    from games.computer import quarto_compiled  # numba: only where the computer thinks
+
+    quarto_compiled.warm()
 
 
 def play_level(game: Game, state: Any, *, level: int, rng: random.Random, seconds: float | None,

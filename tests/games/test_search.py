@@ -13,6 +13,9 @@ from games.rules import GAMES, get_game
 from tests.support.rules import tree_fits
 
 pytestmark = pytest.mark.pure
+# The expert's search in pure Python: in misère Quarto with a clock the expert searches compiled
+# (``compiled``; tests/games/test_quarto_compiled.py), and these tests are of the pure search.
+PURE_EXPERT = dataclasses.replace(LEVELS[3], compiled=False)
 
 
 @pytest.mark.parametrize("slug", [info.slug for info in GAMES])
@@ -494,7 +497,7 @@ def test_the_endgame_uses_the_rules_own_exact_search_where_they_have_one(monkeyp
     monkeypatch.setattr(game, "exact_goals", lambda *args: calls.append(args) or exact(*args))
     monkeypatch.setattr(game, "exact_win", lambda *args: calls.append(args) or win(*args))  # the expert's first look
     monkeypatch.setattr(search, "_exact", lambda *args: pytest.fail("the generic exact search ran"))
-    action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=LEVELS[3])
+    action = choose_action(game, state, rng=random.Random(0), iterations=100, seconds=5.0, level=PURE_EXPERT)
     assert calls
     assert exact(game.play(state, mover, action))[mover] == 100  # a winning move, proven
 
@@ -582,7 +585,7 @@ def test_the_expert_plays_a_forced_win_its_win_search_finds(monkeypatch):
     win = game.exact_win
     monkeypatch.setattr(game, "exact_win", lambda *args: calls.append(args) or win(*args))
     monkeypatch.setattr(search, "ENDGAME_SHARE", 0.0)
-    action = choose_action(game, state, rng=random.Random(0), iterations=10**7, seconds=30.0, level=LEVELS[3])
+    action = choose_action(game, state, rng=random.Random(0), iterations=10**7, seconds=30.0, level=PURE_EXPERT)
     assert action == "(place p1101 3 2)" and calls
 
 
