@@ -12,11 +12,12 @@ game (both seats of a two-player game alternately, each of the three seats in tu
               old strongest level (plain search, 3,000 rounds, no clock), to see what each pays;
 ``rounds``    no games: search rounds a second of the plain search and of the expert's (without
               its endgame part), ``--seconds`` from the initial position and from one 8 random
-              plies in, the median of ``--games`` repeats;
+              plies in, the median of ``--games`` repeats; in misère Quarto also the compiled
+              search's (``games.computer.quarto_compiled``, the expert's there with a clock);
 ``endgame``   no games: the exact endgame search, the generic one (``search.solve``) beside the
-              rules' own (``Game.exact_goals``), on ``--games`` positions of random play (no line
-              made) with 9, 8, 7 and 6 pieces left, each given ``--seconds`` at most (the
-              generic one only where it ends in time for 7 or fewer pieces).
+              rules' own (``Game.exact_goals``) and the compiled one, on ``--games`` positions of
+              random play (no line made) with 9, 8, 7 and 6 pieces left, each given ``--seconds``
+              at most (the generic one only where it ends in time for 7 or fewer pieces).
 
 It prints, per rule set and pairing, wins, draws (a shared first place) and losses of the first
 side, its win rate with a Wilson 95% interval, its points a game (a first place alone 1, one
@@ -182,8 +183,9 @@ def ablations(seconds: float, parts: list[str]) -> list[tuple[tuple[str, Player]
 
 def rounds_a_second(slugs: list[str], seconds: float, repeats: int) -> None:
     expert = dataclasses.replace(search.LEVELS[-1], endgame=False)
-    print("| rule set | plain: initial | plain: 8 plies in | expert: initial | expert: 8 plies in |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| rule set | plain: initial | plain: 8 plies in | expert: initial | expert: 8 plies in "
+          "| compiled: initial | compiled: 8 plies in |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for slug in slugs:
         game = get_game(slug)
         rng = random.Random(slug)
@@ -200,12 +202,35 @@ def rounds_a_second(slugs: list[str], seconds: float, repeats: int) -> None:
                     search.search(game, root, rng=rng, level=level, rounds=10**9, deadline=started + seconds)
                     rates.append(root.visits / (time.monotonic() - started))
                 cells.append(f"{statistics.median(rates):,.0f}")
+        for state in (game.initial_state(), later):
+            cells.append(compiled_rounds(game, state, seconds, repeats, rng) if search._compiled_search(game) else "")
         print(f"| {slug} | {' | '.join(cells)} |", flush=True)
 
 
+def compiled_rounds(game: Game, state, seconds: float, repeats: int, rng: random.Random) -> str:
+    """The compiled expert's tree-search rounds a second (``games.computer.quarto_compiled``,
+    without its exact search), the median of ``repeats``, as a table cell."""
+    from games.computer import quarto_compiled
+
+    tree = quarto_compiled.Tree(quarto_compiled.CAPACITY)
+    position, classic = quarto_compiled.position(state), game.order == "classic"
+    me = quarto_compiled.mover_index(state.ply, classic)
+    rates = []
+    for _ in range(repeats):
+        quarto_compiled.seed(int(rng.random() * 2**31))
+        tree.reset()
+        started, done = time.monotonic(), 0
+        while time.monotonic() < started + seconds:
+            tree.run(quarto_compiled.CHUNK, position, classic, me, 25, search.EXPLORATION, True)
+            done += quarto_compiled.CHUNK
+        rates.append(done / (time.monotonic() - started))
+    return f"{statistics.median(rates):,.0f}"
+
+
 def endgame_times(slugs: list[str], seconds: float, positions: int) -> None:
-    print("| rule set | pieces left | positions | generic: median s | solved | rules' own: median s | p90 s | solved |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| rule set | pieces left | positions | generic: median s | solved | rules' own: median s | p90 s | solved "
+          "| compiled: median s | p90 s | solved |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for slug in slugs:
         game = get_game(slug)
         if not game.EXACT_SEARCH:
@@ -220,7 +245,7 @@ def endgame_times(slugs: list[str], seconds: float, positions: int) -> None:
                 if not game.is_terminal(state):
                     states.append(state)
             cells = []
-            for solver in ("generic", "own"):
+            for solver in ("generic", "own", "compiled"):
                 if solver == "generic" and left > 7:
                     cells += ["", ""]
                     continue
@@ -229,15 +254,26 @@ def endgame_times(slugs: list[str], seconds: float, positions: int) -> None:
                     started = time.monotonic()
                     if solver == "generic":
                         found = search.solve(game, state, deadline=started + seconds)
-                    else:
+                    elif solver == "own":
                         found = game.exact_goals(state, started + seconds)
+                    else:
+                        found = compiled_exact(game, state, started + seconds)
                     times.append(time.monotonic() - started)
                     solved += found is not None
                 cells.append(f"{statistics.median(times):.3f}")
-                if solver == "own":
+                if solver != "generic":
                     cells.append(f"{statistics.quantiles(times, n=10, method='inclusive')[8]:.3f}")
                 cells.append(f"{solved}")
             print(f"| {slug} | {left} | {positions} | {' | '.join(cells)} |", flush=True)
+
+
+def compiled_exact(game: Game, state, deadline: float) -> int | None:
+    """The compiled exact search's value of ``state`` for its mover (a fresh table), or ``None``
+    if ``deadline`` passes first."""
+    from games.computer import quarto_compiled
+
+    return quarto_compiled.exact_value(quarto_compiled.Table(), state.board, state.filled, state.pool,
+                                       state.selected, game.order == "classic", deadline=deadline)
 
 
 def main() -> None:

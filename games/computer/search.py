@@ -1,6 +1,7 @@
 """The computer player: Monte Carlo tree search over any rule set, through the shared interface.
 
-Pure Python, standard library only, and it never branches on which game it plays: it needs
+Pure Python, standard library only, and it never branches on which game it plays (but for handing
+a rule set's moves to a compiled search, ``compiled`` below): it needs
 ``to_move``, ``legal_actions``, ``play``, ``is_terminal``, ``goals``, ``random_playout`` and
 ``tactical_playout``. Each node keeps the summed goals of every role, so the same search serves
 two players and three (each mover maximises its own score, as GGP goals mean).
@@ -38,6 +39,10 @@ What a search may add to plain UCT, each switched by a ``Level``'s fields:
 ``score_seats`` in these seats (role indexes) the search values ends by the GGP goals, not by
              first place (``rank`` off): a three-player seat whose next mover blocks for it
              may do better building threes (66 whoever makes four) than blocking.
+``compiled``  with a clock, in rule sets with a compiled search (misère Quarto's,
+             ``games.computer.quarto_compiled``: the same ideas over bit masks, compiled by numba,
+             many times the rounds a second), the move is that search's; without a clock (the
+             analysis's fixed rounds) and elsewhere, this module's;
 ``model_others`` with three or more roles, where the rules have a model of how the opponent
              the computer is measured against plays (``Game.others_model``: a plain UCT's
              likely moves, fitted to its recorded moves): the other roles' moves in the tree

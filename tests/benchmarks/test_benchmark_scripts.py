@@ -51,7 +51,11 @@ def test_the_strength_benchmark_counts_rounds_a_second_and_plays_a_changed_exper
     out = run("benchmarks/strength.py", "--mode", "rounds", "--games", "1", "--seconds", "0.02",
               "--slugs", "quarto-misere")
     row = next(line for line in out.splitlines() if line.startswith("| quarto-misere |"))
-    assert all(int(cell.replace(",", "")) > 0 for cell in row.split("|")[2:6])
+    assert all(int(cell.replace(",", "")) > 0 for cell in row.split("|")[2:8])  # the compiled search's too
+    out = run("benchmarks/strength.py", "--mode", "rounds", "--games", "1", "--seconds", "0.02",
+              "--slugs", "nine-board-tictactoe")
+    row = next(line for line in out.splitlines() if line.startswith("| nine-board-tictactoe |"))
+    assert [cell.strip() for cell in row.split("|")[6:8]] == ["", ""]  # no compiled search there
     out = run("benchmarks/strength.py", "--mode", "uct", "--games", "1", "--first", "2", "--seconds", "0.01",
               "--slugs", "tictactoe-3player", "--set", "rank=0,bias=1.5,contempt=10,practical=0")
     assert "| tictactoe-3player | expert with rank=0,bias=1.5,contempt=10,practical=0 | plain UCT | 1 |" in out
@@ -96,6 +100,7 @@ def test_the_strength_benchmark_times_the_exact_endgame_searches():
     rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| quarto-misere |")]
     assert [int(row[1]) for row in rows] == [6, 7, 8, 9]  # nine-board has no search of its own: no row
     assert all(float(row[5]) > 0 for row in rows) and all(row[3].strip() == "" for row in rows[2:])
+    assert all(float(row[8]) > 0 and 0 <= int(row[10]) <= 2 for row in rows)  # the compiled search's
 
 
 def test_the_forced_wins_benchmark_finds_a_win_in_each_position_given_time():
