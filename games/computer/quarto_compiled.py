@@ -473,7 +473,7 @@ def _expand(node, board, filled, pool, selected, ply, classic, allowed, t_first,
 
 
 @njit(cache=True)
-def _try_to_prove(node, mover, t_first, t_count, t_tried, t_proven):
+def _try_to_prove(node, mover, t_first, t_count, t_proven):
     first, n = t_first[node], t_count[node]
     if first < 0:
         return False
@@ -523,7 +523,7 @@ def search(rounds, root_board, root_filled, root_pool, root_selected, root_ply, 
                     outcome = playout(board, filled, pool, selected, ply, classic)
                     break
                 if solver:
-                    _try_to_prove(node, _mover(ply, classic), t_first, t_count, t_tried, t_proven)
+                    _try_to_prove(node, _mover(ply, classic), t_first, t_count, t_proven)
                     if t_proven[node] != UNKNOWN:
                         outcome = t_proven[node]
                         break
@@ -568,7 +568,7 @@ def search(rounds, root_board, root_filled, root_pool, root_selected, root_ply, 
                 parent = path[i]
                 if t_proven[parent] != UNKNOWN:
                     break
-                if not _try_to_prove(parent, _mover(root_ply + i, classic), t_first, t_count, t_tried, t_proven):
+                if not _try_to_prove(parent, _mover(root_ply + i, classic), t_first, t_count, t_proven):
                     break
 
 
@@ -699,7 +699,7 @@ class Searcher:
             if value is None:
                 return
             tree.proven[child] = value if mover == 0 else -value
-        _try_to_prove(0, me, tree.first, tree.count, tree.tried, tree.proven)
+        _try_to_prove(0, me, tree.first, tree.count, tree.proven)
 
 
 def warm() -> None:

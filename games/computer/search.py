@@ -455,8 +455,9 @@ def choose_action(game: Game, state: Any, *, rng: random.Random, iterations: int
 
 def _compiled_search(game: Game) -> Callable[..., Action] | None:
     """``compiled``: the compiled search for ``game``'s rules, if there is one (misère Quarto's,
-    ``games.computer.quarto_compiled``), else ``None``. It is imported here, when first asked
-    for: numba and its compiled code load only in the processes that think in such a game."""
+    ``games.computer.quarto_compiled``), else ``None``. It is imported here, not at the top, so
+    that only the processes that think load numba (a thinking process's start loads it anyway,
+    ``get_ready``; the web processes never do)."""
     from games.rules.quarto import MisereQuarto
 
     if not isinstance(game, MisereQuarto):
