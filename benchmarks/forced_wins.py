@@ -7,7 +7,7 @@ white had a forced win in each, and played a losing move in four. The winning pl
 found here by the rules' exact search, not written down. For each position and seed the
 expert (with ``--set`` changes, as in ``strength.py``) chooses a move in ``--seconds`` of
 wall-clock time; a move counts when it keeps the win. Run several at once to share the
-machine as ``strength.py``'s series do (its figures: docs/computer.md, "Classic Quarto").
+machine as ``strength.py``'s series do (its figures: docs/computer.md, "The search, part by part").
 
     python3 benchmarks/forced_wins.py --set win_share=0.7 --seeds 4 --first-seed 4
 
