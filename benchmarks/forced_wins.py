@@ -1,12 +1,13 @@
 """How often the expert finds a forced win in classic misère Quarto positions where it missed one.
 
 Six positions after 15 plies (white to place, 9 pieces left), from 48 games the expert played
-as white against the plain UCT at one second a move (twelfth and thirteenth sessions' level):
+as white against the plain UCT at one second a move (the expert with contempt 25, before
+``win_share``, as at commit e314f52):
 white had a forced win in each, and played a losing move in four. The winning placements are
 found here by the rules' exact search, not written down. For each position and seed the
 expert (with ``--set`` changes, as in ``strength.py``) chooses a move in ``--seconds`` of
 wall-clock time; a move counts when it keeps the win. Run several at once to share the
-machine as ``strength.py``'s series do (its figures: docs/computer.md, "Classic Quarto").
+machine as ``strength.py``'s series do (its figures: docs/computer.md, "The search, part by part").
 
     python3 benchmarks/forced_wins.py --set win_share=0.7 --seeds 4 --first-seed 4
 

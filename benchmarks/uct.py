@@ -34,7 +34,7 @@ class UctNode:
 
 def uct_move(game: Game, state: Any, *, seconds: float | None, rng: random.Random, rounds: int | None = None) -> str:
     """The most visited move after ``seconds`` of plain UCT from ``state`` (or ``rounds`` rounds,
-    which do not depend on the machine's load: benchmarks/blocking.py)."""
+    which do not depend on the machine's load)."""
     if seconds is None and rounds is None:
         raise ValueError("give the search its seconds, its rounds or both")
     stop = math.inf if seconds is None else time.monotonic() + seconds

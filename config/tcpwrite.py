@@ -5,7 +5,7 @@ the socket for writing with the event loop (a system call), writes on the loop's
 through its logging wrappers, then unregisters the socket (another system call). A loaded
 server sends four messages a move, one to each socket of the match, so that was two system
 calls and an extra turn of the loop per message, on the thread every socket shares
-(the sixth run in `git log -p docs/benchmarks.md`). Here a write to a connection with nothing already waiting is tried at
+(`git show cbfc63d:docs/benchmarks.md`: py-spy on a saturated server). Here a write to a connection with nothing already waiting is tried at
 once; whatever the kernel does not take (or a write that fails) goes the usual buffered way,
 so order, back-pressure and the handling of lost connections stay Twisted's own.
 """
@@ -52,7 +52,7 @@ PATCH = Patch(
           _twisted("tcp:Connection", "writeSomeData", params=("self", "data")),
           *(_twisted("tcp:Connection", name) for name in ("connected", "_writeDisconnected", "offset", "dataBuffer")),
           _twisted("abstract:FileDescriptor", "_tempDataBuffer", named_in="twisted.internet.abstract:FileDescriptor.__init__")),
-    benchmark="the sixth run in docs/benchmarks.md's git history: py-spy on a saturated server (`moves.py saturation`), "
+    benchmark="`git show cbfc63d:docs/benchmarks.md`: py-spy on a saturated server (`moves.py saturation`), "
               "registering for writability was 9% of the event loop's thread",
     apply=_install,
 )

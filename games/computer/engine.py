@@ -22,8 +22,8 @@ from games.computer import search
 from games.rules import Action, get_game
 
 # The strong level's search, with the round count the caller gives, valuing each end by its GGP
-# goals (analysis shows expected scores, not places) and without the three-player bias added on
-# November 26 (so stored analyses and docs/benchmarks.md's analysis timings stay as they were).
+# goals (analysis shows expected scores, not places) and without the three-player bias, so
+# every analysis, stored or new, comes from the same search.
 ANALYSIS = dataclasses.replace(search.LEVELS[2], rank=False, bias=0.0)
 PLAYED_SHARE = 0.25  # the least share of an evaluation's rounds the played move's value rests on
 

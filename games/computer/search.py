@@ -152,28 +152,21 @@ LEVELS = (
           score_seats=(1,), win_share=0.7, wary=True, model_others=True, compiled=True),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
-# in proven positions (``practical``). With three players the expert draws the other roles' moves
-# in its tree from a model of a plain UCT's (``model_others``): 102 first places of 180 against
-# two plain UCTs, side by side with the level before's 74 (docs/computer.md, "Three players",
-# nineteenth session). With three players the expert blocks a win another role
-# could make after the role in between, rather than count on that role to block it (``wary``):
-# 124 first places of 270 against 107 without, side by side (docs/computer.md, "Three
-# players", seventeenth session). In the second seat of three (``score_seats``) the expert
-# plays for its score, not first place: it then took more first places there (42% against 26%
-# side by side over 90 games each; docs/computer.md "Three players"). Neither ``rank`` nor
-# ``bias`` changes a two-player game whose goals are 100/0 and 50/50, or a game without
-# ``Game.move_priors``. The expert first looks for a forced win for 70% of its time where the
-# tree is within 30 times the exact search's reach (``win_share``): as classic Quarto's white it
-# found the win in 35 of 48 tries at six recorded positions where it had missed one (19 without),
-# and won 92 of 200 games side by side with the level before's 73 (docs/computer.md, "Classic
-# Quarto", fourteenth session). The expert's contempt 25 (a draw worth 25 to it) won 49% of 120 classic
-# Quarto games as white, side by side with contempt 15's 34% (which had won 69% of 240 against
-# 58 to 61% without; docs/computer.md, "Classic Quarto"; 35 won 45% against 25's 53%); one as
-# large as 45 makes a draw proven inside the tree worth less than a losing line's hopeful
-# estimate (tests/games/test_search.py). The switches that were measured and did not pay were
-# removed: RAVE, MAST, ``slips``, ``paranoid`` and ``rank_others`` off (docs/computer.md, "Three
-# players"), ``exact_leaves``, ``verify``, ``keep_table``, ``endgame_plies`` and ``traps``
-# ("Classic Quarto"); their last version is at commit f4f612b
+# in proven positions (``practical``). Each of the expert's own switches paid side by side against
+# plain UCTs (docs/computer.md, "The search, part by part", has each run's command, date and
+# commit): with three players, the model of the others (``model_others``) took 102 first places
+# of 180 against 74 without; wariness (``wary``), blocking a win another role could make after
+# the role in between rather than counting on that role to block it, 150 of 360 against 133; the
+# score in the second seat (``score_seats``) 42% of o's first places against 26%. Neither
+# ``rank`` nor ``bias`` changes a two-player game whose goals are 100/0 and 50/50, or a game
+# without ``Game.move_priors``. The forced-win search (``win_share``, 70% of the time where the
+# tree is within 30 times the exact search's reach) won 92 of 200 classic Quarto games as white
+# against 73 without. Contempt 25 (a draw worth 25 to the expert) won 49% as classic white
+# against contempt 15's 34%, and 35 won 45% against 25's 53%; one as large as 45 makes a draw
+# proven inside the tree worth less than a losing line's hopeful estimate
+# (tests/games/test_search.py). The switches measured that did not pay were removed: RAVE, MAST,
+# ``slips``, ``paranoid``, ``rank_others``, ``exact_leaves``, ``verify``, ``keep_table``,
+# ``endgame_plies`` and ``traps``; their last version is at commit f4f612b
 # (``git show f4f612b:games/computer/search.py``).
 STRONGEST = len(LEVELS)
 PLAIN = Level("plain", "plain UCT: random playouts", 2000)

@@ -38,7 +38,7 @@ _BIT = tuple(1 << c for c in range(CELLS))
 _CENTRE = tuple((4 - abs(c // SIZE - 2) - abs(c % SIZE - 2)) / 4 for c in range(CELLS))
 MODEL_FEATURES = ("win", "block_next", "block_last", "block_holding_three", "first_three", "another_three",
                   "threat", "fork", "build", "block", "centre")
-# Fitted by benchmarks/uct_model.py to plain UCT moves (docs/computer.md, "Three players").
+# Fitted by benchmarks/uct_model.py to plain UCT moves (docs/computer.md, "The search, part by part").
 MODEL_WEIGHTS = (4.607, 1.871, 1.359, -1.030, 8.851, -0.987, 1.717, 0.298, 18.780, 3.070, 5.038)
 _ACTION_TEXTS = tuple(f"(mark {cell // SIZE + 1} {cell % SIZE + 1})" for cell in range(CELLS))
 _CELL_OF = {text: cell for cell, text in enumerate(_ACTION_TEXTS)}  # parse's shortcut for the search

@@ -112,35 +112,9 @@ def test_the_forced_wins_benchmark_finds_a_win_in_each_position_given_time():
     assert "found 6 of 6" in out
 
 
-def test_the_exact_trace_benchmark_finds_where_a_recorded_game_changed_hands(tmp_path):
-    """The first recorded game: white threw a drawn position away at ply 15 (50 to 0 for it), and
-    black a won one at 17 (0 to 100: white won). (How far back it solves depends on the
-    machine's speed: ply 14 or 13 may come into the trace, so only the end is asserted.)"""
-    first = (ROOT / "benchmarks/data/classic_white_48.jsonl").read_text().splitlines()[0]
-    games = tmp_path / "one.jsonl"
-    games.write_text(first + "\n")
-    out = run("benchmarks/exact_trace.py", "--read", str(games), "--limit", "8")
-    assert "game 5000: white 100, solved from ply " in out
-    assert "ply 15 white 50->0 ply 17 black 0->100\n" in out
-    assert "| 50 to 0 | 1 | 1 | 0 | 0 |" in out
-
-
-def test_the_exact_trace_benchmark_plays_and_records_a_game(tmp_path):
-    games = tmp_path / "played.jsonl"
-    out = run("benchmarks/exact_trace.py", "--games", "1", "--seconds", "0.01", "--record", str(games))
-    record = json.loads(games.read_text())
-    assert len(record["moves"]) >= 8 and record["white"] in (0, 50, 100)
-    assert f"game 0: white {record['white']}" in out
-
-
 def test_the_form_bodies_benchmark_times_a_hostile_post_beside_gets():
     out = run("benchmarks/form_bodies.py", "--repeats", "1")
     assert "HTTP/1.1 403 Forbidden: POST answered in" in out and "median: POST" in out
-
-
-def test_the_blocking_benchmark_asks_the_plain_uct_after_a_threat():
-    out = run("benchmarks/blocking.py", "--positions", "2", "--rounds", "50")
-    assert "| next |" in out and "| after it |" in out and "blocked" in out.split("| --- |")[0]
 
 
 def test_the_uct_model_benchmark_records_the_plain_uct_and_fits_the_models_weights(tmp_path):
@@ -169,17 +143,3 @@ def test_the_strength_benchmark_spreads_the_measured_sides_time_by_the_ply_and_p
                           capture_output=True, text=True, check=True, cwd=ROOT)
     spent = re.search(r"thought ([0-9.]+) s against ([0-9.]+) s", done.stderr)
     assert spent is not None and float(spent.group(1)) > 0 and float(spent.group(2)) > 0
-
-
-def test_the_slips_benchmark_solves_each_placement_and_counts_what_the_uct_and_its_stand_ins_chose(tmp_path):
-    from benchmarks.uct_slips import RUNS, SHORT_RUNS, TRACES, position
-
-    moves = json.loads(TRACES.read_text().splitlines()[0])["moves"]
-    row = position(17, 0, moves, rounds=200, short_rounds=50, playouts=5)
-    assert row["moves"] == 8 and row["best"] in (0, 50, 100) and 1 <= row["keeping"] <= row["moves"]
-    assert 0 <= row["uct_kept"] <= RUNS and 1 <= row["uct_modal"] <= RUNS and 0 <= row["playouts_named"] <= RUNS
-    assert 0 <= row["short_kept"] <= 1 and 0 <= row["short_named"] * SHORT_RUNS <= RUNS * SHORT_RUNS
-    assert position(len(moves), 0, moves) is None  # the game is over by then
-    (tmp_path / "rows.jsonl").write_text(json.dumps(row) + "\n")
-    out = run("benchmarks/uct_slips.py", "--summary", str(tmp_path / "rows.jsonl"))
-    assert f"| 1 | {row['uct_modal'] / RUNS:.1%} |" in out

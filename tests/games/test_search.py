@@ -591,7 +591,7 @@ def test_the_expert_plays_a_forced_win_its_win_search_finds(monkeypatch):
 
 def test_the_wary_search_blocks_a_four_the_role_in_between_may_leave_open():
     """z to move; o has three of a diagonal, (1, 2) open, and x moves before o. A plain UCT x
-    holding a three of its own leaves such a four open about half the time (benchmarks/blocking.py);
+    holding a three of its own leaves such a four open about half the time (docs/computer.md);
     the expert's tree takes x to block it. ``wary`` searches only the block."""
     game = get_game("tictactoe-3player")
     state = game.replay(["(mark 3 3)", "(mark 2 3)", "(mark 4 4)", "(mark 3 2)", "(mark 3 4)", "(mark 4 2)",
