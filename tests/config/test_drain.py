@@ -1,6 +1,6 @@
 """config/drain.py: the graceful SIGTERM leans on Daphne's insides, so it checks them first and
 leaves Daphne's own SIGTERM alone when they are not the ones it knows. (The drain itself:
-tests/games/test_rolling_restart.py, with nginx and two real processes.)"""
+tests/config/test_rolling_restart.py, with nginx and two real processes.)"""
 
 import pytest
 from daphne.server import Server

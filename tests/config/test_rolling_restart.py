@@ -23,7 +23,7 @@ import pytest
 from config.drain import DRAIN_SECONDS, GOING_AWAY
 from games.models import Match, Move
 from games.rules import get_game
-from tests.games.test_live_server import needs_the_scaled_path
+from tests.live.test_live_server import needs_the_scaled_path
 from tests.support.live import live_server
 from tests.support.players import make_players, session_cookie, start_match
 

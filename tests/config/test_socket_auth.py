@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from config.socketauth import SocketUserMiddleware
-from tests.games.test_consumers import HOST, ORIGIN
+from tests.live.consumers.test_consumers import HOST, ORIGIN
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS
 

@@ -10,7 +10,7 @@ from games import services
 from games.models import Challenge, ChatMessage, Match
 from lobby.models import User
 from lobby.services import guest_leave
-from tests.games.test_consumers import join_match, open_socket, receive
+from tests.live.consumers.test_consumers import join_match, open_socket, receive
 from tests.support.players import make_accounts, make_players, session_cookie, start_match
 from tests.support.waits import EVENT_SECONDS
 

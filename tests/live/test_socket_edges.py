@@ -13,7 +13,7 @@ from django.test import override_settings
 from config.asgi import application
 from games.models import Match, Seat
 from live.consumers.match import MatchConsumer
-from tests.games.test_consumers import HOST, ORIGIN, join_match, open_socket, receive
+from tests.live.consumers.test_consumers import HOST, ORIGIN, join_match, open_socket, receive
 from tests.support.players import make_players, session_cookie, start_match
 from tests.support.waits import EVENT_SECONDS
 

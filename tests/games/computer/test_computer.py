@@ -1,5 +1,5 @@
 """The computer player: its seats (services), its turns over the socket (its search, pure:
-tests/games/test_search.py)."""
+tests/games/computer/test_search.py)."""
 
 import asyncio
 import contextlib
@@ -26,8 +26,8 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
-from tests.games.test_consumers import join_match, receive
-from tests.games.test_services import assert_refused
+from tests.live.consumers.test_consumers import join_match, receive
+from tests.games.services.test_services import assert_refused
 from tests.support.computer import HeldComputer
 from tests.support.players import make_players, play_first_moves
 from tests.support.waits import EVENT_SECONDS, POLL_SECONDS

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from games.models import Analysis
-from tests.games.test_live_server import needs_the_scaled_path
+from tests.live.test_live_server import needs_the_scaled_path
 from tests.support.analysis import blunder_line, play_line
 from tests.support.httpclient import Visitor
 from tests.support.live import computer_worker, live_server

@@ -10,7 +10,7 @@ from games.computer import quarto_compiled as compiled
 from games.computer import search
 from games.rules import get_game
 from games.rules.quarto import ALL_CELLS, CELLS
-from tests.games.test_search import WON_AT_PLY_15
+from tests.games.computer.test_search import WON_AT_PLY_15
 
 pytestmark = pytest.mark.pure
 
@@ -158,7 +158,7 @@ def test_the_expert_searches_quarto_compiled_and_other_games_as_before():
 
 
 def test_it_plays_the_forced_win_the_pure_expert_once_missed():
-    """Ply 15 of a benchmark game: one placement of nine wins (tests/games/test_search.py)."""
+    """Ply 15 of a benchmark game: one placement of nine wins (tests/games/computer/test_search.py)."""
     game = get_game("quarto-misere-classic")
     state = game.replay(WON_AT_PLY_15)
     for exact_cells in (0, CELLS):  # the tree's solver alone, and the exact search first

@@ -14,7 +14,7 @@ from tests.support.rules import tree_fits
 
 pytestmark = pytest.mark.pure
 # The expert's search in pure Python: in misère Quarto with a clock the expert searches compiled
-# (``compiled``; tests/games/test_quarto_compiled.py), and these tests are of the pure search.
+# (``compiled``; tests/games/computer/test_quarto_compiled.py), and these tests are of the pure search.
 PURE_EXPERT = dataclasses.replace(LEVELS[3], compiled=False)
 
 

@@ -11,7 +11,7 @@ from games import services as game_services
 from games.history.ggp import gdl_normalize, state_gdl
 from games.models import Match, Move, Seat
 from games.rules import get_game
-from tests.history.conftest import FIVE_GAMES
+from tests.games.history.conftest import FIVE_GAMES
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from games.history import services
 from games.history.ggp import import_key
 from games.models import Match
 from games.services import ServiceError
-from tests.history.test_history_ggp import export
+from tests.games.history.test_history_ggp import export
 from tests.support.players import make_players
 
 pytestmark = pytest.mark.django_db(transaction=True)

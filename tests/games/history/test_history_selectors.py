@@ -8,7 +8,7 @@ from games.history.selectors import HistoryFilters
 from games.models import Match
 from games.rules import get_game
 from games.selectors import match_can_view
-from tests.history.conftest import finished_match
+from tests.games.history.conftest import finished_match
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = pytest.mark.django_db

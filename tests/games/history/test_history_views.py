@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.models import Analysis, Match
 from games.rules import get_game
-from tests.history.conftest import finished_match
+from tests.games.history.conftest import finished_match
 from tests.support.players import make_players
 
 pytestmark = pytest.mark.django_db

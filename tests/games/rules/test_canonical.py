@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.rules import SLUGS, get_game
 from games.rules.base import MAX_ACTION_LENGTH, NotAnAction, gdl_fold
-from tests.rules.test_properties import action_space, choices, random_game
+from tests.games.rules.test_properties import action_space, choices, random_game
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 

@@ -14,7 +14,7 @@ from games.rules import GAMES, NOOP, SLUGS, GameNotOver, RulesError, get_game
 
 pytestmark = pytest.mark.pure  # no database, no channel layer: stage 1 only (bin/test)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAX_PLIES = {"nine-board": 81, "three-player": 25, "quarto": 32}
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=100, max_size=100)
 

@@ -60,7 +60,7 @@ async def test_a_page_whose_move_lost_its_broadcast_is_answered_before_it_is_tol
     from channels.db import database_sync_to_async
     from channels.layers import get_channel_layer
 
-    from tests.games.test_consumers import join_match, receive
+    from tests.live.consumers.test_consumers import join_match, receive
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
@@ -332,7 +332,7 @@ def logged_with_traceback(caplog, words: str) -> bool:
 async def test_a_socket_message_that_meets_a_database_fault_is_a_server_error_not_a_retry(monkeypatch, caplog, tmp_path):
     from channels.db import database_sync_to_async
 
-    from tests.games.test_consumers import join_match, receive
+    from tests.live.consumers.test_consumers import join_match, receive
 
     fault = database_fault(tmp_path)
 
@@ -357,7 +357,7 @@ async def test_a_socket_that_meets_a_database_fault_as_it_opens_is_closed_with_a
     from channels.db import database_sync_to_async
 
     from live import sockets
-    from tests.games.test_consumers import open_socket, receive
+    from tests.live.consumers.test_consumers import open_socket, receive
 
     fault = database_fault(tmp_path)
 

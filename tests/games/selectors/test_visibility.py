@@ -7,7 +7,7 @@ import pytest
 from games import services
 from games.models import Match
 from tests.botapi.support import call, token_for
-from tests.history.test_history_views import client_for
+from tests.games.history.test_history_views import client_for
 from tests.support.players import make_accounts, play_out, start_match
 
 pytestmark = pytest.mark.django_db

@@ -333,7 +333,7 @@ def test_outside_a_server_the_pool_is_not_started_and_the_job_waits_in_the_queue
 
 def test_manage_py_runworker_is_the_worker_that_runs_the_queue_as_it_starts():
     """``games`` precedes ``channels`` in INSTALLED_APPS, so its runworker is the one run
-    (``tests/games/test_live_analysis.py`` runs it across processes, in stage 2)."""
+    (``tests/games/computer/test_live_analysis.py`` runs it across processes, in stage 2)."""
     from django.core.management import get_commands, load_command_class
 
     from games.runtime.starting import StartingWorker, worker_hooks

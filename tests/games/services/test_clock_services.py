@@ -19,7 +19,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Move, Rating
 from games.rules import GAMES, get_game
 from games.services import moves
-from tests.games.test_services import assert_refused
+from tests.games.services.test_services import assert_refused
 from tests.support.players import make_accounts, make_players, start_match
 
 pytestmark = pytest.mark.django_db

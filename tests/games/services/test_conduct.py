@@ -14,8 +14,8 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move, ReplacedMove
 from games.rules import get_game
-from tests.games.test_clock_services import move
-from tests.games.test_services import assert_refused
+from tests.games.services.test_clock_services import move
+from tests.games.services.test_services import assert_refused
 from tests.support.players import current_version, make_accounts, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db

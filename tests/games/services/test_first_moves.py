@@ -10,7 +10,7 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Rating
 from games.rules import get_game
-from tests.games.test_services import leave
+from tests.games.services.test_services import leave
 from tests.support.players import make_accounts, make_players, play_first_moves, play_out, start_match
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ import pytest
 
 from games import services
 from games.models import Challenge, Match, PoolEntry
-from tests.games.test_live_server import needs_the_scaled_path
-from tests.games.test_one_game import BLITZ, playing
+from tests.games.services.test_one_game import BLITZ, playing
+from tests.live.test_live_server import needs_the_scaled_path
 from tests.support.live import live_server
 from tests.support.players import make_players, play_first_moves, session_cookie
 from tests.support.wsclient import Socket

@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Match, PoolEntry, Seat
 from games.rules import get_game
-from tests.games.test_live_server import needs_the_scaled_path
+from tests.live.test_live_server import needs_the_scaled_path
 from tests.support.live import live_server
 from tests.support.players import make_accounts
 from tests.support.wsclient import TIMEOUT, Socket

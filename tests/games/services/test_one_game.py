@@ -12,7 +12,7 @@ from games import selectors, services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
-from tests.games.test_services import assert_refused
+from tests.games.services.test_services import assert_refused
 from tests.support.players import make_players, play_first_moves, start_match, waiting_match
 
 pytestmark = pytest.mark.django_db

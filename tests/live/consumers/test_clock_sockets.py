@@ -17,7 +17,7 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPProgress, Match
 from games.rules import get_game
-from tests.games.test_consumers import db_state, drain, join_match, receive
+from tests.live.consumers.test_consumers import db_state, drain, join_match, receive
 from tests.support.computer import HeldComputer
 from tests.support.ggphttp import FUMBLING, PlayerServer
 from tests.support.players import make_accounts, make_players, play_out, start_match

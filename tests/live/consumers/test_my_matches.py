@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from games import services
 from games.match.settings import MatchSettings
 from games.models import Match, Seat
-from tests.games.test_consumers import drain, open_socket
+from tests.live.consumers.test_consumers import drain, open_socket
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS
 

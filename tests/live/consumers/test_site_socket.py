@@ -6,7 +6,7 @@ from django.test import override_settings
 
 from games.models import Challenge, Match, PoolEntry
 from live.consumers.lobby import POOL_RETRY_SECONDS, pool_retry_delay
-from tests.games.test_consumers import open_socket
+from tests.live.consumers.test_consumers import open_socket
 from tests.support.players import make_accounts, make_players
 from tests.support.waits import EVENT_SECONDS
 

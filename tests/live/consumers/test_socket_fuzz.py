@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from live import protocol
-from tests.games.test_consumers import db_state, join_match, open_socket
+from tests.live.consumers.test_consumers import db_state, join_match, open_socket
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS
 
