@@ -170,7 +170,7 @@ LEVELS = (
 # Quarto games as white, side by side with contempt 15's 34% (which had won 69% of 240 against
 # 58 to 61% without; docs/computer.md, "Classic Quarto"; 35 won 45% against 25's 53%); one as
 # large as 45 makes a draw proven inside the tree worth less than a losing line's hopeful
-# estimate (tests/games/test_search.py). The switches that were measured and did not pay were
+# estimate (tests/games/computer/test_search.py). The switches that were measured and did not pay were
 # removed: RAVE, MAST, ``slips``, ``paranoid`` and ``rank_others`` off (docs/computer.md, "Three
 # players"), ``exact_leaves``, ``verify``, ``keep_table``, ``endgame_plies`` and ``traps``
 # ("Classic Quarto"); their last version is at commit f4f612b
