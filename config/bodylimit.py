@@ -159,7 +159,7 @@ PATCH = Patch(
                   named_in="twisted.web.http:Request.requestReceived"),
           Private("twisted.web.http:HTTPChannel", "_path", "config/bodylimit.py",
                   named_in="twisted.web.http:HTTPChannel.lineReceived")),
-    benchmark="tests/test_bodylimit.py prints the process's memory: sixteen 100 MB bodies grow it by "
+    benchmark="tests/config/test_bodylimit.py prints the process's memory: sixteen 100 MB bodies grow it by "
               "0.08 MB (one 100 MB POST grew it by 1.4 GB unpatched; docs/hostile-input.md)",
     apply=_install,
 )

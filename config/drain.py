@@ -174,7 +174,7 @@ PATCH = Patch(
           *_uses(_SOCKET, "application_queue", named_in=f"{_SOCKET}.applicationCreateWorked"),
           *_uses("daphne.http_protocol:HTTPFactory", "server", named_in="daphne.http_protocol:HTTPFactory.__init__"),
           *_uses("twisted.web.http:HTTPChannel", "requests", named_in="twisted.web.http:HTTPChannel.__init__")),
-    benchmark="no speed figure: tests/games/test_rolling_restart.py restarts one of two Daphnes under play "
+    benchmark="no speed figure: tests/config/test_rolling_restart.py restarts one of two Daphnes under play "
               "and loses no move (docs/resilience.md, \"Rolling restart\")",
     apply=_install,
 )

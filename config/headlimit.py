@@ -71,6 +71,6 @@ PATCH = Patch(
           Private("twisted.web.http:HTTPChannel", "_receivedHeaderSize", "config/headlimit.py"),
           Private("twisted.web.http:HTTPChannel", "loseConnection", "config/headlimit.py", params=("self",))),
     benchmark="not a speed-up, a fix: a GET with a 20,000-byte path got no answer at all, the connection cut "
-              "(tests/test_headlimit.py; docs/hostile-input.md)",
+              "(tests/config/test_headlimit.py; docs/hostile-input.md)",
     apply=_install,
 )

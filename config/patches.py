@@ -8,7 +8,7 @@ benchmark that justified it. ``Patch.install`` checks all of that first and appl
 only when it holds; otherwise it warns once and the server runs unpatched, as the library is.
 
 ``PRIVATE`` lists the other private names the code relies on without patching anything
-(``live/layers.py``, ``games/runtime/eventloop.py``, ``live/sockets.py``). tests/test_patches.py
+(``live/layers.py``, ``games/runtime/eventloop.py``, ``live/sockets.py``). tests/config/test_patches.py
 checks every listed name against the installed libraries, so that an upgrade which removed or
 changed one fails with that name, rather than silently at run time.
 """

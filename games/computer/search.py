@@ -164,7 +164,7 @@ LEVELS = (
 # against 73 without. Contempt 25 (a draw worth 25 to the expert) won 49% as classic white
 # against contempt 15's 34%, and 35 won 45% against 25's 53%; one as large as 45 makes a draw
 # proven inside the tree worth less than a losing line's hopeful estimate
-# (tests/games/test_search.py). The switches measured that did not pay were removed: RAVE, MAST,
+# (tests/games/computer/test_search.py). The switches measured that did not pay were removed: RAVE, MAST,
 # ``slips``, ``paranoid``, ``rank_others``, ``exact_leaves``, ``verify``, ``keep_table``,
 # ``endgame_plies`` and ``traps``; their last version is at commit f4f612b
 # (``git show f4f612b:games/computer/search.py``).

@@ -18,7 +18,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 def frozen_import_key(*, game_slug, names, steps, start_ms):
     """``games.history.ggp.import_key`` frozen as it was when this migration was written (commit
     fd8383a, 27 November 2026), so that what the migration computes never changes with the app's
-    code. tests/history/test_history_import_once.py checks that both still give the same key: a
+    code. tests/games/history/test_history_import_once.py checks that both still give the same key: a
     deliberate change of ``import_key`` (which needs its own migration to key the stored imports
     again) changes that test, never this copy."""
     content = json.dumps([game_slug, names, [list(step) for step in steps], start_ms],

@@ -7,8 +7,8 @@ from django.test import Client, override_settings
 
 from games import services
 from games.models import Match, PoolEntry
-from tests.games.test_one_game import BLITZ, playing
-from tests.lobby.test_site_socket import receive, site
+from tests.games.services.test_one_game import BLITZ, playing
+from tests.live.consumers.test_site_socket import receive, site
 from tests.support.players import make_players
 
 CREATE_BLITZ = {"game": "quarto-misere", "clock": "3+2"}

@@ -1,6 +1,6 @@
 """Boardhall's own GDL rule sheets, one per rule set, in ``sheets/<slug>.kif``.
 
-Each sheet says in GDL what RULES.md says in words; ``tests/ggp/test_gdl_equality.py`` and
+Each sheet says in GDL what RULES.md says in words; ``tests/games/ggp/gdl/test_gdl_equality.py`` and
 ``benchmarks/gdl_equality.py`` play random games through a sheet and through ``games.rules``
 side by side to show they are the same game. They are served at ``/rules/<slug>.kif``.
 
