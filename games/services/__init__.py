@@ -14,7 +14,7 @@ What a commit sets going lives here too: ``broadcast`` (the messages, after comm
 package: ``services.move_submit(...)``.
 """
 
-from games.computer import analysis_runs, bots
+from games.computer import analysis_runs
 from games.ggp import manager as ggp_manager
 from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
 from games.ggp.players import REMOVED_COUNTS_DAYS as GGP_REMOVED_COUNTS_DAYS
@@ -71,10 +71,7 @@ from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
 from games.services.seats import seat_give_to_computer, seat_join
 
-# The computer's turns end like anyone's, through move_submit: bots receives it here, so it
-# never imports the services that schedule it.
-bots.use_submit(move_submit)
-# Likewise the flag-fall timers receive the clock services they call, and the computer's turns
+# The flag-fall timers receive the clock services they call, and the computer's turns
 # their sweep asks for again.
 flagfall.use(flag=clock_flag, sweep=clock_sweep, resume=computer_turns_resume)
 # And the analyses' runner the queue's steps.
