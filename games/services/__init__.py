@@ -26,7 +26,6 @@ from games.ggp.players import (
     ggp_players_of,
 )
 from games.match.errors import ServiceError
-from games.services import flagfall
 from games.services.analysis import (
     analysis_claim,
     analysis_fail,
@@ -71,10 +70,7 @@ from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
 from games.services.seats import seat_give_to_computer, seat_join
 
-# The flag-fall timers receive the clock services they call, and the computer's turns
-# their sweep asks for again.
-flagfall.use(flag=clock_flag, sweep=clock_sweep, resume=computer_turns_resume)
-# And the analyses' runner the queue's steps.
+# The analyses' runner the queue's steps.
 analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
                   takeover_seconds=analysis_takeover_seconds)
 # And the GGP manager the services that play or replace a GGP seat's move, call a match off, or

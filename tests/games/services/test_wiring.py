@@ -3,6 +3,7 @@ handed them fails at its first call with ``HandoffNotSet``, naming what is missi
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -13,14 +14,17 @@ import pytest
 from games import services
 from games.computer import bots
 from games.runtime.handoffs import HandoffNotSet
-from games.services import wiring
+from games.services import flagfall, wiring
 from tests.support.handoffs import handoff_unset
 
-HANDOFFS = {"bots": bots.SERVICES}
+HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES}
 
 
 def test_start_up_hands_every_lower_layer_the_real_services():
     assert bots.SERVICES.get() == bots.BotServices(move_submit=services.move_submit)
+    assert flagfall.SERVICES.get() == flagfall.FlagfallServices(
+        clock_flag=services.clock_flag, clock_sweep=services.clock_sweep,
+        computer_turns_resume=services.computer_turns_resume)
 
 
 def test_wiring_again_changes_nothing():
@@ -29,7 +33,7 @@ def test_wiring_again_changes_nothing():
     assert {name: handoff.get() for name, handoff in HANDOFFS.items()} == before
 
 
-@pytest.mark.parametrize("name, module", [("bots", "games.computer.bots")])
+@pytest.mark.parametrize("name, module", [("bots", "games.computer.bots"), ("flagfall", "games.services.flagfall")])
 def test_each_hand_off_not_set_names_its_module(monkeypatch, name, module):
     handoff_unset(monkeypatch, HANDOFFS[name])
     with pytest.raises(HandoffNotSet, match=module):
@@ -42,11 +46,25 @@ def test_the_computers_turn_not_handed_move_submit_says_so(monkeypatch):
         bots._submit_turn(None, "a1")
 
 
+def test_the_clock_sweep_not_handed_its_services_says_so_as_it_starts(monkeypatch, settings):
+    settings.CLOCK_SWEEP_SECONDS = 30
+    handoff_unset(monkeypatch, flagfall.SERVICES)
+    monkeypatch.setattr(flagfall, "_sweeping", set())
+    loop = asyncio.new_event_loop()
+    try:
+        with pytest.raises(HandoffNotSet, match="FlagfallServices: clock_flag"):
+            flagfall.start_sweeping(loop)
+        assert loop not in flagfall._sweeping
+    finally:
+        loop.close()
+
+
 def test_a_process_that_only_sets_django_up_has_every_hand_off_set(tmp_path):
     """As a worker or a management command that never imports ``games.services`` itself."""
     code = ("import django; django.setup()\n"
             "from games.computer import bots\n"
-            "print(bots.SERVICES.is_set)\n")
+            "from games.services import flagfall\n"
+            "print(all(m.SERVICES.is_set for m in (bots, flagfall)))\n")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           cwd=Path(__file__).resolve().parents[3])
