@@ -14,7 +14,6 @@ What a commit sets going lives here too: ``broadcast`` (the messages, after comm
 package: ``services.move_submit(...)``.
 """
 
-from games.computer import analysis_runs
 from games.ggp import manager as ggp_manager
 from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
 from games.ggp.players import REMOVED_COUNTS_DAYS as GGP_REMOVED_COUNTS_DAYS
@@ -70,10 +69,7 @@ from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
 from games.services.seats import seat_give_to_computer, seat_join
 
-# The analyses' runner the queue's steps.
-analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
-                  takeover_seconds=analysis_takeover_seconds)
-# And the GGP manager the services that play or replace a GGP seat's move, call a match off, or
+# The GGP manager receives the services that play or replace a GGP seat's move, call a match off, or
 # show a GGP seat's clock from its PLAY.
 ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off, play_sent=clock_play_sent)
 

@@ -1,11 +1,12 @@
 """Hand the lower layers the services they call above them (``games.runtime.handoffs``): the
-computer's turns and the flag-fall timers are scheduled by the services, so they cannot import
-them and receive them here, each as one typed bundle. Run once per process by the games app's
+computer's turns, the flag-fall timers and the analyses' runner are scheduled by the services,
+so they cannot import them and receive them here, each as one typed bundle. Run once per process by the games app's
 ``ready`` (``games.apps``): in the web server, a worker, a management command and the tests
 alike."""
 
-from games.computer import bots
+from games.computer import analysis_runs, bots
 from games.services import flagfall
+from games.services.analysis import analysis_claim, analysis_fail, analysis_progress, analysis_takeover_seconds
 from games.services.clocks import clock_flag, clock_sweep
 from games.services.moves import computer_turns_resume, move_submit
 
@@ -15,3 +16,6 @@ def wire() -> None:
     bots.SERVICES.set(bots.BotServices(move_submit=move_submit))
     flagfall.SERVICES.set(flagfall.FlagfallServices(clock_flag=clock_flag, clock_sweep=clock_sweep,
                                                     computer_turns_resume=computer_turns_resume))
+    analysis_runs.SERVICES.set(analysis_runs.AnalysisServices(
+        analysis_claim=analysis_claim, analysis_progress=analysis_progress, analysis_fail=analysis_fail,
+        analysis_takeover_seconds=analysis_takeover_seconds))

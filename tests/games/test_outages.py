@@ -481,8 +481,7 @@ async def test_the_analysis_queue_waits_out_the_database_away_but_not_a_fault(ma
             raise error
         return None  # the queue is empty
 
-    monkeypatch.setitem(analysis_runs._services, "claim", claim)
-    monkeypatch.setitem(analysis_runs._services, "takeover_seconds", lambda: None)
+    handoff_replaced(monkeypatch, analysis_runs.SERVICES, analysis_claim=claim, analysis_takeover_seconds=lambda: None)
     monkeypatch.setattr(analysis_runs, "RETRY_SECONDS", 0.0)
     if runs:
         await analysis_runs.run_queue(None)

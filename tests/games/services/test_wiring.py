@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from games import services
-from games.computer import bots
+from games.computer import analysis_runs, bots
 from games.runtime.handoffs import HandoffNotSet
 from games.services import flagfall, wiring
 from tests.support.handoffs import handoff_unset
 
-HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES}
+HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES, "analysis_runs": analysis_runs.SERVICES}
 
 
 def test_start_up_hands_every_lower_layer_the_real_services():
@@ -25,6 +25,9 @@ def test_start_up_hands_every_lower_layer_the_real_services():
     assert flagfall.SERVICES.get() == flagfall.FlagfallServices(
         clock_flag=services.clock_flag, clock_sweep=services.clock_sweep,
         computer_turns_resume=services.computer_turns_resume)
+    assert analysis_runs.SERVICES.get() == analysis_runs.AnalysisServices(
+        analysis_claim=services.analysis_claim, analysis_progress=services.analysis_progress,
+        analysis_fail=services.analysis_fail, analysis_takeover_seconds=services.analysis_takeover_seconds)
 
 
 def test_wiring_again_changes_nothing():
@@ -33,7 +36,8 @@ def test_wiring_again_changes_nothing():
     assert {name: handoff.get() for name, handoff in HANDOFFS.items()} == before
 
 
-@pytest.mark.parametrize("name, module", [("bots", "games.computer.bots"), ("flagfall", "games.services.flagfall")])
+@pytest.mark.parametrize("name, module", [("bots", "games.computer.bots"), ("flagfall", "games.services.flagfall"),
+                                          ("analysis_runs", "games.computer.analysis_runs")])
 def test_each_hand_off_not_set_names_its_module(monkeypatch, name, module):
     handoff_unset(monkeypatch, HANDOFFS[name])
     with pytest.raises(HandoffNotSet, match=module):
@@ -44,6 +48,12 @@ def test_the_computers_turn_not_handed_move_submit_says_so(monkeypatch):
     handoff_unset(monkeypatch, bots.SERVICES)
     with pytest.raises(HandoffNotSet, match="BotServices: move_submit"):
         bots._submit_turn(None, "a1")
+
+
+def test_the_analyses_runner_not_handed_its_queue_says_so(monkeypatch):
+    handoff_unset(monkeypatch, analysis_runs.SERVICES)
+    with pytest.raises(HandoffNotSet, match="AnalysisServices: analysis_claim"):
+        analysis_runs.run_here()
 
 
 def test_the_clock_sweep_not_handed_its_services_says_so_as_it_starts(monkeypatch, settings):
@@ -62,9 +72,9 @@ def test_the_clock_sweep_not_handed_its_services_says_so_as_it_starts(monkeypatc
 def test_a_process_that_only_sets_django_up_has_every_hand_off_set(tmp_path):
     """As a worker or a management command that never imports ``games.services`` itself."""
     code = ("import django; django.setup()\n"
-            "from games.computer import bots\n"
+            "from games.computer import analysis_runs, bots\n"
             "from games.services import flagfall\n"
-            "print(all(m.SERVICES.is_set for m in (bots, flagfall)))\n")
+            "print(all(m.SERVICES.is_set for m in (analysis_runs, bots, flagfall)))\n")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           cwd=Path(__file__).resolve().parents[3])
