@@ -14,7 +14,6 @@ What a commit sets going lives here too: ``broadcast`` (the messages, after comm
 package: ``services.move_submit(...)``.
 """
 
-from games.ggp import manager as ggp_manager
 from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
 from games.ggp.players import REMOVED_COUNTS_DAYS as GGP_REMOVED_COUNTS_DAYS
 from games.ggp.players import (
@@ -68,10 +67,6 @@ from games.services.ratings import ratings_recompute
 from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
 from games.services.seats import seat_give_to_computer, seat_join
-
-# The GGP manager receives the services that play or replace a GGP seat's move, call a match off, or
-# show a GGP seat's clock from its PLAY.
-ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off, play_sent=clock_play_sent)
 
 __all__ = [
     "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",

@@ -13,11 +13,13 @@ import pytest
 
 from games import services
 from games.computer import analysis_runs, bots
+from games.ggp import manager as ggp_manager
 from games.runtime.handoffs import HandoffNotSet
 from games.services import flagfall, wiring
 from tests.support.handoffs import handoff_unset
 
-HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES, "analysis_runs": analysis_runs.SERVICES}
+HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES, "analysis_runs": analysis_runs.SERVICES,
+            "manager": ggp_manager.SERVICES}
 
 
 def test_start_up_hands_every_lower_layer_the_real_services():
@@ -28,6 +30,9 @@ def test_start_up_hands_every_lower_layer_the_real_services():
     assert analysis_runs.SERVICES.get() == analysis_runs.AnalysisServices(
         analysis_claim=services.analysis_claim, analysis_progress=services.analysis_progress,
         analysis_fail=services.analysis_fail, analysis_takeover_seconds=services.analysis_takeover_seconds)
+    assert ggp_manager.SERVICES.get() == ggp_manager.ManagerServices(
+        move_submit=services.move_submit, move_replace=services.move_replace,
+        ggp_match_call_off=services.ggp_match_call_off, clock_play_sent=services.clock_play_sent)
 
 
 def test_wiring_again_changes_nothing():
@@ -37,7 +42,8 @@ def test_wiring_again_changes_nothing():
 
 
 @pytest.mark.parametrize("name, module", [("bots", "games.computer.bots"), ("flagfall", "games.services.flagfall"),
-                                          ("analysis_runs", "games.computer.analysis_runs")])
+                                          ("analysis_runs", "games.computer.analysis_runs"),
+                                          ("manager", "games.ggp.manager")])
 def test_each_hand_off_not_set_names_its_module(monkeypatch, name, module):
     handoff_unset(monkeypatch, HANDOFFS[name])
     with pytest.raises(HandoffNotSet, match=module):
@@ -73,8 +79,9 @@ def test_a_process_that_only_sets_django_up_has_every_hand_off_set(tmp_path):
     """As a worker or a management command that never imports ``games.services`` itself."""
     code = ("import django; django.setup()\n"
             "from games.computer import analysis_runs, bots\n"
+            "from games.ggp import manager\n"
             "from games.services import flagfall\n"
-            "print(all(m.SERVICES.is_set for m in (analysis_runs, bots, flagfall)))\n")
+            "print(all(m.SERVICES.is_set for m in (analysis_runs, bots, manager, flagfall)))\n")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           cwd=Path(__file__).resolve().parents[3])
