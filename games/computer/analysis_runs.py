@@ -45,13 +45,18 @@ _wake: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}  # the loops running 
 class ClaimedJob(Protocol):
     """A job taken from the queue (``games.services.analysis.AnalysisJob``), as plain values."""
 
-    analysis_id: int
-    claim: str
-    ruleset: str
-    positions: list[Any]
-    done: list[dict[str, Any]]
-    rounds: int
-
+    @property
+    def analysis_id(self) -> int: ...
+    @property
+    def claim(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def positions(self) -> list[Any]: ...
+    @property
+    def done(self) -> list[dict[str, Any]]: ...
     def played(self, ply: int) -> str | None: ...
 
 
