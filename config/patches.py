@@ -1,11 +1,16 @@
 """Where the app leans on its libraries' insides, and the one way it checks them.
 
-A **patch** replaces something of a library at start-up because a benchmark showed it paid
-(``config/tcpwrite.py``, ``config/handshake.py``, ``config/bodylimit.py``, ``config/drain.py``).
-Each states, beside its code, a ``Patch``: the library and the versions it was written against,
-the names it replaces or leans on with the shape it expects of each (``Private``), and the
-benchmark that justified it. ``Patch.install`` checks all of that first and applies the patch
-only when it holds; otherwise it warns once and the server runs unpatched, as the library is.
+A **patch** replaces something of a library at start-up because a measurement or a test showed
+it was needed: for speed, ``config/tcpwrite.py`` (Twisted writes when asked) and
+``config/handshake.py`` (autobahn's debug line formatted only when printed); as fixes,
+``config/bodylimit.py`` (a body over the limit refused as it arrives), ``config/headlimit.py``
+(an over-long request line or header answered with a status), ``config/closehandshake.py``
+(time for the client's close, a close frame on a protocol error) and ``config/drain.py`` (a
+graceful stop on SIGTERM). Each states, beside its code, a ``PATCH``: the library and the
+versions it was written against, the names it replaces or leans on with the shape it expects of
+each (``Private``), and the measurement that justified it. ``Patch.install`` checks all of that
+first and applies the patch only when it holds; otherwise it warns once and the server runs
+unpatched, as the library is.
 
 ``PRIVATE`` lists the other private names the code relies on without patching anything
 (``live/layers.py``, ``games/runtime/eventloop.py``, ``live/sockets.py``). tests/config/test_patches.py

@@ -1,6 +1,7 @@
 """The layout's one-way rules (.importlinter) hold, and no two top-level packages import each
 other: a wrong import fails here with the contract and the import chain named."""
 
+import configparser
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP_LEVEL = ("games", "lobby", "live", "config", "benchmarks")
+TOP_LEVEL = ("games", "lobby", "botapi", "live", "config", "benchmarks")
 
 
 def circles_between(graph: grimp.ImportGraph, packages) -> list[str]:
@@ -35,6 +36,12 @@ def test_no_top_level_packages_import_each_other():
     sys.path.insert(0, str(ROOT))
     graph = grimp.build_graph(*TOP_LEVEL, cache_dir=None)
     assert circles_between(graph, TOP_LEVEL) == []
+
+
+def test_the_circle_check_covers_every_root_package_of_the_contracts():
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter")
+    assert set(TOP_LEVEL) == set(config["importlinter"]["root_packages"].split())
 
 
 def test_a_circle_between_packages_is_found():

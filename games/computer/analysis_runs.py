@@ -22,8 +22,9 @@ import asyncio
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import cache, partial
-from typing import Any
+from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -33,19 +34,55 @@ from games.computer import search
 from games.computer.analysis import evaluate_position
 from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
+from games.runtime.handoffs import Handoff
 
 CHANNEL = "computer"
 RETRY_SECONDS = 2.0
 
-_services: dict[str, Callable[..., Any]] = {}
 _wake: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}  # the loops running the queue: a request sets it
 
 
-def use(*, claim: Callable[[], Any], progress: Callable[..., bool], fail: Callable[..., None],
-        takeover_seconds: Callable[[], float | None]) -> None:
-    """Give this module the services it calls (``games.services.analysis``): it never imports
-    the services that ask it to run."""
-    _services.update(claim=claim, progress=progress, fail=fail, takeover_seconds=takeover_seconds)
+class ClaimedJob(Protocol):
+    """A job taken from the queue (``games.services.analysis.AnalysisJob``), as plain values."""
+
+    @property
+    def analysis_id(self) -> int: ...
+    @property
+    def claim(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def positions(self) -> list[Any]: ...
+    @property
+    def done(self) -> list[dict[str, Any]]: ...
+    def played(self, ply: int) -> str | None: ...
+
+
+class AnalysisProgress(Protocol):
+    def __call__(self, *, analysis_id: int, claim: str, evaluations: list[dict[str, Any]]) -> bool: ...
+
+
+class AnalysisFail(Protocol):
+    def __call__(self, *, analysis_id: int, claim: str, error: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class AnalysisServices:
+    """The queue's steps (``games.services.analysis``), which this runner calls: the services
+    that ask it to run, so it cannot import them. ``analysis_claim`` takes the next job (None:
+    none); ``analysis_progress`` stores the evaluations so far (False: the job is no longer
+    this runner's); ``analysis_fail`` ends a job with an error; ``analysis_takeover_seconds``
+    says how long until a silent worker's job may be taken over (None: no job is running)."""
+
+    analysis_claim: Callable[[], ClaimedJob | None]
+    analysis_progress: AnalysisProgress
+    analysis_fail: AnalysisFail
+    analysis_takeover_seconds: Callable[[], float | None]
+
+
+SERVICES = Handoff(AnalysisServices, needed_by="games.computer.analysis_runs (the post-game analyses' runner)")
 
 
 def run_on_commit() -> None:
@@ -68,17 +105,18 @@ def request() -> None:
 
 def run_here(evaluate: Callable[..., dict] = evaluate_position) -> int:
     """Run every job that can be taken now, in this thread, to the end; how many were run."""
-    runs = 0
-    while (job := _services["claim"]()) is not None:
+    services, runs = SERVICES.get(), 0
+    while (job := services.analysis_claim()) is not None:
         runs += 1
         evaluations = list(job.done)
         try:
             for ply in range(len(evaluations), len(job.positions)):
                 evaluations.append(evaluate(job.ruleset, job.positions[ply], ply, job.rounds, job.played(ply)))
-                if not _services["progress"](analysis_id=job.analysis_id, claim=job.claim, evaluations=evaluations):
+                if not services.analysis_progress(analysis_id=job.analysis_id, claim=job.claim,
+                                                  evaluations=evaluations):
                     break
         except Exception as err:
-            _services["fail"](analysis_id=job.analysis_id, claim=job.claim, error=f"The search failed: {err}")
+            services.analysis_fail(analysis_id=job.analysis_id, claim=job.claim, error=f"The search failed: {err}")
     return runs
 
 
@@ -95,11 +133,11 @@ async def run_queue(executor: Executor) -> None:
         while True:
             wake.clear()
             try:
-                job = await db(_services["claim"])()
+                job = await db(SERVICES.get().analysis_claim)()
                 if job is not None:
                     await _run_job(job, executor)
                     continue
-                wait = await db(_services["takeover_seconds"])()
+                wait = await db(SERVICES.get().analysis_takeover_seconds)()
             except outages.SERVICE_DOWN as err:
                 outages.report_or_raise("a post-game analysis (retried)", err)
                 await asyncio.sleep(RETRY_SECONDS)
@@ -124,10 +162,12 @@ async def _run_job(job, executor: Executor) -> None:
             found = await loop.run_in_executor(
                 executor, partial(evaluate_position, job.ruleset, job.positions[ply], ply, job.rounds, job.played(ply)))
         except Exception as err:
-            await db(_services["fail"])(analysis_id=job.analysis_id, claim=job.claim, error=f"The search failed: {err}")
+            await db(SERVICES.get().analysis_fail)(analysis_id=job.analysis_id, claim=job.claim,
+                                                   error=f"The search failed: {err}")
             return
         evaluations.append(found)
-        if not await db(_services["progress"])(analysis_id=job.analysis_id, claim=job.claim, evaluations=evaluations):
+        if not await db(SERVICES.get().analysis_progress)(analysis_id=job.analysis_id, claim=job.claim,
+                                                          evaluations=evaluations):
             return
 
 

@@ -21,33 +21,44 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import time
-from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import cache, partial
+from typing import Protocol
 
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from games import selectors
-from games.runtime import eventloop, outages
 from games.computer import search as computer
-from games.runtime.dbthreads import db
 from games.match.errors import ServiceError
+from games.runtime import eventloop, outages
+from games.runtime.dbthreads import db
+from games.runtime.handoffs import Handoff
 
 COMPUTER_CHANNEL = "computer"
 RETRY_SECONDS, RETRY_FOR_SECONDS = 2.0, 300.0  # a turn that met the database away is tried again
 WORKER_ASKS, WORKER_GRACE_SECONDS = 6, 5.0  # asking the workers again when the turn is not played
 STALLED_GRACE_SECONDS = 15.0  # past its thinking time, a turn not played yet counts as lost
 
-_submit: Callable[..., object] | None = None
 _tasks: dict[tuple[int, int], asyncio.Task] = {}
 
 
-def use_submit(submit: Callable[..., object]) -> None:
-    """Give this module the service that plays a move (``services.move_submit``)."""
-    global _submit
-    _submit = submit
+class MoveSubmit(Protocol):
+    def __call__(self, *, match_id: int, user: AbstractBaseUser, action: str, version: int) -> object: ...
+
+
+@dataclass(frozen=True)
+class BotServices:
+    """What the computer's turns call above them (the services that schedule them): a turn ends
+    like anyone's, through ``move_submit``."""
+
+    move_submit: MoveSubmit
+
+
+SERVICES = Handoff(BotServices, needed_by="games.computer.bots (the computer's turns)")
 
 
 def computer_turn_on_commit(match_id: int, version: int) -> None:
@@ -138,7 +149,7 @@ def _think(turn: selectors.ComputerTurn) -> str:
 
 def _submit_turn(turn: selectors.ComputerTurn, action: str) -> None:
     try:
-        _submit(match_id=turn.match_id, user=turn.user, action=action, version=turn.version)
+        SERVICES.get().move_submit(match_id=turn.match_id, user=turn.user, action=action, version=turn.version)
     except ServiceError as err:
         if err.code not in {"stale_version", "match_over"}:
             raise

@@ -46,8 +46,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -59,6 +61,7 @@ from games.match.rulesets import known_rules, rules_or_skip
 from games.models import GGPPlayer, GGPProgress, Match, Move, Seat
 from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
+from games.runtime.handoffs import Handoff
 
 logger = logging.getLogger(__name__)
 
@@ -66,15 +69,39 @@ NOOP = "noop"
 MAX_SUBMITS = 5  # a move refused as stale (an offer moved the version meanwhile) is sent again
 HOLD_MARGIN = 30.0  # seconds a task holds a match beyond the call it is about to make
 
-_services: dict[str, Callable[..., object]] = {}
 Answer = tuple[int, str | None, str, str]  # the GGP mover's: plies, action or None, reason, text
 
 
-def use(**services: Callable[..., object]) -> None:
-    """Give this module the services it calls: ``submit`` (``move_submit``), ``replace``
-    (``move_replace``), ``call_off`` (``ggp_match_call_off``) and ``play_sent``
-    (``clock_play_sent``: the pages count the GGP mover's clock from its PLAY)."""
-    _services.update(services)
+class MoveSubmit(Protocol):
+    def __call__(self, *, match_id: int, user: AbstractBaseUser, action: str, version: int) -> object: ...
+
+
+class MoveReplace(Protocol):
+    def __call__(self, *, match_id: int, version: int, role: str, reason: str, answer: str = "") -> object: ...
+
+
+class MatchCallOff(Protocol):
+    def __call__(self, *, match_id: int, reason: str) -> object: ...
+
+
+class ClockPlaySent(Protocol):
+    def __call__(self, *, match_id: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class ManagerServices:
+    """The services the manager calls (they tell it of every change, so it cannot import them):
+    ``move_submit`` plays a GGP seat's answer like anyone's move, ``move_replace`` a random
+    legal move in its place, ``ggp_match_call_off`` ends a match that never began, and
+    ``clock_play_sent`` shows the pages the GGP mover's clock counted from its PLAY."""
+
+    move_submit: MoveSubmit
+    move_replace: MoveReplace
+    ggp_match_call_off: MatchCallOff
+    clock_play_sent: ClockPlaySent
+
+
+SERVICES = Handoff(ManagerServices, needed_by="games.ggp.manager (the GGP game manager)")
 
 
 ACCOUNT_PREFIX = "ggp-"  # the user names of GGP players' accounts (players.ggp_player_register)
@@ -217,7 +244,7 @@ def _serve(match_id: int, claim: str, progress: GGPProgress) -> None:
             return
         _note(match_id, claim, sent=step, sent_at=clocks.now())
         if step == plies and active and _ggp_mover(view) is not None:
-            _services["play_sent"](match_id=match_id)  # its clock runs from now: the pages show it so
+            SERVICES.get().clock_play_sent(match_id=match_id)  # its clock runs from now: the pages show it so
         answers = _send_all(view, protocol.play(mid, _joint(view, step)), seconds)
         if step == plies:
             answer = _judge(view, answers)
@@ -268,15 +295,16 @@ def _start(view: _View, mid: str, claim: str) -> bool:
     busy = [role for role, (word, _) in said.items() if word == "busy"]
     if busy:
         _note(view.match.pk, claim, ended=True)  # it never began: ABORT below is the last message
-        _services["call_off"](match_id=view.match.pk, reason=f"{view.seats[busy[0]].account} is busy in another match")
+        SERVICES.get().ggp_match_call_off(match_id=view.match.pk,
+                                          reason=f"{view.seats[busy[0]].account} is busy in another match")
         took_it_on = [role for role in view.seats if role not in busy]  # a busy player never took the match on
         if took_it_on and _hold(view.match.pk, claim, _clock(view)):
             _send_all(view, protocol.abort(mid), _clock(view), roles=took_it_on)
         return False
     unready = [str(view.seats[role].account) for role, (word, _) in said.items() if word != "ready"]
     if unready and view.match.rated:
-        _services["call_off"](match_id=view.match.pk, reason=f"{' and '.join(unready)} did not answer START "
-                                                             "ready in time")
+        SERVICES.get().ggp_match_call_off(match_id=view.match.pk,
+                                          reason=f"{' and '.join(unready)} did not answer START ready in time")
         return False
     return True
 
@@ -440,10 +468,11 @@ def _play_answer(match_id: int, answer: Answer | None) -> None:
         if seat is None or not is_ggp(seat.player):
             break
         if action is None:
-            _services["replace"](match_id=match_id, version=match.version, role=mover, reason=reason, answer=text)
+            SERVICES.get().move_replace(match_id=match_id, version=match.version, role=mover, reason=reason,
+                                        answer=text)
             break
         try:
-            _services["submit"](match_id=match_id, user=seat.player, action=action, version=match.version)
+            SERVICES.get().move_submit(match_id=match_id, user=seat.player, action=action, version=match.version)
             break
         except ServiceError as err:
             if err.code == "illegal_action":

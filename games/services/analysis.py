@@ -29,7 +29,7 @@ from games.models import Analysis, Match
 from games.rules.base import RulesError
 from games.runtime.holders import holder_gone, holder_here
 from games.selectors.analysis import analysis_require_no_live_position, analysis_require_over
-from games.services.common import lock_player, require_player
+from games.services.guards import lock_player, require_player
 
 ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
 

@@ -139,10 +139,6 @@ def match_notice_on_commit(match_id: int, text: str) -> None:
     transaction.on_commit(lambda: send(match_group(match_id), {"type": "match.notice", "text": text}), robust=True)
 
 
-def presence_changed(match_id: int, presence: dict) -> None:
-    send(match_group(match_id), {"type": "match.presence", "presence": presence})
-
-
 # -- delivery ----------------------------------------------------------------------------------
 
 _tails: dict[str, asyncio.Future] = {}  # per group, the last send still under way (event loop only)

@@ -19,7 +19,7 @@ from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
 from games.runtime.dbthreads import db
-from games.services.common import lock_player, require_player
+from games.services.guards import lock_player, require_player
 from games.services.matches import match_create
 from games.services.playing import challenge_changed_on_commit, is_real_time, lock_players, require_not_playing
 from games.services.ratings import is_ratable

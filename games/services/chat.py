@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.services import broadcast
 from games.match.errors import ServiceError
-from games.models import ChatMessage, Match
-from games.services.common import seat_of
 from games.match.text import TextRefused, text_clean
+from games.models import ChatMessage, Match
+from games.services import broadcast
+from games.services.guards import seat_of
 
 
 def chat_post(*, match_id: int, user, text: str) -> ChatMessage:

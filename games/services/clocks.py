@@ -14,15 +14,15 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Q
 
-from games.services import broadcast
 from games.ggp import manager as ggp_manager
 from games.match import clocks
 from games.match.clocks import TimeControl
+from games.match.rulesets import known_rules
 from games.models import Match, Out
 from games.rules import SLUGS
-from games.match.rulesets import known_rules
 from games.selectors import match_seats
-from games.services.common import call_off, every_seat_moved, resign_seat
+from games.services import broadcast
+from games.services.lifecycle import call_off, every_seat_moved, resign_seat
 from games.services.replaced import move_replace
 
 logger = logging.getLogger(__name__)

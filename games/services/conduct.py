@@ -8,23 +8,16 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.services import broadcast, flagfall
 from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.rulesets import stored_rules
 from games.models import Match, Move, ReplacedMove, Seat
-from games.services.common import (
-    call_off,
-    every_seat_moved,
-    finish_drawn,
-    lock_match,
-    lock_playing_seat,
-    require_version,
-)
+from games.services import broadcast, flagfall
+from games.services.guards import lock_match, lock_playing_seat, require_version
+from games.services.lifecycle import call_off, every_seat_moved, finish_drawn
 from games.services.moves import forget
-
 
 # The time controls whose clocks run while a request waits for an answer.
 TAKEBACKS_OFF = ("real_time", "per_move")

@@ -15,12 +15,13 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.services import broadcast
 from games.match.errors import ServiceError
 from games.models import Challenge, Match, Out, Seat
 from games.selectors import match_seats
+from games.services import broadcast
 from games.services.challenges import challenge_cancel, challenge_decline
-from games.services.common import call_off, lock_match, resign_seat
+from games.services.guards import lock_match
+from games.services.lifecycle import call_off, resign_seat
 
 
 def player_depart(*, user) -> dict[str, int]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
-from games.runtime import presence
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import role_label
 from games.match.rulesets import stored_rules
 from games.models import Match, Out, Seat
-from games.services.common import every_seat_moved, finish_drawn, lock_playing_seat, resign_seat
+from games.runtime import presence
+from games.services.guards import lock_playing_seat
+from games.services.lifecycle import every_seat_moved, finish_drawn, resign_seat
 from games.services.moves import forget
 
 

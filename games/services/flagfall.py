@@ -2,7 +2,7 @@
 
 Whichever process commits a change that leaves a clock running arms a timer on its event
 loop for the match's deadline (one per match; a later change re-arms it). When it fires, the
-flag service (``services.clock_flag``, given here by ``use``) ends the match if its deadline
+flag service (``services.clock_flag``, handed over in ``SERVICES``) ends the match if its deadline
 really passed, in its own idempotent transaction: a timer that another process's move made
 obsolete finds a later deadline and re-arms for it. A sweep (``services.clock_sweep``) flags
 every deadline missed while no process was watching it: when the server starts serving (its
@@ -24,31 +24,46 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.conf import settings
 from django.db import transaction
 
-from games.runtime import eventloop, outages, starting
 from games.match import clocks
+from games.runtime import eventloop, outages, starting
 from games.runtime.dbthreads import db
+from games.runtime.handoffs import Handoff
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0  # a flag fall that met the database down is tried again this soon
 
-_flag: Callable[..., datetime | None] | None = None
-_sweep: Callable[[], int] | None = None
-_resume: Callable[..., int] | None = None
 _timers: dict[int, tuple[datetime, asyncio.TimerHandle]] = {}  # match id -> deadline, timer (event loop only)
 _sweeping: set[asyncio.AbstractEventLoop] = set()
 
 
-def use(*, flag: Callable[..., datetime | None], sweep: Callable[[], int], resume: Callable[..., int]) -> None:
-    """Give this module the services it calls: ``flag(match_id=...)`` ends a match whose
-    deadline passed and returns the deadline still ahead if there is one; ``sweep()`` flags
-    every overdue match; ``resume(stalled_only=...)`` asks for the computer's pending turns."""
-    global _flag, _sweep, _resume
-    _flag, _sweep, _resume = flag, sweep, resume
+class ClockFlag(Protocol):
+    def __call__(self, *, match_id: int) -> datetime | None: ...
+
+
+class ComputerTurnsResume(Protocol):
+    def __call__(self, *, stalled_only: bool) -> int: ...
+
+
+@dataclass(frozen=True)
+class FlagfallServices:
+    """The services the timers call; they arm the timers themselves (through ``records`` and
+    ``lifecycle``), so this module cannot import them. ``clock_flag`` ends a match whose
+    deadline passed and returns the deadline still ahead if there is one; ``clock_sweep`` flags
+    every overdue match; ``computer_turns_resume`` asks for the computer's pending turns."""
+
+    clock_flag: ClockFlag
+    clock_sweep: Callable[[], int]
+    computer_turns_resume: ComputerTurnsResume
+
+
+SERVICES = Handoff(FlagfallServices, needed_by="games.services.flagfall (the flag-fall timers and the clock sweep)")
 
 
 def arm_on_commit(match_id: int, deadline: datetime | None) -> None:
@@ -79,7 +94,7 @@ async def fire(match_id: int) -> None:
     if entry is not None:
         entry[1].cancel()
     try:
-        ahead = await db(_flag)(match_id=match_id)
+        ahead = await db(SERVICES.get().clock_flag)(match_id=match_id)
     except Exception as err:
         if not outages.down(err):
             logger.exception("match %s: flag fall failed; the sweep will retry", match_id)
@@ -101,7 +116,8 @@ async def fire_due() -> None:
 
 def start_sweeping(loop: asyncio.AbstractEventLoop) -> None:
     """Sweep now and every ``CLOCK_SWEEP_SECONDS`` on ``loop`` (once per loop)."""
-    if loop not in _sweeping and _sweep is not None and settings.CLOCK_SWEEP_SECONDS > 0:
+    if loop not in _sweeping and settings.CLOCK_SWEEP_SECONDS > 0:
+        SERVICES.get()  # not handed over: say so now, not in the log of every pass
         _sweeping.add(loop)
         loop.call_soon(lambda: asyncio.ensure_future(_sweep_forever()))
 
@@ -110,8 +126,9 @@ async def _sweep_forever() -> None:
     stalled_only = False  # the first pass, as the process starts: every pending computer turn
     while True:
         try:
-            await db(_sweep)()
-            await db(_resume)(stalled_only=stalled_only)
+            services = SERVICES.get()
+            await db(services.clock_sweep)()
+            await db(services.computer_turns_resume)(stalled_only=stalled_only)
             stalled_only = True
         except Exception as err:
             outages.report_or_log(f"the clock sweep (again in {settings.CLOCK_SWEEP_SECONDS} s)", err, logger)

@@ -15,7 +15,6 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.services import broadcast
 from games.computer import search as computer
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
@@ -23,7 +22,9 @@ from games.match.settings import MatchSettings
 from games.models import GGPPlayer, Match, Move, Seat
 from games.rules import get_game
 from games.selectors.rows import MAX_ID
-from games.services.common import require_player, start
+from games.services import broadcast
+from games.services.guards import require_player
+from games.services.lifecycle import start
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
 

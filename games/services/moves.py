@@ -37,20 +37,17 @@ from games.match.rulesets import rules_or_skip, stored_rules
 from games.models import Match, Move, Seat
 from games.rules import RulesError
 from games.selectors import match_seats
-from games.services.common import (
+from games.services.clocks import clock_flag
+from games.services.guards import lock_match, require_active, require_version, seat_of
+from games.services.records import (
     Overtaken,
     computer_turn_after_commit,
-    lock_match,
     one_statement,
     play_for_resigned,
     record_if_unchanged,
     record_locked,
     record_move_alone,
-    require_active,
-    require_version,
-    seat_of,
 )
-from games.services.clocks import clock_flag
 
 MEMORY_SIZE = 10_000  # active matches remembered per process (least recently moved forgotten)
 

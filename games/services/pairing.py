@@ -23,13 +23,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games.services import broadcast
 from games.match import ratings
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Match, PoolEntry
 from games.rules import get_game
-from games.services.common import lock_player, require_player
+from games.services import broadcast
+from games.services.guards import lock_player, require_player
 from games.services.matches import match_create
 from games.services.playing import is_real_time, lock_players, require_not_playing
 from games.services.ratings import is_ratable, seat_rating

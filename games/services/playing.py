@@ -22,11 +22,12 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games import selectors
-from games.services import broadcast
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import Challenge, Match, PoolEntry, Seat
-from games.services.common import call_off, lock_match
+from games.services import broadcast
+from games.services.guards import lock_match
+from games.services.lifecycle import call_off
 
 # A real-time match: a base time, no days per move (``TimeControl.kind == "real_time"``).
 REAL_TIME = Q(clock_base__isnull=False, clock_days__isnull=True)
@@ -40,7 +41,7 @@ def lock_players(ids: Iterable[int | None], *, skip_locked: bool = False) -> set
     """Take the row locks of the people among the players ``ids`` (not the computer's: it plays
     any number of matches), in id order; returns the ids locked. ``skip_locked``: leave out
     those another transaction holds instead of waiting for them (a pairing). ``FOR NO KEY
-    UPDATE`` as in ``common.lock_player``."""
+    UPDATE`` as in ``guards.lock_player``."""
     rows = (get_user_model().objects.select_for_update(no_key=True, skip_locked=skip_locked)
             .filter(pk__in={i for i in ids if i is not None}, is_computer=False).order_by("pk"))
     return set(rows.values_list("pk", flat=True))

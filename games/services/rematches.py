@@ -8,14 +8,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.ggp.manager import is_ggp
-from games.services import broadcast
 from games.match.errors import ServiceError
 from games.match.rulesets import stored_rules
 from games.match.settings import MatchSettings
 from games.models import Match, Seat
 from games.selectors import match_seats
 from games.selectors.snapshots import player_json
-from games.services.common import call_off, lock_match, seat_of, start
+from games.services import broadcast
+from games.services.guards import lock_match, seat_of
+from games.services.lifecycle import call_off, start
 from games.services.matches import require_ggp_seats_ratable, require_room_for_the_computer
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import seat_rating

@@ -19,7 +19,9 @@ from games.match import absence, clocks
 from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, ReplacedMove, Seat
 from games.selectors import match_seats
-from games.services.common import call_off, lock_match, play_for_resigned, record_locked, resign_seat
+from games.services.guards import lock_match
+from games.services.lifecycle import call_off, resign_seat
+from games.services.records import play_for_resigned, record_locked
 
 
 def ggp_match_call_off(*, match_id: int, reason: str) -> Match | None:

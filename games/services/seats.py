@@ -8,16 +8,21 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils import timezone
 
-from games.services import broadcast
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import role_label
 from games.match.rulesets import stored_rules
 from games.models import Match, Seat
 from games.selectors import match_seats
-from games.services.common import lock_match, require_player, start
-from games.services.matches import (computer_user, require_computer_may_play, require_ggp_seats_ratable,
-                                     require_room_for_the_computer)
+from games.services import broadcast
+from games.services.guards import lock_match, require_player
+from games.services.lifecycle import start
+from games.services.matches import (
+    computer_user,
+    require_computer_may_play,
+    require_ggp_seats_ratable,
+    require_room_for_the_computer,
+)
 from games.services.playing import is_real_time, lock_players, require_not_playing, start_guard
 from games.services.ratings import is_ratable, seat_rating
 

@@ -4,14 +4,16 @@ the shape it expects, in the installed libraries."""
 
 import logging
 import pprint
+import re
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from autobahn.websocket import protocol
 from twisted.internet import tcp
 
-from config import bodylimit, closehandshake, drain, handshake, headlimit, tcpwrite
+from config import bodylimit, closehandshake, drain, handshake, headlimit, patches, tcpwrite
 from config.patches import PRIVATE, Mismatch, Patch, Private, replace
 
 PATCHES = {"tcpwrite": tcpwrite.PATCH, "handshake": handshake.PATCH, "bodylimit": bodylimit.PATCH,
@@ -27,6 +29,15 @@ def test_every_private_name_is_in_the_installed_libraries_as_expected(private):
     except Mismatch as reason:
         pytest.fail(f"{private.used_in} relies on {private.owner.replace(':', '.')}.{private.name}, "
                     f"which the installed library changed: {reason}")
+
+
+def test_every_patch_of_the_config_package_is_checked_here_and_named_in_the_patches_docstring():
+    """A module of config/ that defines a ``PATCH`` is one this file checks, and one
+    config/patches.py's docstring names, so that neither list misses a patch added later."""
+    modules = Path(patches.__file__).parent.glob("*.py")
+    defined = {module.stem for module in modules if re.search(r"^PATCH = Patch\(", module.read_text(), re.M)}
+    assert defined == set(PATCHES)
+    assert [name for name in sorted(defined) if f"``config/{name}.py``" not in patches.__doc__] == []
 
 
 @pytest.mark.parametrize("name", PATCHES)

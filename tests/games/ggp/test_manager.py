@@ -20,7 +20,8 @@ from games.match.settings import MatchSettings
 from games.models import GGPPlayer, GGPProgress, Match, Rating, ReplacedMove
 from games.rules import get_game
 from games.selectors import match_seats
-from games.services.common import lock_match, resign_seat
+from games.services.guards import lock_match
+from games.services.lifecycle import resign_seat
 from tests.support.ggphttp import PlayerServer, fumbling
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS

@@ -13,6 +13,7 @@ from games import services
 from games.services import broadcast
 from games.runtime import outages
 from games.models import Match, Move
+from tests.support.handoffs import handoff_replaced
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS
 
@@ -304,7 +305,7 @@ async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monk
     def database_away(**kwargs):
         raise from_driver(psycopg.OperationalError("connection failed: Connection refused"))
 
-    monkeypatch.setattr(flagfall, "_flag", database_away)
+    handoff_replaced(monkeypatch, flagfall.SERVICES, clock_flag=database_away)
     await flagfall.fire(42)
     deadline = flagfall.armed()[42]
     assert 0 < (deadline - clocks.now()).total_seconds() <= flagfall.RETRY_SECONDS
@@ -404,7 +405,7 @@ async def test_a_flag_fall_that_meets_a_database_fault_is_logged_and_left_to_the
     def flag(**kwargs):
         raise fault
 
-    monkeypatch.setattr(flagfall, "_flag", flag)
+    handoff_replaced(monkeypatch, flagfall.SERVICES, clock_flag=flag)
     await flagfall.fire(42)
     assert 42 not in flagfall.armed()  # not tried again in RETRY_SECONDS as an outage would be
     assert logged_with_traceback(caplog, "flag fall failed") and "a service is down" not in caplog.text
@@ -480,8 +481,7 @@ async def test_the_analysis_queue_waits_out_the_database_away_but_not_a_fault(ma
             raise error
         return None  # the queue is empty
 
-    monkeypatch.setitem(analysis_runs._services, "claim", claim)
-    monkeypatch.setitem(analysis_runs._services, "takeover_seconds", lambda: None)
+    handoff_replaced(monkeypatch, analysis_runs.SERVICES, analysis_claim=claim, analysis_takeover_seconds=lambda: None)
     monkeypatch.setattr(analysis_runs, "RETRY_SECONDS", 0.0)
     if runs:
         await analysis_runs.run_queue(None)

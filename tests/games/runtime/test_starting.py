@@ -11,6 +11,7 @@ from games.runtime import starting
 from games.runtime.starting import CONNECTIONS, EVERY_SCOPE, RunStartHooks, StartHook, StartingWorker
 from games.ggp import manager as ggp_manager
 from games.services import flagfall
+from tests.support.handoffs import handoff_replaced
 from tests.support.waits import until
 
 
@@ -74,8 +75,8 @@ async def test_the_clock_sweep_starts_at_the_first_scope_of_any_type(settings, m
     Once it has swept, it asks for every pending computer turn (a restart lost them)."""
     settings.CLOCK_SWEEP_SECONDS = 30
     swept = []
-    monkeypatch.setattr(flagfall, "_sweep", lambda: swept.append("swept") or 0)
-    monkeypatch.setattr(flagfall, "_resume", lambda *, stalled_only: swept.append(("resumed", stalled_only)) or 0)
+    handoff_replaced(monkeypatch, flagfall.SERVICES, clock_sweep=lambda: swept.append("swept") or 0,
+                     computer_turns_resume=lambda *, stalled_only: swept.append(("resumed", stalled_only)) or 0)
     monkeypatch.setattr(flagfall, "db", on_the_loop)  # the sweep itself touches no database here
     monkeypatch.setattr(flagfall, "_sweeping", set())
     sweep = next(hook for hook in starting.registered() if hook.name == "the clock sweep")
