@@ -159,9 +159,16 @@ def api_docs(request):
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             fields = components.get(body.get("$ref", "").rsplit("/", 1)[-1], {}).get("properties", {})
             operations.append({
-                "method": method.upper(), "path": path, "summary": operation.get("summary", ""),
-                "description": operation.get("description", ""), "tag": (operation.get("tags") or [""])[0],
+                "method": method.upper(), "path": path,
+                "description": _text_and_code(operation.get("description") or operation.get("summary", "")),
+                "tag": (operation.get("tags") or [""])[0],
                 "params": [p["name"] for p in operation.get("parameters", [])],
                 "fields": [(name, f.get("type", "")) for name, f in fields.items()],
             })
     return render(request, "botapi/docs.html", {"operations": operations, "title": schema["info"]["title"]})
+
+
+def _text_and_code(description: str) -> list[tuple[str, bool]]:
+    """A call's docstring as (text, is code) pieces: what it writes between double backticks
+    (``stale_version``) is code, shown as such instead of with its backticks."""
+    return [(piece, index % 2 == 1) for index, piece in enumerate(description.split("``")) if piece]
