@@ -1,7 +1,8 @@
 """The account page (API tokens, the bot upgrade), the GGP players' page and the API's documentation page.
 
-A new token's secret is rendered into the answer to the POST that made it, never put in the
-session's messages or a redirect's address: it is shown once and stored nowhere.
+A new token's secret is kept in the session between the POST that made it and the redirect's
+GET, which takes it out as it shows it (never in the messages or a redirect's address): a reload
+shows it no more and makes no second token.
 """
 
 import random
@@ -27,18 +28,23 @@ from games.services import ServiceError
 GAMES_BY_SLUG = {game.slug: game for game in GAMES}
 
 
+NEW_TOKEN_KEY = "botapi_new_token"
+
+
 @never_cache
 @login_required
 def account(request):
-    secret = None
     if request.method == "POST":
         try:
             _, secret = services.token_create(user=request.user, name=request.POST.get("name", ""),
                                               scopes=set(request.POST.getlist("scopes")))
         except ServiceError as err:
             messages.error(request, err.message)
+        else:
+            request.session[NEW_TOKEN_KEY] = secret
+        return redirect("botapi:account")
     return render(request, "botapi/account.html", {
-        "secret": secret,
+        "secret": request.session.pop(NEW_TOKEN_KEY, None),
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
         "scopes": ApiToken.Scope.choices,
     })
