@@ -40,11 +40,18 @@ def abort_sentence(result: Mapping | None, names: Mapping[str, str | None], *, r
 
 
 def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> str:
-    """A finished match's result for people: "Ada won: Bob resigned." or "A draw: the board is full."."""
+    """A finished match's result for people, naming each player once: "Ada won: Bob resigned.",
+    "Ada completed a line of x in sub-board B2 and won." (a reason that starts with the one
+    winner says so itself) or "A draw: the board is full."."""
     result = result or {}
-    winners = [names.get(role) or role_label(role) for role in result.get("winners") or []]
+    roles = result.get("winners") or []
+    raw = result.get("reason", "") or ""
+    reason = with_names(raw, names)
+    if len(roles) == 1 and not result.get("draw") and re.match(rf"{re.escape(roles[0])}\b", raw):
+        deed, sep, rest = reason.partition("; ")
+        return f"{deed} and won{sep}{rest}."
+    winners = [names.get(role) or role_label(role) for role in roles]
     who = f"{' and '.join(winners)} won" if winners and not result.get("draw") else "A draw"
-    reason = with_names(result.get("reason", ""), names)
     return f"{who}: {reason}." if reason else f"{who}."
 
 
