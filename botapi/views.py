@@ -103,7 +103,8 @@ def ggp_players(request):
 def ggp_player_play(request, player_id: int):
     """A match against the GGP player ``player_id``, seated at once as the computer is: the
     person takes a random seat, the player the next one, the other seat (three players) waits
-    for people or goes to the computer. The per-move clock is the GGP way."""
+    for people or goes to the computer (``rest``, which a two-player rule set has no seat for).
+    The per-move clock is the GGP way."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.path)
     game = GAMES_BY_SLUG.get(request.POST.get("game", ""))
@@ -121,7 +122,8 @@ def ggp_player_play(request, player_id: int):
     try:
         match = match_services.match_create(
             user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
-            role=role, ggp_players={ggp_role: player_id}, against_computer=request.POST.get("rest") == "computer")
+            role=role, ggp_players={ggp_role: player_id},
+            against_computer=len(roles) > 2 and request.POST.get("rest") == "computer")
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("botapi:ggp_players")

@@ -7,6 +7,8 @@ import pytest
 from django.test import Client
 
 from botapi.models import ApiToken
+from games import services as game_services
+from games.models import GGPPlayer, Match, Seat
 from tests.botapi.support import call
 from tests.support.players import make_accounts
 
@@ -56,3 +58,41 @@ def test_a_refused_token_name_redirects_with_the_reason_and_stores_nothing():
     assert refused.redirect_chain == [("/account/", 302)]
     assert "a control character (U+0000)" in refused.content.decode().replace("&#x27;", "'")
     assert refused.context["secret"] is None and not ApiToken.objects.exists()
+
+
+def registered_ggp_player(owner, name: str) -> GGPPlayer:
+    player = game_services.ggp_player_register(owner=owner, name=name, url="http://localhost:9/")
+    GGPPlayer.objects.filter(pk=player.pk).update(status=GGPPlayer.Status.ONLINE)
+    return player
+
+
+@pytest.fixture
+def ggp_hosts(settings):
+    settings.GGP_PLAYER_HOSTS = ["localhost"]
+    settings.COMPUTER_WORKERS = "inline"
+
+
+def test_a_rated_two_player_match_against_a_ggp_player_has_no_third_seat_to_give_the_computer(ggp_hosts):
+    """The third-seat choice is for three-player rule sets: sent with a two-player one, it is
+    ignored, and the match is rated as asked (not refused as a game against the computer)."""
+    alice, bob = make_accounts(2, "ggp")
+    program = registered_ggp_player(bob, "Theirs")
+    client = Client()
+    client.force_login(alice)
+    answer = client.post(f"/ggp/{program.pk}/play/", {"game": "tictactoe-x9", "clock": "m30/10", "rated": "on",
+                                                      "rest": "computer"})
+    match = Match.objects.get()
+    assert answer["Location"] == f"/matches/{match.pk}/" and match.rated
+    assert not Seat.objects.filter(match=match, player__username__startswith="computer").exists()
+
+
+def test_the_ggp_page_shows_the_third_seat_choice_only_with_a_three_player_rule_set(ggp_hosts):
+    alice, bob = make_accounts(2, "ggp")
+    registered_ggp_player(bob, "Theirs")
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/ggp/").content.decode()
+    third = re.search(r'<label class="third-seat"([^>]*)>', page)
+    assert third and "hidden" in third[1]  # the first rule set listed has two players
+    games = dict(re.findall(r'<option value="([a-z0-9-]+)" data-players="(\d)"', page))
+    assert games["tictactoe-3player"] == "3" and games["tictactoe-x9"] == "2"
