@@ -21,6 +21,18 @@ def role_label(role: str) -> str:
     return ROLE_LABELS.get(role, role)
 
 
+def label_beside_role(role: str, label: str) -> str:
+    """A move's label as shown after its mover's label: without a leading mark that the role's
+    label already says ("X" then "B2 c1", not "X x B2 c1"); a mark that tells more stays
+    ("Red" then "o B2 c1" once the pie player has swapped).
+
+    >>> label_beside_role("xPlayer", "x B2 c1")
+    'B2 c1'
+    """
+    mark, _, rest = label.partition(" ")
+    return rest if rest and mark.lower() == role_label(role).lower() else label
+
+
 def with_names(text: str, names: Mapping[str, str | None]) -> str:
     """``text`` with each role name replaced by its player's name (``names``: role -> name or
     None), or by the role's label where nobody holds the seat.
