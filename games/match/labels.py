@@ -78,3 +78,19 @@ def unrated_note(unrated_against: list[str], names: Mapping[str, str | None], *,
     if everyone:
         return f"not rated: {PAIR_LIMIT_REASON}"
     return f"not rated against {' and '.join(names.get(r) or role_label(r) for r in unrated_against)}: {PAIR_LIMIT_REASON}"
+
+
+def pair_limit_note(pairs: list[tuple[str, str]], names: Mapping[str, str | None], *, seats: int,
+                    finished: bool) -> str:
+    """What the pair limit does to a rated match, said before it is played (or, once it is
+    over, to a rated rematch): "" when every result counts."""
+    if not pairs:
+        return ""
+    who = " and ".join(names.get(r) or role_label(r) for r in pairs[0])
+    why = f"{PAIR_LIMIT_REASON} ({who} already had a rated result count in this game in the last 24 hours)"
+    if finished:
+        return f"A rated rematch would not count for the ratings: {why}."
+    if len(pairs) == seats * (seats - 1) // 2:
+        return f"Rated, but not counted for the ratings: {why}."
+    between = "; ".join(" and ".join(names.get(r) or role_label(r) for r in pair) for pair in pairs)
+    return f"Rated, but not between {between}: {PAIR_LIMIT_REASON}."
