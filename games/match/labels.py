@@ -53,18 +53,24 @@ def abort_sentence(result: Mapping | None, names: Mapping[str, str | None], *, r
 
 def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> str:
     """A finished match's result for people, naming each player once: "Ada won: Bob resigned.",
-    "Ada completed a line of x in sub-board B2 and won." (a reason that starts with the one
-    winner says so itself) or "A draw: the board is full."."""
+    "Ada completed a line of x in sub-board B2 and won." (a reason that starts with the winners
+    says so itself: "Ada and Cy made three in a row ... and share the win; ...") or "A draw:
+    the board is full."."""
     result = result or {}
     roles = result.get("winners") or []
     raw = result.get("reason", "") or ""
     reason = with_names(raw, names)
-    if len(roles) == 1 and not result.get("draw") and re.match(rf"{re.escape(roles[0])}\b", raw):
+    if roles and not result.get("draw") and re.match(rf"{re.escape(_joined(roles))}\b", raw):
         deed, sep, rest = reason.partition("; ")
-        return f"{deed} and won{sep}{rest}."
+        return f"{deed} and {'won' if len(roles) == 1 else 'share the win'}{sep}{rest}."
     winners = [names.get(role) or role_label(role) for role in roles]
     who = f"{' and '.join(winners)} won" if winners and not result.get("draw") else "A draw"
     return f"{who}: {reason}." if reason else f"{who}."
+
+
+def _joined(roles: list[str]) -> str:
+    """Roles as the rules' reasons list them: "xplayer", "xplayer and zplayer", "a, b and c"."""
+    return roles[0] if len(roles) == 1 else f"{', '.join(roles[:-1])} and {roles[-1]}"
 
 
 PAIR_LIMIT_REASON = "the pair's daily limit"

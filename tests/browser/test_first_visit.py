@@ -33,3 +33,37 @@ def test_the_create_forms_offer_the_chosen_rule_sets_seats_and_a_third_seat_only
     expect(third).to_be_visible()
     play.get_by_label("Rule set").select_option("quarto-misere")
     expect(third).to_be_hidden()
+
+
+FULL_O_AND_Z_THREES = ["ooozo", "zxxzx", "xxzzz", "ozoxz", "xooxx"]  # no four anywhere
+
+
+def test_a_three_player_game_ending_on_a_full_board_marks_every_scoring_line_and_says_what_scores_mean(page_of):
+    from games import services
+    from games.rules import get_game
+    from tests.support.players import start_match
+
+    def full_board():
+        people = make_accounts(3, "Trio")
+        match = start_match("tictactoe-3player", people)
+        cells = {mark: [(m + 1, n + 1) for m, row in enumerate(FULL_O_AND_Z_THREES) for n, v in enumerate(row)
+                        if v == mark] for mark in "xoz"}
+        by_mark = dict(zip("xoz", people))
+        for turn in range(25):
+            mark = "xoz"[turn % 3]
+            m, n = cells[mark][turn // 3]
+            match = services.move_submit(match_id=match.pk, user=by_mark[mark], action=f"(mark {m} {n})",
+                                         version=match.version)
+        match.refresh_from_db()
+        return match, people
+
+    match, (x, o, z) = outside_the_event_loop(full_board)
+    game = get_game("tictactoe-3player")
+    line = game.outcome(game.state_from_json(match.state)).line
+    page = page_of(None)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator("#board .cell--line")).to_have_count(len(line))
+    expect(page.locator("#board")).to_contain_text("The marked lines scored: four in a row 100 points, three in a row 66")
+    expect(page.locator("#result-text")).to_have_text(
+        f"{o.display_name} and {z.display_name} made three in a row on a full board with no four (66 points each) "
+        f"and share the win; {x.display_name} made no three (33 points).")

@@ -40,3 +40,12 @@ def test_a_result_names_the_winner_once_when_the_reason_starts_with_them():
               "reason": "white completed row 1 of short and light pieces, which loses"}
     assert result_sentence(quarto, {"white": "Ada", "black": "Bob"}) \
         == "Bob won: Ada completed row 1 of short and light pieces, which loses."
+
+
+def test_a_shared_win_names_the_winners_once_and_says_what_each_score_means():
+    names = {"xplayer": "Ada", "oplayer": "Bob", "zplayer": "Cy"}
+    full = {"winners": ["xplayer", "zplayer"], "draw": False,
+            "reason": "xplayer and zplayer made three in a row on a full board with no four (66 points each); "
+                      "oplayer made no three (33 points)"}
+    assert result_sentence(full, names) == ("Ada and Cy made three in a row on a full board with no four "
+                                            "(66 points each) and share the win; Bob made no three (33 points).")
