@@ -67,3 +67,38 @@ def test_a_three_player_game_ending_on_a_full_board_marks_every_scoring_line_and
     expect(page.locator("#result-text")).to_have_text(
         f"{o.display_name} and {z.display_name} made three in a row on a full board with no four (66 points each) "
         f"and share the win; {x.display_name} made no three (33 points).")
+
+
+def test_a_program_to_move_is_marked_thinking_until_it_has_moved(page_of):
+    from botapi.services import bot_upgrade
+    from games import services
+    from games.rules import get_game
+    from tests.support.players import start_match
+
+    game = get_game("tictactoe-x9")
+
+    def bot_to_move():
+        person, bot = make_accounts(2, "Think")
+        bot_upgrade(user=bot)
+        match = start_match(game.slug, [person, bot])
+        services.move_submit(match_id=match.pk, user=person, version=0, action=game.legal_actions(game.initial_state())[0])
+        match.refresh_from_db()
+        return match, person, bot
+
+    match, person, bot = outside_the_event_loop(bot_to_move)
+    page = page_of(person)
+    page.goto(f"/matches/{match.pk}/")
+    bot_seat = page.locator('#seats .seat[data-role="oplayer"]')
+    expect(bot_seat.get_by_test_id("thinking")).to_be_visible()
+    expect(page.locator("#status-line")).to_have_text(f"{bot.display_name} is thinking (O)…")
+    expect(page.get_by_test_id("thinking")).to_have_count(1)
+
+    def bot_moves():
+        state = game.state_from_json(type(match).objects.get(pk=match.pk).state)
+        services.move_submit(match_id=match.pk, user=bot, version=1, action=game.legal_actions(state)[0])
+
+    outside_the_event_loop(bot_moves)  # in this process: the live server's pages hear of it on a reload
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-version", "2")
+    expect(page.get_by_test_id("thinking")).to_have_count(0)
+    expect(page.locator("#status-line")).to_have_text("Your turn (X): move.")
