@@ -102,3 +102,57 @@ def test_a_program_to_move_is_marked_thinking_until_it_has_moved(page_of):
     expect(page.locator("#board")).to_have_attribute("data-version", "2")
     expect(page.get_by_test_id("thinking")).to_have_count(0)
     expect(page.locator("#status-line")).to_have_text("Your turn (X): move.")
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_header_is_a_small_strip_with_a_menu_button_that_opens_the_links(page_of):
+    visitor = page_of(None)
+    visitor.set_viewport_size(PHONE)
+    visitor.goto("/")
+    header = visitor.locator(".site-header")
+    menu = visitor.get_by_role("button", name="Menu")
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    height = header.bounding_box()["height"]
+    assert height <= 0.1 * PHONE["height"], height
+    links = visitor.get_by_role("navigation", name="Main")
+    expect(links).to_be_hidden()
+    expect(visitor.locator("form.guest-form")).to_be_hidden()  # one name box on the page: the lobby's
+    # By the keyboard: Tab to the button, Enter opens, Escape closes and leaves the focus on it.
+    menu.focus()
+    visitor.keyboard.press("Enter")
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(links.get_by_role("link", name="History")).to_be_visible()
+    expect(visitor.locator("form.guest-form")).to_be_visible()
+    visitor.keyboard.press("Escape")
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(links).to_be_hidden()
+    expect(menu).to_be_focused()
+    menu.click()
+    links.get_by_role("link", name="History").click()
+    visitor.wait_for_url("**/history/")
+    # The live matches come before the games' descriptions: within about a screen and a half.
+    visitor.goto("/")
+    live = visitor.locator("#live-title").bounding_box()["y"]
+    assert live <= 1.6 * PHONE["height"], live
+    # On a wide screen, no menu button: the links stand in the header.
+    visitor.set_viewport_size({"width": 1200, "height": 860})
+    expect(menu).to_be_hidden()
+    expect(links).to_be_visible()
+
+
+def test_the_replays_board_hint_keeps_a_margin_from_the_screen_edge_on_a_phone(page_of):
+    from tests.support.players import make_players, play_out, start_match
+
+    def finished():
+        people = make_players(2, "Hint")
+        return play_out(start_match("nine-board-tictactoe", people), people, seed=1)
+
+    match = outside_the_event_loop(finished)
+    visitor = page_of(None)
+    visitor.set_viewport_size(PHONE)
+    visitor.goto(f"/matches/{match.pk}/replay/?ply=3")
+    hint = visitor.locator("#replay-board .board-hint").first
+    expect(hint).to_be_visible()
+    assert hint.bounding_box()["x"] >= 8, hint.bounding_box()
