@@ -1,7 +1,8 @@
 """The account page (API tokens, the bot upgrade), the GGP players' page and the API's documentation page.
 
-A new token's secret is rendered into the answer to the POST that made it, never put in the
-session's messages or a redirect's address: it is shown once and stored nowhere.
+A new token's secret is kept in the session between the POST that made it and the redirect's
+GET, which takes it out as it shows it (never in the messages or a redirect's address): a reload
+shows it no more and makes no second token.
 """
 
 import random
@@ -27,18 +28,23 @@ from games.services import ServiceError
 GAMES_BY_SLUG = {game.slug: game for game in GAMES}
 
 
+NEW_TOKEN_KEY = "botapi_new_token"
+
+
 @never_cache
 @login_required
 def account(request):
-    secret = None
     if request.method == "POST":
         try:
             _, secret = services.token_create(user=request.user, name=request.POST.get("name", ""),
                                               scopes=set(request.POST.getlist("scopes")))
         except ServiceError as err:
             messages.error(request, err.message)
+        else:
+            request.session[NEW_TOKEN_KEY] = secret
+        return redirect("botapi:account")
     return render(request, "botapi/account.html", {
-        "secret": secret,
+        "secret": request.session.pop(NEW_TOKEN_KEY, None),
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
         "scopes": ApiToken.Scope.choices,
     })
@@ -97,7 +103,8 @@ def ggp_players(request):
 def ggp_player_play(request, player_id: int):
     """A match against the GGP player ``player_id``, seated at once as the computer is: the
     person takes a random seat, the player the next one, the other seat (three players) waits
-    for people or goes to the computer. The per-move clock is the GGP way."""
+    for people or goes to the computer (``rest``, which a two-player rule set has no seat for).
+    The per-move clock is the GGP way."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.path)
     game = GAMES_BY_SLUG.get(request.POST.get("game", ""))
@@ -115,7 +122,8 @@ def ggp_player_play(request, player_id: int):
     try:
         match = match_services.match_create(
             user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
-            role=role, ggp_players={ggp_role: player_id}, against_computer=request.POST.get("rest") == "computer")
+            role=role, ggp_players={ggp_role: player_id},
+            against_computer=len(roles) > 2 and request.POST.get("rest") == "computer")
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("botapi:ggp_players")
@@ -159,9 +167,16 @@ def api_docs(request):
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             fields = components.get(body.get("$ref", "").rsplit("/", 1)[-1], {}).get("properties", {})
             operations.append({
-                "method": method.upper(), "path": path, "summary": operation.get("summary", ""),
-                "description": operation.get("description", ""), "tag": (operation.get("tags") or [""])[0],
+                "method": method.upper(), "path": path,
+                "description": _text_and_code(operation.get("description") or operation.get("summary", "")),
+                "tag": (operation.get("tags") or [""])[0],
                 "params": [p["name"] for p in operation.get("parameters", [])],
                 "fields": [(name, f.get("type", "")) for name, f in fields.items()],
             })
     return render(request, "botapi/docs.html", {"operations": operations, "title": schema["info"]["title"]})
+
+
+def _text_and_code(description: str) -> list[tuple[str, bool]]:
+    """A call's docstring as (text, is code) pieces: what it writes between double backticks
+    (``stale_version``) is code, shown as such instead of with its backticks."""
+    return [(piece, index % 2 == 1) for index, piece in enumerate(description.split("``")) if piece]

@@ -11,9 +11,11 @@ from games import selectors, services
 from games.computer.search import LEVELS
 from games.ggp.gdl.sheets import sheet_text
 from games.match import guide
+from games.match.labels import pair_limit_note
 from games.history.selectors import match_replay
 from games.models import Match
 from games.rules import SLUGS
+from games.selectors.pairs import match_pairs_over_limit
 from games.services import ServiceError
 
 
@@ -34,9 +36,14 @@ def match_page(request, match_id: int):
         raise Http404("No such match, or it is private.")
     snapshot = selectors.match_snapshot(match=match)
     roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
+    seats = snapshot["seats"]
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
+        "pair_limit": pair_limit_note(
+            match_pairs_over_limit(match=match, seats=seats),
+            {s["role"]: s["player"]["name"] for s in seats if s["player"]}, seats=len(seats),
+            finished=match.status == Match.Status.FINISHED),
         "computer_levels": [level.name for level in LEVELS],  # a waiting match's creator may seat it
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")

@@ -4,9 +4,10 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 
+from games.computer.search import LEVELS
 from games.match import clocks
 from games.match.clocks import TimeControl
-from games.computer.search import LEVELS
+from games.match.labels import role_label
 from games.match.settings import MatchSettings
 from games.rules import GAMES
 
@@ -44,6 +45,13 @@ class AdminLoginForm(_UsernameLengthChecked, AdminAuthenticationForm):
 def roles_by_game() -> dict[str, list[str]]:
     """The seats of every game, in turn order: the lobby narrows the seat list to the chosen game."""
     return {g.slug: list(g.roles) for g in GAMES}
+
+
+def seat_choices(game: str) -> list[tuple[str, str]]:
+    """The seat list of one rule set, as the lobby's script draws it: "X (first to move)", ..."""
+    ordinals = ("first", "second", "third")
+    return [("", "Random seat")] + [(role, f"{role_label(role)} ({ordinals[index]} to move)")
+                                    for index, role in enumerate(roles_by_game().get(game, []))]
 
 
 class LevelSelect(forms.Select):
@@ -101,6 +109,9 @@ class ComputerPlayForm(ComputerLevelForm):
 
 
 class MatchCreateForm(ComputerLevelForm):
+    """A new match. The seat field takes a seat of any rule set (``clean`` checks it is one of the
+    chosen one's); shown, it lists the chosen rule set's seats only."""
+
     game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
     role = forms.ChoiceField(required=False, label="Your seat",
                              choices=[("", "Random seat")] + sorted({(r, r) for g in GAMES for r in g.roles}))
@@ -115,6 +126,11 @@ class MatchCreateForm(ComputerLevelForm):
                                        min_value=clocks.MIN_BASE_MINUTES, max_value=clocks.MAX_BASE_MINUTES)
     clock_increment = forms.IntegerField(required=False, initial=3, label="Seconds added per move",
                                          min_value=0, max_value=clocks.MAX_INCREMENT_SECONDS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.fields["role"].choices = seat_choices(self["game"].value() or GAMES[0].slug)
 
     def base_game(self) -> str:
         """The game whose rule set (itself or a variant) the form shows chosen."""

@@ -24,7 +24,14 @@ from games.match.errors import ServiceError
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match.rulesets import ruleset_name, stored_rules
-from games.match.labels import abort_sentence, result_sentence, role_label, unrated_note, with_names
+from games.match.labels import (
+    abort_sentence,
+    label_beside_role,
+    result_sentence,
+    role_label,
+    unrated_note,
+    with_names,
+)
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
 from games.selectors import match_visible_q
 from games.selectors.analysis import analysis_of
@@ -198,7 +205,8 @@ def match_replay(*, match: Match) -> dict[str, Any]:
         views.append(game.view(state))
         at_random, why = ply > out_after.get(role, ply), REPLACED.get(replaced.get(ply, ""), "")
         moves.append({"ply": ply, "role": role, "role_label": role_label(role), "action": action,
-                      "label": game.action_label(action), "at_random": at_random, "replaced": why,
+                      "label": label_beside_role(role, game.action_label(action)), "at_random": at_random,
+                      "replaced": why,
                       "note": f"at random: {why}" if why else "at random" if at_random else ""})
     imported = (match.result or {}).get("imported_names", {})
     seats = [{"role": s.role, "label": role_label(s.role), "name": _seat_name(s, imported)}
@@ -311,5 +319,6 @@ def _line_moves(game, state, line: list[str], ply: int) -> list[dict[str, Any]]:
             state = game.play(state, role, action)
         except RulesError:
             break
-        labelled.append({"ply": number, "role_label": role_label(role), "label": game.action_label(action)})
+        labelled.append({"ply": number, "role_label": role_label(role),
+                         "label": label_beside_role(role, game.action_label(action))})
     return labelled

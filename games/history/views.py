@@ -16,6 +16,7 @@ from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
+from games.selectors.pairs import games_over_pair_limit
 from games.services import ServiceError, analysis_request, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
@@ -54,12 +55,14 @@ def player_page(request, user_id: int):
         raise Http404("No such player.")
     filters = selectors.HistoryFilters(player_id=player.pk)
     page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
+    can_challenge = request.user.is_authenticated and request.user.pk != player.pk and can_answer_challenges(player)
+    limited = (games_over_pair_limit(player_ids=[request.user.pk, player.pk], games=[g.slug for g in GAMES])
+               if can_challenge and not request.user.is_guest and not player.is_guest else [])
     return render(request, "history/player.html", {
         "player": player, "record": selectors.player_record(player=player, viewer=request.user),
         "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": GAMES,
-        "clock_choices": clocks.choices(),
-        "can_challenge": (request.user.is_authenticated and request.user.pk != player.pk
-                          and can_answer_challenges(player)),
+        "clock_choices": clocks.choices(), "can_challenge": can_challenge,
+        "pair_limited": [g.name for g in GAMES if g.slug in limited],
     })
 
 

@@ -21,6 +21,18 @@ def role_label(role: str) -> str:
     return ROLE_LABELS.get(role, role)
 
 
+def label_beside_role(role: str, label: str) -> str:
+    """A move's label as shown after its mover's label: without a leading mark that the role's
+    label already says ("X" then "B2 c1", not "X x B2 c1"); a mark that tells more stays
+    ("Red" then "o B2 c1" once the pie player has swapped).
+
+    >>> label_beside_role("xPlayer", "x B2 c1")
+    'B2 c1'
+    """
+    mark, _, rest = label.partition(" ")
+    return rest if rest and mark.lower() == role_label(role).lower() else label
+
+
 def with_names(text: str, names: Mapping[str, str | None]) -> str:
     """``text`` with each role name replaced by its player's name (``names``: role -> name or
     None), or by the role's label where nobody holds the seat.
@@ -40,12 +52,25 @@ def abort_sentence(result: Mapping | None, names: Mapping[str, str | None], *, r
 
 
 def result_sentence(result: Mapping | None, names: Mapping[str, str | None]) -> str:
-    """A finished match's result for people: "Ada won: Bob resigned." or "A draw: the board is full."."""
+    """A finished match's result for people, naming each player once: "Ada won: Bob resigned.",
+    "Ada completed a line of x in sub-board B2 and won." (a reason that starts with the winners
+    says so itself: "Ada and Cy made three in a row ... and share the win; ...") or "A draw:
+    the board is full."."""
     result = result or {}
-    winners = [names.get(role) or role_label(role) for role in result.get("winners") or []]
+    roles = result.get("winners") or []
+    raw = result.get("reason", "") or ""
+    reason = with_names(raw, names)
+    if roles and not result.get("draw") and re.match(rf"{re.escape(_joined(roles))}\b", raw):
+        deed, sep, rest = reason.partition("; ")
+        return f"{deed} and {'won' if len(roles) == 1 else 'share the win'}{sep}{rest}."
+    winners = [names.get(role) or role_label(role) for role in roles]
     who = f"{' and '.join(winners)} won" if winners and not result.get("draw") else "A draw"
-    reason = with_names(result.get("reason", ""), names)
     return f"{who}: {reason}." if reason else f"{who}."
+
+
+def _joined(roles: list[str]) -> str:
+    """Roles as the rules' reasons list them: "xplayer", "xplayer and zplayer", "a, b and c"."""
+    return roles[0] if len(roles) == 1 else f"{', '.join(roles[:-1])} and {roles[-1]}"
 
 
 PAIR_LIMIT_REASON = "the pair's daily limit"
@@ -59,3 +84,19 @@ def unrated_note(unrated_against: list[str], names: Mapping[str, str | None], *,
     if everyone:
         return f"not rated: {PAIR_LIMIT_REASON}"
     return f"not rated against {' and '.join(names.get(r) or role_label(r) for r in unrated_against)}: {PAIR_LIMIT_REASON}"
+
+
+def pair_limit_note(pairs: list[tuple[str, str]], names: Mapping[str, str | None], *, seats: int,
+                    finished: bool) -> str:
+    """What the pair limit does to a rated match, said before it is played (or, once it is
+    over, to a rated rematch): "" when every result counts."""
+    if not pairs:
+        return ""
+    who = " and ".join(names.get(r) or role_label(r) for r in pairs[0])
+    why = f"{PAIR_LIMIT_REASON} ({who} already had a rated result count in this game in the last 24 hours)"
+    if finished:
+        return f"A rated rematch would not count for the ratings: {why}."
+    if len(pairs) == seats * (seats - 1) // 2:
+        return f"Rated, but not counted for the ratings: {why}."
+    between = "; ".join(" and ".join(names.get(r) or role_label(r) for r in pair) for pair in pairs)
+    return f"Rated, but not between {between}: {PAIR_LIMIT_REASON}."

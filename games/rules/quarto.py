@@ -214,7 +214,7 @@ class MisereQuarto(Game):
         ones, zeros = _shared([state.board >> 4 * c & 15 for c in cells])
         words = [one if ones & bit else zero for bit, one, zero in ATTRIBUTE_WORDS if (ones | zeros) & bit]
         return Outcome(scores={placer: 0, other: 100}, winners=(other,),
-                       reason=f"{placer} completed {name} of {' and '.join(words)} pieces, which loses: {other} wins",
+                       reason=f"{placer} completed {name} of {' and '.join(words)} pieces, which loses",
                        line=cells)
 
     def state_to_json(self, state: QuartoState) -> dict[str, Any]:

@@ -194,25 +194,57 @@ class ThreePlayerTicTacToe(Game):
         scores = self._scores(state.masks, four_owner)
         top = max(scores.values())
         winners = () if min(scores.values()) == top else tuple(r for r in self.roles if scores[r] == top)
-        line = _cells_of(self._four_of(state.masks[four_owner])) if four_owner is not None else ()
-        return Outcome(scores=scores, winners=winners, reason=self._reason(four_owner, scores, set()), line=line)
+        return Outcome(scores=scores, winners=winners, reason=self._reason(four_owner, scores, set()),
+                       line=self._scoring_cells(state.masks, four_owner, scores))
 
     def outcome_without(self, state: ThreePlayerState, out: Iterable[Role]) -> Outcome:
-        """As ``Game.outcome_without``; the reason lists no role in ``out`` among the threes,
-        and a four of theirs that ended the game was "a random move for" them."""
+        """As ``Game.outcome_without``; the reason and the marked lines credit no role in
+        ``out`` with a three, and a four of theirs that ended the game was "a random move for"
+        them."""
         outcome = super().outcome_without(state, out)
-        return replace(outcome, reason=self._reason(self._four_owner(state.masks), outcome.scores, set(out)))
+        four_owner = self._four_owner(state.masks)
+        return replace(outcome, reason=self._reason(four_owner, outcome.scores, set(out)),
+                       line=self._scoring_cells(state.masks, four_owner, outcome.scores))
+
+    def _scoring_cells(self, masks: tuple[int, ...], four_owner: int | None, scores: Mapping[Role, int]) -> tuple[int, ...]:
+        """The cells of every line that scored: the four that ended the game, and every three of
+        each role that scores 66 for it."""
+        cells = self._four_of(masks[four_owner]) if four_owner is not None else 0
+        for index, role in enumerate(self.roles):
+            if scores[role] == 66:
+                for window in self.threes:
+                    if masks[index] & window == window:
+                        cells |= window
+        return _cells_of(cells)
 
     def _reason(self, four_owner: int | None, scores: Mapping[Role, int], out: set[Role]) -> str:
+        """Who scored what and why, in the rules' terms: 100 for a four, 66 for a three, else 33
+        on a full board without a four, or 0 beside a four. Roles in ``out`` are left to the
+        caller, who says how they left."""
+        def each(roles: list[Role]) -> str:
+            return " each" if len(roles) > 1 else ""
+
+        def verb(roles: list[Role], one: str, more: str) -> str:
+            return one if len(roles) == 1 else more
+
         threes = [role for role in self.roles if scores[role] == 66]
-        have = f"{_join(threes)} {'has' if len(threes) == 1 else 'have'} three in a row" if threes else ""
         if four_owner is not None:
             owner = self.roles[four_owner]
-            four = f"a random move for {owner} made four in a row" if owner in out else f"{owner} made four in a row"
-            return f"{four}; {have}" if threes else four
+            parts = [f"a random move for {owner} made four in a row" if owner in out
+                     else f"{owner} made four in a row (100 points)"]
+            if threes:
+                parts.append(f"{_join(threes)} {verb(threes, 'has', 'have')} three in a row (66 points{each(threes)})")
+            none = [r for r in self.roles if scores[r] == 0 and r != owner and r not in out]
+            if none:
+                parts.append(f"{_join(none)} {verb(none, 'has', 'have')} no three (0 points)")
+            return "; ".join(parts)
         if threes:
-            return f"the board is full: {have}"
-        return f"the board is full and nobody{' still playing' if out else ''} has three in a row"
+            rest = [r for r in self.roles if scores[r] == 33]
+            head = f"{_join(threes)} made three in a row on a full board with no four (66 points{each(threes)})"
+            return f"{head}; {_join(rest)} made no three (33 points{each(rest)})" if rest else head
+        still = [r for r in self.roles if r not in out]
+        return (f"the board is full and nobody{' still playing' if out else ''} has three in a row "
+                f"(33 points{each(still)})")
 
     def state_to_json(self, state: ThreePlayerState) -> dict[str, Any]:
         return {"cells": _cell_marks(state), "ply": state.ply}

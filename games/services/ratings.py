@@ -6,8 +6,8 @@ numbers: a rated match takes its players' rating rows with a lock (in player ord
 matches never wait on each other crosswise) and only then takes its finishing time, so two
 matches sharing a player are ordered by ``finished_at`` as their updates were.
 
-The pair limit (``games.match.ratings.PairLedger``) reads the results that counted between the
-match's players from the same log, after those locks: a match of the same pair finishing at
+The pair limit (``games.match.ratings.PairLedger``, filled by ``games.selectors.pairs``) reads
+the results that counted between the match's players from the same log, after those locks: a match of the same pair finishing at
 the same moment waits on them and then sees the other's result. The replay fills its ledger
 as it goes, so it decides each match as the live update did. A GGP program counts as its
 owner there (``GGPPlayer.owner``, removed programs too): a second account's ten programs are
@@ -20,11 +20,11 @@ from collections import defaultdict
 from itertools import combinations
 
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.match import ratings
 from games.models import GGPPlayer, Match, Rating, Seat
+from games.selectors.pairs import pair_ledger
 
 SEAT_RATING_FIELDS = ["rating_before", "rating_provisional", "rating_after", "unrated_against"]
 RATING_FIELDS = ["mu", "sigma", "games", "opponents", "last_played"]
@@ -58,7 +58,7 @@ def ratings_update(*, match: Match, seats: list[Seat]) -> None:
         list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk"))
         rows = _lock_ratings(match.game, [s.player_id for s in seats])
         match.finished_at = timezone.now()
-        _apply(match, seats, rows, _pair_ledger(match.game, [s.player_id for s in seats]))
+        _apply(match, seats, rows, pair_ledger(match.game, [s.player_id for s in seats]))
         Rating.objects.bulk_update(rows.values(), RATING_FIELDS)
     else:
         match.finished_at = timezone.now()
@@ -71,29 +71,6 @@ def _lock_ratings(game: str, player_ids: list[int]) -> dict[int, Rating]:
                                ignore_conflicts=True)
     return {r.player_id: r for r in
             Rating.objects.select_for_update().filter(game=game, player_id__in=ids).order_by("player_id")}
-
-
-def _pair_ledger(game: str, player_ids: list[int]) -> ratings.PairLedger:
-    """The results that counted in ``game`` between any two of ``player_ids``, each standing
-    for its owner if it is a GGP program, and so between any accounts standing for the same
-    players (two queries)."""
-    owners = GGPPlayer.objects.filter(account_id__in=player_ids).values("owner_id")
-    stands_for = dict(GGPPlayer.objects.filter(Q(owner_id__in=player_ids) | Q(owner_id__in=owners))
-                      .values_list("account_id", "owner_id"))
-    accounts = {*player_ids, *stands_for, *stands_for.values()}
-    shared = (Seat.objects.filter(player_id__in=accounts, match__game=game, match__rated=True,
-                                  match__status=Match.Status.FINISHED)
-              .values("match_id").annotate(seated=Count("pk")).filter(seated__gte=2).values("match_id"))
-    by_match = defaultdict(list)
-    for row in (Seat.objects.filter(match_id__in=shared, player_id__in=accounts, rating_after__isnull=False)
-                .values_list("match_id", "match__finished_at", "player_id", "role", "unrated_against")):
-        by_match[row[0]].append(row[1:])
-    ledger = ratings.PairLedger(stands_for)
-    for seats in by_match.values():
-        for (at, a, _, unrated), (_, b, role, _) in combinations(seats, 2):
-            if role not in unrated.split():
-                ledger.add(a, b, at)
-    return ledger
 
 
 def _apply(match: Match, seats: list[Seat], rows: dict[int, Rating], ledger: ratings.PairLedger) -> None:

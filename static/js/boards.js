@@ -139,11 +139,15 @@ function drawThreePlayer(view, { onAction, last }) {
       label: `cell ${cellName(m, n)}`,
       describe: markWord,
       draw: markSvg,
+      lineWords: "in a line that scored",
     }));
   }
   root.append(coordinates(grid, "three-player"));
   if (view.wraps) root.append(hint("The edges wrap around: lines continue from one side to the other."));
-  if (view.to_move === null && view.line.length) root.append(hint("The marked line ended the game."));
+  if (view.to_move === null && view.line.length) {
+    root.append(hint("The marked lines scored: four in a row 100 points, three in a row 66; "
+                     + "a player without either scores 33 on a full board, 0 beside a four."));
+  }
   return root;
 }
 
@@ -244,7 +248,8 @@ function pieceSvg(piece) {
 
 // -- shared pieces ------------------------------------------------------------------------
 
-function cellButton({ index, view, onAction, last, line, highlight, at, label, describe, draw }) {
+function cellButton({ index, view, onAction, last, line, highlight, at, label, describe, draw,
+  lineWords = "in the line that ended the game" }) {
   const content = view.cells[index];
   const action = view.cell_actions[String(index)];
   const button = el("button", "cell");
@@ -272,7 +277,7 @@ function cellButton({ index, view, onAction, last, line, highlight, at, label, d
   }
   if (line.has(index)) {
     button.classList.add("cell--line");
-    words.push("in the line that ended the game");
+    words.push(lineWords);
   }
   button.setAttribute("aria-label", words.join(", "));
   return button;

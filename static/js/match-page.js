@@ -30,6 +30,11 @@ export function isComputer(seat) {
   return Boolean(seat.player && seat.player.computer);
 }
 
+/** A seat a program plays (the computer, a bot account, a GGP player): it thinks on its turn. */
+export function isProgram(seat) {
+  return Boolean(seat.player && (seat.player.computer || seat.player.bot));
+}
+
 /** The line under the board: why an action was not sent or was refused (null hides it). */
 export function showError(message) {
   ui.error.hidden = !message;

@@ -4,7 +4,7 @@
 import { markSvg, marksSwapped } from "./boards.js";
 import { clocks, renderBoardClocks, seatClock } from "./match-clocks.js";
 import { state } from "./match-connection.js";
-import { createdBy, hintText, isComputer, matchId, postButton, seatName, signedIn, ui, userId, withInvite } from "./match-page.js";
+import { createdBy, hintText, isComputer, isProgram, matchId, postButton, seatName, signedIn, ui, userId, withInvite } from "./match-page.js";
 import { roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 
@@ -86,6 +86,13 @@ export function renderSeats() {
       turn.className = "tag tag--turn";
       turn.textContent = "to move";
       text.append(turn);
+      if (isProgram(seat)) {
+        const thinking = document.createElement("span");
+        thinking.className = "seat__thinking";
+        thinking.dataset.testid = "thinking";
+        thinking.textContent = "thinking";
+        text.append(" ", thinking);
+      }
     }
     return item;
   }));

@@ -3,7 +3,7 @@
 // and rating changes.
 
 import { state } from "./match-connection.js";
-import { seatName, ui } from "./match-page.js";
+import { isProgram, seatName, ui } from "./match-page.js";
 import { abortSentence, playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 
@@ -37,6 +37,7 @@ function statusLine(match) {
   const seat = match.seats.find((s) => s.role === view.to_move);
   const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
   if (you.roles.includes(view.to_move)) return `Your turn (${roleLabel(view.to_move)}): ${verb}.`;
+  if (seat && isProgram(seat)) return `${seatName(seat)} is thinking (${roleLabel(view.to_move)})…`;
   return `${seat ? seatName(seat) : roleLabel(view.to_move)} to ${verb} (${roleLabel(view.to_move)}).`;
 }
 

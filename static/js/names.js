@@ -28,10 +28,17 @@ export function abortSentence(match) {
   return why ? `${head} ${why.charAt(0).toUpperCase()}${why.slice(1)}.` : head;
 }
 
-/** "Ada won: Bob resigned." or "A draw: the board is full." */
+/** "Ada won: Bob resigned.", "Ada completed a line of x in sub-board B2 and won." (a reason that
+ * starts with the winners says so itself) or "A draw: the board is full." (labels.result_sentence) */
 export function resultSentence(result, seats) {
   const { winners = [], draw, reason } = result || {};
-  const who = draw || !winners.length ? "A draw" : `${winners.map((role) => playerName(seats, role)).join(" and ")} won`;
   const why = withNames(reason, seats);
+  const joined = winners.length > 1 ? `${winners.slice(0, -1).join(", ")} and ${winners.at(-1)}` : winners[0];
+  if (winners.length && !draw && new RegExp(`^${joined}\\b`).test(reason || "")) {
+    const cut = why.indexOf("; ");
+    const won = winners.length === 1 ? "won" : "share the win";
+    return cut < 0 ? `${why} and ${won}.` : `${why.slice(0, cut)} and ${won}${why.slice(cut)}.`;
+  }
+  const who = draw || !winners.length ? "A draw" : `${winners.map((role) => playerName(seats, role)).join(" and ")} won`;
   return why ? `${who}: ${why}.` : `${who}.`;
 }

@@ -3,14 +3,14 @@
 // With an analysis: the graph jumps to a position on click and follows the current one, and the
 // note under the board says what the analysis found of the move that led here (static/js/analysis.js).
 // Nothing is computed here; every position is drawn read-only by boards.js. A screen reader
-// hears each step from the status line ("Move 2 of 37: O o B2 a3", "(at random)" after a move
+// hears each step from the status line ("Move 2 of 37: O B2 a3", "(at random)" after a move
 // played in an absent seat's place, as the move list says), never the board, which is
 // redrawn whole at every step. As on lichess, the
 // arrow keys step through the moves wherever the focus is (the slider and form fields keep
 // theirs): the board, where nothing can be played, is no tab stop and does not take them.
 // With an analysis done, as lichess's "next inaccuracy, mistake, blunder": the marked-move
 // buttons (and Shift with the left or right arrow) go to the previous or next move marked of
-// the player chosen beside them (or of anyone).
+// the player chosen beside them (or of anyone), going round past the last or the first.
 import { renderBoard } from "/static/js/boards.js";
 import { describeMove, followAnalysis } from "/static/js/analysis.js";
 
@@ -82,18 +82,22 @@ function showAnalysis() {
   if (moveNote && analysis) describeMove(moveNote, analysis.positions[ply], ply > 0 ? analysis.moves[ply - 1] : null);
 }
 
-// The next (direction 1) or previous (-1) marked move of the chosen player: the position after it.
+// The next (direction 1) or previous (-1) marked move of the chosen player: the position after
+// it. Past the last one it goes round to the first (and before the first to the last), as
+// lichess's "next mistake" does: the replay stands at the end when an analysis appears.
 function jumpToMarked(direction) {
   const who = jumpWho.value;
   const marked = analysis.moves.filter((m) => m.mark && (!who || m.role === who));
-  const found = direction > 0 ? marked.find((m) => m.ply > ply) : marked.findLast((m) => m.ply < ply);
+  const ahead = direction > 0 ? marked.find((m) => m.ply > ply) : marked.findLast((m) => m.ply < ply);
+  const found = ahead || (direction > 0 ? marked[0] : marked.at(-1));
+  const whose = who ? ` of ${jumpWho.selectedOptions[0].textContent}` : "";
   stop();
-  if (found) {
-    show(found.ply);
+  if (!found || found.ply === ply) {
+    jumpStatus.textContent = `No ${found ? "other " : ""}marked move${whose}.`;
     return;
   }
-  const whose = who ? ` of ${jumpWho.selectedOptions[0].textContent}` : "";
-  jumpStatus.textContent = `No ${direction > 0 ? "later" : "earlier"} marked move${whose}.`;
+  show(found.ply);
+  if (!ahead) jumpStatus.textContent = `Back to the ${direction > 0 ? "first" : "last"} marked move${whose}.`;
 }
 
 function stop() {

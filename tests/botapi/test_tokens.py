@@ -18,7 +18,7 @@ def test_a_token_is_stored_hashed_and_shown_once_on_the_account_page():
     (user,) = make_accounts(1, "owner")
     client = Client()
     client.force_login(user)
-    page = client.post("/account/", {"name": "my bot", "scopes": ["play", "read"]})
+    page = client.post("/account/", {"name": "my bot", "scopes": ["play", "read"]}, follow=True)
     assert page.status_code == 200
     secret = page.context["secret"]
     assert secret.startswith("bh_") and secret in page.content.decode()
@@ -39,7 +39,7 @@ def test_a_token_name_the_text_policy_refuses_is_refused_and_nothing_stored(name
     (user,) = make_accounts(1, "owner")
     client = Client()
     client.force_login(user)
-    page = client.post("/account/", {"name": name, "scopes": ["play", "read"]})
+    page = client.post("/account/", {"name": name, "scopes": ["play", "read"]}, follow=True)
     assert page.status_code == 200 and page.context["secret"] is None
     assert says in page.content.decode().replace("&#x27;", "'")
     assert not ApiToken.objects.exists()

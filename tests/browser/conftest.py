@@ -94,6 +94,8 @@ def player_page(browser, live_server):
         page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
         page.goto("/")
         if name is not None:
+            if page.locator("#menu-button").is_visible():  # a phone: the header's forms are behind it
+                page.locator("#menu-button").click()
             header = page.locator("form.guest-form")
             header.get_by_label("Your name").fill(name)
             header.get_by_role("button", name="Play as guest").click()

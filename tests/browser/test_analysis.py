@@ -53,7 +53,7 @@ def graph_and_blunder_shown(page, moves, blunder):
     expect(note).to_contain_text(re.compile(r"Blunder \(move \d+, lost \d+ points\)\. Better was "))
     expect(note.get_by_test_id("analysis-better").locator(".cell--last")).to_have_count(1)
     # The better move won at once, so the search's line from it is that move alone.
-    expect(note.get_by_test_id("analysis-line")).to_have_text(re.compile(rf"^Best line: {blunder}\. [XO] [xo] [A-C][1-3] [a-c][1-3]\.$"))
+    expect(note.get_by_test_id("analysis-line")).to_have_text(re.compile(rf"^Best line: {blunder}\. [XO] [A-C][1-3] [a-c][1-3]\.$"))
     # Every position says each seat's expected score and the search's move there.
     expect(note.get_by_test_id("analysis-position")).to_contain_text(re.compile(r"Expected scores here: X \d+ · O \d+; the search's move: "))
     page.keyboard.press("End")
@@ -67,6 +67,22 @@ def test_asking_for_an_analysis_shows_the_graph_and_marks_the_blunder(player_pag
     page.get_by_test_id("analysis-ask").click()
     # The server's analyser runs it; the page follows the progress and redraws once done.
     graph_and_blunder_shown(page, moves, blunder)
+
+
+def test_next_marked_move_starts_from_the_first_as_soon_as_the_analysis_appears(player_page, blunder_match):
+    """The replay stands at the last move when the analysis appears: "Next marked move" goes
+    round to the first marked move at once instead of finding none later."""
+    match, moves, blunder = blunder_match
+    page = player_page("Annie")
+    page.goto(f"/matches/{match.pk}/replay/")
+    page.get_by_test_id("analysis-ask").click()
+    expect(page.get_by_test_id(f"mark-{blunder}")).to_have_text("blunder")
+    board = page.locator("#replay-board")
+    expect(board).to_have_attribute("data-ply", str(len(moves)))
+    first = page.locator('#replay-moves [data-testid^="mark-"]').first.get_attribute("data-testid")
+    page.get_by_test_id("analysis-jump-next").click()
+    expect(board).to_have_attribute("data-ply", first.removeprefix("mark-"))
+    expect(page.get_by_test_id("analysis-jump-status")).to_have_text(re.compile(r"^Back to the first marked move"))
 
 
 def test_the_progress_shows_live_while_the_analyser_works(player_page, blunder_match):
@@ -171,21 +187,24 @@ def test_the_marked_move_buttons_and_keys_go_to_a_chosen_players_marked_moves(pa
     expect(page.get_by_test_id("analysis-move")).to_contain_text(
         f"Blunder (move {everyone[1]}, lost 40 points). Better was ")
     expect(page.get_by_test_id("analysis-line")).to_have_text(re.compile(rf"^Best line: {everyone[1]}\. [XOZ] [a-e][1-5]\.$"))
-    # Z's alone, from where the replay stands; past the last one the replay stays and says so.
+    # Z's alone, from where the replay stands; past the last one it goes round to the first (as
+    # lichess's next mistake does) and says so.
     who.select_option(z)
     later.click()
     expect(board).to_have_attribute("data-ply", str(next(ply for ply in marked[z] if ply > everyone[1])))
     later.click()
     expect(board).to_have_attribute("data-ply", str(marked[z][-1]))
     later.click()
-    expect(status).to_have_text(f"No later marked move of Z {names[z]}.")
-    expect(board).to_have_attribute("data-ply", str(marked[z][-1]))
-    # Shift with an arrow key does the same, wherever the focus is but in a field.
-    page.keyboard.press("Shift+ArrowLeft")
     expect(board).to_have_attribute("data-ply", str(marked[z][0]))
+    expect(status).to_have_text(f"Back to the first marked move of Z {names[z]}.")
+    # Shift with an arrow key does the same, wherever the focus is but in a field.
+    page.keyboard.press("Shift+ArrowRight")
+    expect(board).to_have_attribute("data-ply", str(marked[z][1]))
     expect(status).to_have_text("")
     page.keyboard.press("Shift+ArrowLeft")
-    expect(status).to_have_text(f"No earlier marked move of Z {names[z]}.")
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(board).to_have_attribute("data-ply", str(marked[z][-1]))
+    expect(status).to_have_text(f"Back to the last marked move of Z {names[z]}.")
     # O's only one, found backwards from the end; the plain arrow keys still step one move.
     who.select_option(o)
     page.locator('[data-step="last"]').click()

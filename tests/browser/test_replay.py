@@ -117,7 +117,7 @@ def test_arrow_keys_step_through_the_moves_after_a_click_on_the_board(player_pag
 
 
 def test_a_screen_reader_hears_each_move_not_the_whole_board(player_page, finished):
-    """Stepping announces the move number with the move itself ("Move 2 of 11: O o B2 a3", as
+    """Stepping announces the move number with the move itself ("Move 2 of 11: O B2 a3", as
     the move list says it), and the board is no live region: redrawn at every step, it made
     a screen reader read all 81 cells again at each key press."""
     match, actions = finished

@@ -162,3 +162,22 @@ def test_positions_for_looking_back_follow_the_pages_visibility(client):
 def test_the_favicon_is_served():
     response = Client().get("/favicon.ico")
     assert response.status_code == 301 and response.url.endswith("favicon.svg")
+
+
+def test_a_rated_match_of_a_pair_over_its_daily_limit_says_so_before_the_first_move():
+    from tests.support.players import make_accounts, play_first_moves
+
+    alice, bob = make_accounts(2, "pair")
+    first = play_first_moves(start_match("quarto-misere", [alice, bob], rated=True), [alice, bob])
+    services.match_resign(match_id=first.pk, user=bob)
+    client = Client()
+    client.force_login(alice)
+    over = client.get(f"/matches/{first.pk}/").content.decode().replace("&#x27;", "'")
+    assert "A rated rematch would not count for the ratings: the pair's daily limit" in over
+    rematch = start_match("quarto-misere", [bob, alice], rated=True)
+    page = client.get(f"/matches/{rematch.pk}/").content.decode().replace("&#x27;", "'")
+    note = re.search(r'<p class="hint" id="pair-limit"[^>]*>([^<]*)</p>', page)[1]
+    assert note == (f"Rated, but not counted for the ratings: the pair's daily limit ({bob.display_name} and "
+                    f"{alice.display_name} already had a rated result count in this game in the last 24 hours).")
+    casual = start_match("quarto-misere", [bob, alice], rated=False)
+    assert 'id="pair-limit"' not in client.get(f"/matches/{casual.pk}/").content.decode()

@@ -327,6 +327,20 @@ def test_a_visitor_sees_the_five_games_with_their_rules_before_choosing_a_name(c
     assert len(guide_games()) == 5
 
 
+def seat_options(page: str) -> list[tuple[str, str]]:
+    select = re.search(r'<select name="role"[^>]*>(.*?)</select>', page, re.S)[1]
+    return re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select)
+
+
+def test_the_seat_list_shows_the_chosen_rule_sets_seats_once_each_by_their_labels(signed_in):
+    client, _ = signed_in
+    assert seat_options(client.get("/").content.decode()) == [
+        ("", "Random seat"), ("xPlayer", "X (first to move)"), ("oPlayer", "O (second to move)")]
+    assert seat_options(client.get("/?game=tictactoe-3player").content.decode()) == [
+        ("", "Random seat"), ("xplayer", "X (first to move)"), ("oplayer", "O (second to move)"),
+        ("zplayer", "Z (third to move)")]
+
+
 def test_rated_against_the_computer_is_refused_as_casual_and_the_form_keeps_what_was_chosen(client):
     """A signed-up player is not told to sign up, and the form comes back as they left it."""
     member, = make_accounts(1)

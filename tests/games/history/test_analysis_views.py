@@ -9,7 +9,7 @@ from django.utils.html import escape
 
 from games.computer import analysis_runs
 from games.history.charts import GRAPH_AXIS, GRAPH_HEIGHT, GRAPH_PAD, evaluation_chart
-from games.match.labels import role_label
+from games.match.labels import label_beside_role, role_label
 from games.models import Analysis, Match
 from games.rules import get_game
 from games.services import ServiceError, analysis_request
@@ -83,7 +83,7 @@ def test_asked_then_progress_then_graph_marks_and_summary():
     # So does the line the search expected from there: the better move won at once, so it ends there.
     assert data["positions"][blunder - 1]["line"] == [marked["better"]]
     assert marked["better_line"] == [{"ply": blunder, "role_label": data["moves"][blunder - 1]["role_label"],
-                                      "label": marked["better_label"]}]
+                                      "label": label_beside_role(marked["role"], marked["better_label"])}]
     assert all(p["line"][0] == p["best"] for p in data["positions"][:-1]) and data["positions"][-1]["line"] == []
 
 
@@ -155,7 +155,8 @@ def test_a_stored_line_ends_at_a_move_the_rules_refuse_there():
     better = another_move(match, blunder)
     store_analysis(match, {blunder: [better, better]})  # the same cell twice
     marked = client_for().get(reverse("history:replay", args=[match.pk])).context["replay_data"]["analysis"]["moves"]
-    assert [m["label"] for m in marked[blunder - 1]["better_line"]] == [get_game(match.game).action_label(better)]
+    assert [m["label"] for m in marked[blunder - 1]["better_line"]] == [
+        label_beside_role(marked[blunder - 1]["role"], get_game(match.game).action_label(better))]
 
 
 def test_the_in_play_refusal_is_one_the_same_words_on_every_page_and_call():

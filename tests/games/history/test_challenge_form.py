@@ -31,6 +31,18 @@ def test_a_player_who_could_answer_is_offered_the_form_rated_by_default():
     assert '<input type="checkbox" id="challenge-rated" name="rated" checked>' in page
 
 
+def test_the_form_says_in_which_rule_sets_the_pair_already_had_its_counted_result_today():
+    from tests.support.players import play_first_moves, start_match
+
+    ada, bob = make_accounts(2)
+    assert 'id="challenge-pair-limit"' not in player_page(signed_in(ada), bob)
+    match = play_first_moves(start_match("quarto-misere", [ada, bob], rated=True), [ada, bob])
+    services.match_resign(match_id=match.pk, user=bob)
+    page = player_page(signed_in(ada), bob).replace("&#x27;", "'")
+    assert (f"A rated result between you and {bob.display_name} already counted in the last 24 hours in "
+            "Misère Quarto: a rated match of it today would not count for the ratings (the pair's daily limit).") in page
+
+
 def test_a_guest_is_offered_a_casual_challenge_only():
     (ada,) = make_accounts(1)
     (guest,) = make_players(1)

@@ -104,6 +104,22 @@ def test_replay_is_rebuilt_by_the_rules(played):
     assert replay["moves"][0]["label"] == game.action_label(actions[0])
 
 
+@pytest.mark.parametrize("slug, first", [("nine-board-tictactoe", ("X", "B2 b2")),
+                                         ("tictactoe-x9", ("X", "B2 b2")),
+                                         ("nine-board-tictactoe-pie", ("Red", "x B2 b2"))])
+def test_the_replays_move_list_names_the_mark_once(slug, first):
+    """Beside the mover's label ("X"), a move's label leaves out a mark that says the same; a
+    pie player's mark (it changes with the swap) stays."""
+    people = make_players(2, prefix=slug)
+    game = get_game(slug)
+    match = start_match(slug, people)
+    services.move_submit(match_id=match.pk, user=people[0], version=0,
+                         action=next(a for a in game.legal_actions(game.initial_state()) if "2 2 2 2" in a))
+    match.refresh_from_db()
+    move = selectors.match_replay(match=match)["moves"][0]
+    assert (move["role_label"], move["label"]) == first
+
+
 def test_replay_of_a_live_match_stops_at_its_current_ply():
     people = make_players(3)
     match = play_out(start_match("tictactoe-3player", people), people, max_moves=4)

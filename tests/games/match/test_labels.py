@@ -28,3 +28,24 @@ def test_result_sentences():
         == "Bob won: Ada resigned."
     assert result_sentence({"winners": [], "draw": True, "reason": "the board is full"}, seats) \
         == "A draw: the board is full."
+
+
+def test_a_result_names_the_winner_once_when_the_reason_starts_with_them():
+    seats = {"xPlayer": "Ada", "oPlayer": "Bob"}
+    line = {"winners": ["xPlayer"], "draw": False, "reason": "xPlayer completed a line of x in sub-board B2"}
+    assert result_sentence(line, seats) == "Ada completed a line of x in sub-board B2 and won."
+    four = {"winners": ["oplayer"], "draw": False, "reason": "oplayer made four in a row; zplayer resigned"}
+    assert result_sentence(four, {"oplayer": "Otto", "zplayer": "Zoe"}) == "Otto made four in a row and won; Zoe resigned."
+    quarto = {"winners": ["black"], "draw": False,
+              "reason": "white completed row 1 of short and light pieces, which loses"}
+    assert result_sentence(quarto, {"white": "Ada", "black": "Bob"}) \
+        == "Bob won: Ada completed row 1 of short and light pieces, which loses."
+
+
+def test_a_shared_win_names_the_winners_once_and_says_what_each_score_means():
+    names = {"xplayer": "Ada", "oplayer": "Bob", "zplayer": "Cy"}
+    full = {"winners": ["xplayer", "zplayer"], "draw": False,
+            "reason": "xplayer and zplayer made three in a row on a full board with no four (66 points each); "
+                      "oplayer made no three (33 points)"}
+    assert result_sentence(full, names) == ("Ada and Cy made three in a row on a full board with no four "
+                                            "(66 points each) and share the win; Bob made no three (33 points).")

@@ -103,7 +103,8 @@ def test_a_wrapped_four_counts_only_on_the_torus(direction):
     assert TORUS.is_terminal(torus)
     outcome = TORUS.outcome(torus)
     assert outcome.scores == {"xplayer": 100, "oplayer": 0, "zplayer": 0}
-    assert outcome.winners == ("xplayer",) and outcome.reason == "xplayer made four in a row"
+    assert outcome.winners == ("xplayer",)
+    assert outcome.reason == "xplayer made four in a row (100 points); oplayer and zplayer have no three (0 points)"
     assert sorted(outcome.line) == sorted((m - 1) * 5 + n - 1 for m, n in WRAPPED_FOURS[direction])
 
 
@@ -146,8 +147,9 @@ def test_scores_four_three_and_nothing(game):
     """))
     outcome = game.outcome(state)
     assert outcome.scores == {"xplayer": 100, "oplayer": 66, "zplayer": 0}
-    assert outcome.reason == "xplayer made four in a row; oplayer has three in a row"
-    assert outcome.line == (0, 1, 2, 3)
+    assert outcome.reason == ("xplayer made four in a row (100 points); oplayer has three in a row (66 points); "
+                              "zplayer has no three (0 points)")
+    assert outcome.line == (0, 1, 2, 3, 5, 6, 7)  # the four and o's three: every line that scored
 
 
 @BOTH
@@ -168,8 +170,12 @@ def test_full_board_without_a_four_scores_66_for_threes_and_33_for_the_rest():
     assert state.ply == 25 and BOUNDED.is_terminal(state)
     outcome = BOUNDED.outcome(state)
     assert outcome.scores == {"xplayer": 33, "oplayer": 66, "zplayer": 66}
-    assert outcome.winners == ("oplayer", "zplayer") and outcome.line == ()
-    assert outcome.reason == "the board is full: oplayer and zplayer have three in a row"
+    assert outcome.winners == ("oplayer", "zplayer")
+    assert outcome.reason == ("oplayer and zplayer made three in a row on a full board with no four "
+                              "(66 points each); xplayer made no three (33 points)")
+    masks = state.masks
+    scoring = {c for w in BOUNDED.threes for mask in masks[1:] if mask & w == w for c in range(25) if w >> c & 1}
+    assert outcome.line == tuple(sorted(scoring)) and {0, 1, 2, 3, 8, 13, 12, 14} <= scoring
 
 
 def test_a_role_that_left_play_scores_0_and_is_credited_with_no_line():
@@ -180,13 +186,17 @@ def test_a_role_that_left_play_scores_0_and_is_credited_with_no_line():
         .....
         ....z
     """))
-    assert BOUNDED.outcome_without(four, ["oplayer"]).reason == "xplayer made four in a row"
+    without_o = BOUNDED.outcome_without(four, ["oplayer"])
+    assert without_o.reason == "xplayer made four in a row (100 points); zplayer has no three (0 points)"
+    assert without_o.line == (0, 1, 2, 3)
     by_x = BOUNDED.outcome_without(four, ["xplayer"])  # its turns were played at random
     assert by_x.scores == {"xplayer": 0, "oplayer": 66, "zplayer": 0} and by_x.winners == ("oplayer",)
-    assert by_x.reason == "a random move for xplayer made four in a row; oplayer has three in a row"
+    assert by_x.reason == ("a random move for xplayer made four in a row; oplayer has three in a row (66 points); "
+                           "zplayer has no three (0 points)")
     full = BOUNDED.outcome_without(BOUNDED.replay(from_picture(FULL_O_AND_Z_THREES)), ["oplayer", "zplayer"])
     assert full.scores == {"xplayer": 33, "oplayer": 0, "zplayer": 0} and full.winners == ("xplayer",)
-    assert full.reason == "the board is full and nobody still playing has three in a row"
+    assert full.reason == "the board is full and nobody still playing has three in a row (33 points)"
+    assert full.line == ()
 
 
 def test_full_board_without_any_three_is_33_each_and_a_draw():
@@ -195,7 +205,7 @@ def test_full_board_without_any_three_is_33_each_and_a_draw():
     state = BOUNDED.replay(actions)
     outcome = BOUNDED.outcome(state)
     assert outcome.scores == {"xplayer": 33, "oplayer": 33, "zplayer": 33}
-    assert outcome.is_draw and outcome.reason == "the board is full and nobody has three in a row"
+    assert outcome.is_draw and outcome.reason == "the board is full and nobody has three in a row (33 points each)"
     assert BOUNDED.view(state)["to_move"] is None and BOUNDED.view(state)["cell_actions"] == {}
 
 

@@ -191,9 +191,10 @@ def test_a_resigned_seat_is_not_credited_with_its_three_when_the_others_finish()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["scores"] == {"xplayer": 0, "oplayer": 100, "zplayer": 0}
-    assert match.result["reason"] == "oplayer made four in a row; xplayer resigned"
+    assert match.result["reason"] == "oplayer made four in a row (100 points); zplayer has no three (0 points); xplayer resigned"
     names = {"xplayer": "Xena", "oplayer": "Otto", "zplayer": "Zed"}
-    assert result_sentence(match.result, names) == "Otto won: Otto made four in a row; Xena resigned."
+    assert result_sentence(match.result, names) == \
+        "Otto made four in a row (100 points) and won; Zed has no three (0 points); Xena resigned."
 
 
 def match_presence(match):
