@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -14,6 +14,7 @@ from games.match import guide
 from games.history.selectors import match_replay
 from games.models import Match
 from games.rules import SLUGS
+from games.selectors.sharing import link_preview
 from games.services import ServiceError
 
 
@@ -34,14 +35,25 @@ def match_page(request, match_id: int):
         raise Http404("No such match, or it is private.")
     snapshot = selectors.match_snapshot(match=match)
     roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
+    names = {s["role"]: s["player"]["name"] if s["player"] else None for s in snapshot["seats"]}
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
+        "preview": link_preview(match=match, names=names, to_move=snapshot["view"].get("to_move"),
+                                page_url=request.build_absolute_uri(request.path), site=request.build_absolute_uri("/")),
+        "embed_code": None if match.is_private else embed_code(request.build_absolute_uri(f"/embed/{match.pk}/"),
+                                                                   snapshot["game_name"]),
         "computer_levels": [level.name for level in LEVELS],  # a waiting match's creator may seat it
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
     })
+
+
+def embed_code(url: str, game_name: str) -> str:
+    """The HTML that shows a match's board in another site's page (``games.embed``)."""
+    return (f'<iframe src="{escape(url)}" width="400" height="500" style="border: 0" '
+            f'title="{escape(game_name)} on Boardhall"></iframe>')
 
 
 def match_positions(request, match_id: int):
