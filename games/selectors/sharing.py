@@ -52,7 +52,8 @@ def position_picture(*, match_id: int) -> tuple[bytes, int] | None:
     game = None if match is None or match.is_private else known_rules(match.game)
     if game is None:
         return None
-    key = f"position-png:{match.pk}:{match.version}"
+    # The match's own random token too: an id comes back after a database is emptied or restored.
+    key = f"position-png:{match.pk}:{match.random_token}:{match.version}"
     picture = cache.get(key)
     if picture is None:
         picture = board_png(game.view(game.state_from_json(match.state)))
