@@ -41,8 +41,9 @@ def match_page(request, match_id: int):
         "snapshot": snapshot,
         "preview": link_preview(match=match, names=names, to_move=snapshot["view"].get("to_move"),
                                 page_url=request.build_absolute_uri(request.path), site=request.build_absolute_uri("/")),
-        "embed_code": None if match.is_private else embed_code(request.build_absolute_uri(f"/embed/{match.pk}/"),
-                                                                   snapshot["game_name"]),
+        "embed_code": None if match.is_private else embed_code(
+            request.build_absolute_uri(f"/embed/{match.pk}/"), snapshot["game_name"],
+            replay=match.status in (Match.Status.FINISHED, Match.Status.ABORTED)),
         "computer_levels": [level.name for level in LEVELS],  # a waiting match's creator may seat it
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
@@ -50,9 +51,10 @@ def match_page(request, match_id: int):
     })
 
 
-def embed_code(url: str, game_name: str) -> str:
-    """The HTML that shows a match's board in another site's page (``games.embed``)."""
-    return (f'<iframe src="{escape(url)}" width="400" height="500" style="border: 0" '
+def embed_code(url: str, game_name: str, *, replay: bool) -> str:
+    """The HTML that shows a match's board in another site's page (``games.embed``); a
+    finished match's has room for the replay's controls."""
+    return (f'<iframe src="{escape(url)}" width="400" height="{580 if replay else 500}" style="border: 0" '
             f'title="{escape(game_name)} on Boardhall"></iframe>')
 
 

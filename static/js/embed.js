@@ -23,7 +23,8 @@ function draw(match, lastMove) {
   clocks.update(match.clock);
   status.textContent = statusText(match);
   root.dataset.status = match.status;
-  root.dataset.version = String(match.version);
+  board.dataset.status = match.status; // the board shows the sub-board to play in only while active
+  board.dataset.version = String(match.version);
 }
 
 function drawSeats(match) {
