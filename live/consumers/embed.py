@@ -11,16 +11,18 @@ no secret). It is still counted against its address's socket and message limits.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from games import selectors
 from games.match.rulesets import stored_rules
-from games.runtime import throttle
+from games.runtime import outages, throttle
 from games.runtime.dbthreads import db
 from games.selectors import rows, snapshots
 from games.services import ServiceError, broadcast
 from live.sockets import NOT_FOUND, READS, Socket
 
+logger = logging.getLogger(__name__)
 READ_ONLY = "This board is read-only: open the match on Boardhall to play, chat or offer anything."
 
 
@@ -65,7 +67,10 @@ class EmbedConsumer(Socket):
         await self.release()
         if self.group:
             group, self.group = self.group, None
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as err:  # the board is gone either way; the group forgets it
+                outages.report_or_log("an embedded board leaving its match's group", err, logger)
 
     def receiving(self) -> bool:
         return bool(self.group)

@@ -49,6 +49,7 @@ def test_every_other_route_goes_through_the_guarded_stack_untouched():
         assert name == "guarded" and scope["headers"] == headers
 
 
+@pytest.mark.django_db  # Channels' denier closes stale database connections as it handles the socket
 def test_the_embed_route_still_needs_a_host_the_site_answers_to():
     name, _, sent = route("/ws/embed/7/", [(b"host", b"evil.example")])
     assert name is None and sent[0]["type"] == "websocket.close"
