@@ -15,12 +15,13 @@ from django.conf import settings  # noqa: E402
 from config.bodylimit import limit_bodies  # noqa: E402
 from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
+from config.embedsockets import OpenToAnyOrigin  # noqa: E402
 from config.errorpages import too_large_page  # noqa: E402
 
 from config.handshake import lazy_pformat  # noqa: E402
 from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
-from config.routing import websocket_urlpatterns  # noqa: E402
+from config.routing import embed_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
 from config.tcpwrite import write_at_once  # noqa: E402
 from games.computer.workers import ComputerWorker  # noqa: E402
@@ -62,10 +63,14 @@ load_ahead()
 application = RunStartHooks(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence.
-        # A SIGTERM closes each socket between two messages (config/drain.py's TrackHandling).
-        "websocket": SameOriginValidator(TrackHandling(SocketUserMiddleware(URLRouter(websocket_urlpatterns))),
-                                         settings.ALLOWED_ORIGINS),
+        # Browsers send cookies on cross-site websockets: the origin check is the CSRF defence;
+        # the embedded board's read-only socket alone takes any origin, and no cookie
+        # (config/embedsockets.py). A SIGTERM closes each socket between two messages
+        # (config/drain.py's TrackHandling).
+        "websocket": OpenToAnyOrigin(
+            embedded=TrackHandling(URLRouter(embed_websocket_urlpatterns)),
+            guarded=SameOriginValidator(TrackHandling(SocketUserMiddleware(URLRouter(websocket_urlpatterns))),
+                                        settings.ALLOWED_ORIGINS)),
         # Worker processes (manage.py runworker computer / ggp): the computer's turns and the calls
         # to GGP players when scaled.
         "channel": ChannelNameRouter({"computer": ComputerWorker.as_asgi(), "ggp": GGPWorker.as_asgi()}),

@@ -4,6 +4,7 @@ Channels' ``WebsocketDenier`` does, instead of failing inside the router."""
 from channels.security.websocket import WebsocketDenier
 from django.urls import path, re_path
 
+from live.consumers.embed import EmbedConsumer
 from live.consumers.match import MatchConsumer
 from live.consumers.lobby import LobbyConsumer, SiteConsumer
 
@@ -11,5 +12,11 @@ websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/site/", SiteConsumer.as_asgi()),
+    re_path(r"", WebsocketDenier.as_asgi()),
+]
+
+# The embedded board's socket, open to any origin and without cookies (config/embedsockets.py).
+embed_websocket_urlpatterns = [
+    path("ws/embed/<int:match_id>/", EmbedConsumer.as_asgi()),
     re_path(r"", WebsocketDenier.as_asgi()),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import embed, views
 
 app_name = "games"
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("matches/<int:match_id>/abort/", views.match_abort, name="abort"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="rematch"),
     path("matches/<int:match_id>/rematch/decline/", views.match_rematch_decline, name="rematch_decline"),
+    path("matches/<int:match_id>/position.png", embed.match_picture, name="picture"),
+    path("embed/<int:match_id>/", embed.match_embed, name="embed"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("rules/<slug:slug>.kif", views.rules_sheet, name="rules_sheet"),

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -16,6 +16,7 @@ from games.history.selectors import match_replay
 from games.models import Match
 from games.rules import SLUGS
 from games.selectors.pairs import match_pairs_over_limit
+from games.selectors.sharing import link_preview
 from games.services import ServiceError
 
 
@@ -37,6 +38,7 @@ def match_page(request, match_id: int):
     snapshot = selectors.match_snapshot(match=match)
     roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
     seats = snapshot["seats"]
+    names = {s["role"]: s["player"]["name"] if s["player"] else None for s in seats}
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
@@ -44,11 +46,23 @@ def match_page(request, match_id: int):
             match_pairs_over_limit(match=match, seats=seats),
             {s["role"]: s["player"]["name"] for s in seats if s["player"]}, seats=len(seats),
             finished=match.status == Match.Status.FINISHED),
+        "preview": link_preview(match=match, names=names, to_move=snapshot["view"].get("to_move"),
+                                page_url=request.build_absolute_uri(request.path), site=request.build_absolute_uri("/")),
+        "embed_code": None if match.is_private else embed_code(
+            request.build_absolute_uri(f"/embed/{match.pk}/"), snapshot["game_name"],
+            replay=match.status in (Match.Status.FINISHED, Match.Status.ABORTED)),
         "computer_levels": [level.name for level in LEVELS],  # a waiting match's creator may seat it
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
     })
+
+
+def embed_code(url: str, game_name: str, *, replay: bool) -> str:
+    """The HTML that shows a match's board in another site's page (``games.embed``); a
+    finished match's has room for the replay's controls."""
+    return (f'<iframe src="{escape(url)}" width="400" height="{580 if replay else 500}" style="border: 0" '
+            f'title="{escape(game_name)} on Boardhall"></iframe>')
 
 
 def match_positions(request, match_id: int):

@@ -17,6 +17,7 @@ from games.rules.base import RulesError
 from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
 from games.selectors.pairs import games_over_pair_limit
+from games.selectors.sharing import link_preview
 from games.services import ServiceError, analysis_request, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
@@ -95,6 +96,8 @@ def match_replay(request, match_id: int):
         row["name"] = names.get(row["role"]) or "nobody"
     return render(request, "history/replay.html", {
         "match": match, "replay": replay, "ply": ply, "last": last, "invite": invite,
+        "preview": link_preview(match=match, names=names, to_move=replay["views"][-1].get("to_move"),
+                                page_url=request.build_absolute_uri(request.path), site=request.build_absolute_uri("/")),
         "analysis": analysis, "thresholds": analysis_thresholds(),
         "replay_data": {"views": replay["views"], "moves": replay["moves"], "ply": ply,
                         "analysis": _analysis_data(request, match, invite, analysis)},

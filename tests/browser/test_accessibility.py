@@ -80,6 +80,8 @@ def test_every_page_passes_axe(browser, live_server, axe_script, width, scheme):
              "player with ratings": f"/players/{member_id}/", "leaderboard": "/leaderboards/?game=quarto-misere",
              "replay": f"/matches/{finished}/replay/?ply=3", "rules": "/rules/",
              "replay with its analysis": f"/matches/{made['tictactoe-3player finished']}/replay/?ply=5",
+             "embed of a live match": f"/embed/{made['quarto-misere mid-game']}/", "embed of a finished match":
+             f"/embed/{finished}/",
              "not found": "/nowhere/", "form address": "/guest/", "log in": "/login/", "sign up": "/signup/",
              **{f"rules of {slug}": f"/rules/{slug}/" for slug in RULES},
              **{f"{name} (visitor)": f"/matches/{pk}/" for name, pk in made.items()}}

@@ -65,7 +65,7 @@ def router():
 
 
 async def test_listed_origins_are_accepted_exactly():
-    sockets = router().application_mapping["websocket"].application
+    sockets = router().application_mapping["websocket"].guarded.application
     app = SameOriginValidator(sockets, ["https://play.example:8443"])
     assert await connects("https://play.example:8443", "localhost:8000", app=app)
     assert not await connects("https://play.example", "localhost:8000", app=app)

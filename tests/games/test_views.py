@@ -181,3 +181,29 @@ def test_a_rated_match_of_a_pair_over_its_daily_limit_says_so_before_the_first_m
                     f"{alice.display_name} already had a rated result count in this game in the last 24 hours).")
     casual = start_match("quarto-misere", [bob, alice], rated=False)
     assert 'id="pair-limit"' not in client.get(f"/matches/{casual.pk}/").content.decode()
+
+
+def meta(page: str, key: str) -> str | None:
+    """The content of the page's <meta property|name="key">, or None."""
+    found = re.search(rf'<meta (?:property|name)="{re.escape(key)}" content="([^"]*)"', page)
+    return found[1] if found else None
+
+
+def test_a_live_match_page_carries_a_link_preview_and_a_share_box(client):
+    match = start_match("tictactoe-3player", make_players(3))
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert meta(page, "og:title") == "player 1 vs player 2 vs player 3 · Three-Player Tic-Tac-Toe"
+    assert meta(page, "og:description") == "Live: player 1 to move. Casual, untimed."
+    assert meta(page, "og:image") == f"http://testserver/matches/{match.pk}/position.png?v=0"
+    assert meta(page, "og:url") == f"http://testserver/matches/{match.pk}/"
+    assert 'id="share"' in page and 'src="/static/js/share.js"' in page
+    code = re.search(r'<input id="share-embed" readonly value="([^"]*)"', page)[1]
+    assert code.startswith(f"&lt;iframe src=&quot;http://testserver/embed/{match.pk}/&quot;")
+
+
+def test_a_private_match_page_has_no_share_box_and_previews_nobody():
+    players = make_players(2)
+    match = start_match("nine-board-tictactoe", players, is_private=True)
+    page = logged_in(players[0]).get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="share"' not in page and "/embed/" not in page
+    assert meta(page, "og:title") == "A private match" and meta(page, "og:image") is None

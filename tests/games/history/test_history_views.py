@@ -1,6 +1,7 @@
 """The history pages through the test client: lists, filters, player page, replay, privacy, queries."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -187,3 +188,25 @@ def test_a_match_of_rules_this_site_no_longer_has_is_listed_by_its_slug_and_show
     Analysis.objects.create(match=gone, requested_by=a, rounds=1, positions=10)  # one asked before the rules went
     answer = client.get(f"/matches/{gone.pk}/analysis.json")
     assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules" and why in answer.json()["message"]
+
+
+def meta(page: str, key: str) -> str | None:
+    """The content of the page's <meta property|name="key">, or None."""
+    found = re.search(rf'<meta (?:property|name)="{re.escape(key)}" content="([^"]*)"', page)
+    return found[1] if found else None
+
+
+def test_a_replay_carries_a_link_preview_with_the_result_and_the_position(players):
+    match = finished_match("quarto-misere", players[:2], ["won", "lost"])
+    page = Client().get(f"/matches/{match.pk}/replay/").content.decode()
+    assert meta(page, "og:title") == "player 1 vs player 2 · Misère Quarto"
+    assert meta(page, "og:description") == "player 1 won: test."
+    assert meta(page, "og:image") == f"http://testserver/matches/{match.pk}/position.png?v={match.version}"
+    assert meta(page, "twitter:card") == "summary_large_image"
+
+
+def test_a_private_replay_previews_nothing_of_its_players(players):
+    match = finished_match("quarto-misere", players[:2], ["won", "lost"], private=True)
+    page = Client().get(f"/matches/{match.pk}/replay/?invite={match.invite_token}").content.decode()
+    assert meta(page, "og:title") == "A private match" and meta(page, "og:image") is None
+    assert "player 1" not in meta(page, "og:description")
