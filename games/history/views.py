@@ -16,7 +16,7 @@ from games.rules import GAMES, get_game
 from games.rules.base import RulesError
 from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
-from games.services import ServiceError, analysis_request, can_answer_challenges
+from games.services import ServiceError, analysis_request, blocked_between, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
 IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
@@ -59,7 +59,7 @@ def player_page(request, user_id: int):
         "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": GAMES,
         "clock_choices": clocks.choices(),
         "can_challenge": (request.user.is_authenticated and request.user.pk != player.pk
-                          and can_answer_challenges(player)),
+                          and can_answer_challenges(player) and not blocked_between(request.user.pk, player.pk)),
     })
 
 

@@ -30,6 +30,7 @@ from games.services.challenges import (
                                        challenge_expire,
                                        challenge_expire_later,
 )
+from games.services.blocks import blocked_between
 from games.services.chat import chat_post
 from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
 from games.ggp.players import REMOVED_COUNTS_DAYS as GGP_REMOVED_COUNTS_DAYS
@@ -77,7 +78,7 @@ ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_cal
 
 __all__ = [
     "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
-    "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
+    "analysis_takeover_seconds", "blocked_between", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_play_sent", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
