@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
@@ -24,6 +25,8 @@ def _act(request, player_id: int, service, done: str):
     try:
         service(user=request.user, player_id=player_id)
     except ServiceError as err:
+        if err.code == "no_such_player":
+            raise Http404(err.message) from err
         messages.error(request, err.message)
     else:
         messages.success(request, done)
