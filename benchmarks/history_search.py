@@ -52,7 +52,7 @@ def main() -> None:
     print(f"{args.matches} finished matches, {args.players} players, filled in {time.perf_counter() - started:.0f} s; "
           f"{connection.vendor}{'' if args.database_url else f' at {workdir}'}")
     print(f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; {platform.platform()}")
-    print(f"| search | median ms | p95 ms | matches found (median) |\n| --- | ---: | ---: | ---: |")
+    print("| search | median ms | p95 ms | matches found (median) |\n| --- | ---: | ---: | ---: |")
     rng = random.Random(11)
     for label, filters_of in searches(users, first_day, days):
         run(label, [filters_of(rng) for _ in range(args.searches)], viewer=users[0])

@@ -7,7 +7,6 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         from games.services import blocks
-
         from social.selectors import blocks_among
 
         # The challenge and pairing services ask through this hand-off who blocked whom.

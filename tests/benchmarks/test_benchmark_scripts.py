@@ -183,3 +183,11 @@ def test_the_slips_benchmark_solves_each_placement_and_counts_what_the_uct_and_i
     (tmp_path / "rows.jsonl").write_text(json.dumps(row) + "\n")
     out = run("benchmarks/uct_slips.py", "--summary", str(tmp_path / "rows.jsonl"))
     assert f"| 1 | {row['uct_modal'] / RUNS:.1%} |" in out
+
+
+def test_the_history_search_benchmark_prints_a_row_per_search():
+    out = run("benchmarks/history_search.py", "--matches", "300", "--players", "40", "--searches", "3")
+    rows = [line.split("|") for line in out.splitlines() if line.startswith("| ") and line[2:5] not in ("sea", "---")]
+    assert len(rows) == 9, out
+    assert all(float(row[2]) > 0 and float(row[3]) >= float(row[2]) for row in rows)
+    assert int(rows[0][4]) > 0  # the first page finds the matches built
