@@ -3,7 +3,8 @@
 Visibility: ``games.selectors.match_can_view``, the one rule of every page that shows a match
 (its lists' form, ``match_visible_q``).
 Query counts do not depend on the number of matches: a page is one count, one page query and
-one query for its seats with their players; a record is one aggregate query.
+one query for its seats with their players (and one per name typed in a search); a record is
+one aggregate query.
 """
 
 from __future__ import annotations
@@ -58,16 +59,21 @@ class HistoryFilters:
     until: date | None = None  # finished on or before this day
 
 
-def players_named(prefix: str) -> QuerySet:
+NAMED_FEW = 20  # players a typed name may name for their seats to lead the search
+
+
+def players_named(prefix: str) -> list[int] | QuerySet:
     """The ids of the players whose display name starts with ``prefix``, compared as names are
-    (``name_key``: case, width, spacing and look-alikes folded), on the index of ``User.name_key``.
-    SQLite's LIKE ignores case and so cannot use that index: a range on the folded key, which
-    holds exactly the keys starting with the prefix in its byte order, lets it."""
+    (``name_key``: case, width, spacing and look-alikes folded), on the index of ``User.name_key``
+    (one query): a list when they are at most ``NAMED_FEW``, else the query itself, to run inside
+    the search's. SQLite's LIKE ignores case and so cannot use that index: a range on the folded
+    key, which holds exactly the keys starting with the prefix in its byte order, lets it."""
     key = name_key(prefix)
     users = get_user_model().objects.filter(name_key__startswith=key)
     if connection.vendor == "sqlite":
         users = users.filter(name_key__gte=key, name_key__lt=key + "\U0010ffff")
-    return users.values("pk")
+    few = list(users.values_list("pk", flat=True)[:NAMED_FEW + 1])
+    return few if len(few) <= NAMED_FEW else users.values("pk")
 
 
 def _day_start(day: date) -> datetime:
@@ -93,28 +99,30 @@ def history_matches(*, user, filters: HistoryFilters = HistoryFilters()) -> Quer
     if filters.until:
         finished &= Q(finished_at__lt=_day_start(filters.until + timedelta(days=1)))
     seat_filters = []
-    if filters.player_id is not None or filters.name:
+    named = {which: players_named(typed) for which, typed in (("name", filters.name), ("opponent", filters.opponent))
+             if typed}
+    if filters.player_id is not None or "name" in named:
         seats = Seat.objects.all()
         if filters.player_id is not None:
             seats = seats.filter(player_id=filters.player_id)
-        if filters.name:
-            seats = seats.filter(player_id__in=players_named(filters.name))
+        if "name" in named:
+            seats = seats.filter(player_id__in=named["name"])
         if filters.result:
             seats = seats.filter(outcome=filters.result)
         seat_filters.append(seats)
-    if filters.opponent:
-        against = Seat.objects.filter(player_id__in=players_named(filters.opponent))
+    if "opponent" in named:
+        against = Seat.objects.filter(player_id__in=named["opponent"])
         if filters.player_id is not None:
             against = against.exclude(player_id=filters.player_id)
         seat_filters.append(against)
     matches = Match.objects.filter(finished)
-    if filters.player_id is not None:
-        # One player's seats are few: they lead, their matches are read by key and only those
-        # are checked. Without statistics SQLite's planner would rather walk every finished
-        # match on the index on status (it guesses an equality there to be selective), which
-        # comparing the status through COALESCE prevents. A typed name's start may name many
-        # players: there the index on (status, finished_at) leads, in the page's order.
-        # PostgreSQL plans by its statistics either way.
+    if filters.player_id is not None or any(isinstance(ids, list) for ids in named.values()):
+        # A few players' seats are few: they lead, their matches are read by key and only
+        # those are checked. Without statistics SQLite's planner would rather walk every
+        # finished match on the index on status (it guesses an equality there to be
+        # selective), which comparing the status through COALESCE prevents. A typed name's
+        # start that names many players leaves the index on (status, finished_at) to lead, in
+        # the page's order. PostgreSQL plans by its statistics either way.
         matches = Match.objects.alias(finished_status=Coalesce("status", Value(""))).filter(
             _without(finished, "status"), finished_status=Match.Status.FINISHED)
     for seats in seat_filters:
