@@ -116,13 +116,14 @@ def history_matches(*, user, filters: HistoryFilters = HistoryFilters()) -> Quer
             against = against.exclude(player_id=filters.player_id)
         seat_filters.append(against)
     matches = Match.objects.filter(finished)
-    if filters.player_id is not None or any(isinstance(ids, list) for ids in named.values()):
+    few = filters.player_id is not None or any(isinstance(ids, list) for ids in named.values())
+    if few and connection.vendor == "sqlite":
         # A few players' seats are few: they lead, their matches are read by key and only
         # those are checked. Without statistics SQLite's planner would rather walk every
         # finished match on the index on status (it guesses an equality there to be
         # selective), which comparing the status through COALESCE prevents. A typed name's
         # start that names many players leaves the index on (status, finished_at) to lead, in
-        # the page's order. PostgreSQL plans by its statistics either way.
+        # the page's order. PostgreSQL plans by its statistics: there the status is compared as is.
         matches = Match.objects.alias(finished_status=Coalesce("status", Value(""))).filter(
             _without(finished, "status"), finished_status=Match.Status.FINISHED)
     for seats in seat_filters:
