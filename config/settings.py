@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "lobby",
     "games",
     "botapi",
+    "social",
     # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
     "channels",
 ]

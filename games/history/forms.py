@@ -4,11 +4,14 @@ from django import forms
 
 from games.history.selectors import HistoryFilters
 from games.history.services import IMPORT_MAX_BYTES, IMPORT_TOO_LARGE
+from games.match.text import name_key
 from games.models import Outcome
 from games.rules import GAMES
 
 
 NO_SUCH_PLAYER = "There is no such player: showing every player's matches."
+NAME_MAX = 30  # a display name's length (lobby.models.User.display_name)
+DATE_ERRORS = {"invalid": "Enter a date as YYYY-MM-DD, for example 2026-03-01."}
 
 
 class HistoryFilterForm(forms.Form):
@@ -20,6 +23,12 @@ class HistoryFilterForm(forms.Form):
                                 error_messages=dict.fromkeys(["invalid", "min_value", "max_value"], NO_SUCH_PLAYER))
     result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
                                label="Result for the player")
+    name = forms.CharField(required=False, max_length=NAME_MAX, label="Player's name starts with", strip=True)
+    opponent = forms.CharField(required=False, max_length=NAME_MAX, label="Opponent's name starts with", strip=True)
+    since = forms.DateField(required=False, label="Finished from", input_formats=["%Y-%m-%d"],
+                            error_messages=DATE_ERRORS, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label="to", input_formats=["%Y-%m-%d"],
+                            error_messages=DATE_ERRORS, widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -27,8 +36,12 @@ class HistoryFilterForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("result") and not data.get("player"):
-            self.add_error("result", "Pick a player first (click a name in the list) to filter by their result.")
+        if data.get("result") and not (data.get("player") or data.get("name")):
+            self.add_error("result", "Pick a player first (type a name, or click one in the list) "
+                                     "to filter by their result.")
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            self.add_error("until", "The last day comes before the first: swap them.")
         return data
 
     def no_such_player(self) -> None:
@@ -38,7 +51,14 @@ class HistoryFilterForm(forms.Form):
     def filters(self) -> HistoryFilters:
         data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
         return HistoryFilters(game=data.get("game") or None, player_id=data.get("player"),
-                              result=data.get("result") or None)
+                              result=data.get("result") or None, name=_searchable(data.get("name")),
+                              opponent=_searchable(data.get("opponent")), since=data.get("since"),
+                              until=data.get("until"))
+
+
+def _searchable(typed: str | None) -> str | None:
+    """A typed name's start, or None when nothing is left of it to compare (spaces only)."""
+    return typed if typed and name_key(typed) else None
 
 
 class ImportForm(forms.Form):

@@ -3,19 +3,21 @@
 Visibility: ``games.selectors.match_can_view``, the one rule of every page that shows a match
 (its lists' form, ``match_visible_q``).
 Query counts do not depend on the number of matches: a page is one count, one page query and
-one query for its seats with their players; a record is one aggregate query.
+one query for its seats with their players (and one per name typed in a search); a record is
+one aggregate query.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from typing import Any
-
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, Prefetch, Q, QuerySet
+from django.db import connection
+from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.match import ratings
@@ -38,7 +40,7 @@ from games.selectors.analysis import analysis_of
 from games.selectors.snapshots import REPLACED
 from games.rules import GAMES
 from games.rules.base import RulesError
-from games.match.text import TextRefused, text_clean
+from games.match.text import TextRefused, name_key, text_clean
 
 PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
@@ -57,19 +59,83 @@ class HistoryFilters:
 
     game: str | None = None
     player_id: int | None = None
-    result: str | None = None  # an ``Outcome`` value; applies to ``player_id``
+    result: str | None = None  # an ``Outcome`` value; applies to the player (``player_id`` or ``name``)
+    name: str | None = None  # the start of a player's display name, any case
+    opponent: str | None = None  # the start of an opponent's display name, any case
+    since: date | None = None  # finished on or after this day
+    until: date | None = None  # finished on or before this day
+
+
+NAMED_FEW = 20  # players a typed name may name for their seats to lead the search
+
+
+def players_named(prefix: str) -> list[int] | QuerySet:
+    """The ids of the players whose display name starts with ``prefix``, compared as names are
+    (``name_key``: case, width, spacing and look-alikes folded), on the index of ``User.name_key``
+    (one query): a list when they are at most ``NAMED_FEW``, else the query itself, to run inside
+    the search's. SQLite's LIKE ignores case and so cannot use that index: a range on the folded
+    key, which holds exactly the keys starting with the prefix in its byte order, lets it."""
+    key = name_key(prefix)
+    users = get_user_model().objects.filter(name_key__startswith=key)
+    if connection.vendor == "sqlite":
+        users = users.filter(name_key__gte=key, name_key__lt=key + "\U0010ffff")
+    few = list(users.values_list("pk", flat=True)[:NAMED_FEW + 1])
+    return few if len(few) <= NAMED_FEW else users.values("pk")
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def _without(condition: Q, field: str) -> Q:
+    """``condition`` (a plain AND of field lookups) without its lookup of ``field``."""
+    return Q(*(child for child in condition.children if child[0] != field))
 
 
 def history_matches(*, user, filters: HistoryFilters = HistoryFilters()) -> QuerySet[Match]:
-    """Finished matches ``user`` may see, filtered, newest first (seats and players prefetched)."""
-    matches = Match.objects.filter(match_visible_q(user=user), status=Match.Status.FINISHED)
+    """Finished matches ``user`` may see, filtered, newest first (seats and players prefetched).
+
+    The player is ``player_id`` and/or a name's start (``name``), the result theirs; the
+    opponent (``opponent``, a name's start) sat in the same match in another seat than
+    ``player_id``; ``since`` and ``until`` bound the day it finished, in the site's time zone."""
+    finished = Q(status=Match.Status.FINISHED)
     if filters.game:
-        matches = matches.filter(game=filters.game)
-    if filters.player_id is not None:
-        seats = Seat.objects.filter(player_id=filters.player_id)
+        finished &= Q(game=filters.game)
+    if filters.since:
+        finished &= Q(finished_at__gte=_day_start(filters.since))
+    if filters.until:
+        finished &= Q(finished_at__lt=_day_start(filters.until + timedelta(days=1)))
+    seat_filters = []
+    named = {which: players_named(typed) for which, typed in (("name", filters.name), ("opponent", filters.opponent))
+             if typed}
+    if filters.player_id is not None or "name" in named:
+        seats = Seat.objects.all()
+        if filters.player_id is not None:
+            seats = seats.filter(player_id=filters.player_id)
+        if "name" in named:
+            seats = seats.filter(player_id__in=named["name"])
         if filters.result:
             seats = seats.filter(outcome=filters.result)
+        seat_filters.append(seats)
+    if "opponent" in named:
+        against = Seat.objects.filter(player_id__in=named["opponent"])
+        if filters.player_id is not None:
+            against = against.exclude(player_id=filters.player_id)
+        seat_filters.append(against)
+    matches = Match.objects.filter(finished)
+    few = filters.player_id is not None or any(isinstance(ids, list) for ids in named.values())
+    if few and connection.vendor == "sqlite":
+        # A few players' seats are few: they lead, their matches are read by key and only
+        # those are checked. Without statistics SQLite's planner would rather walk every
+        # finished match on the index on status (it guesses an equality there to be
+        # selective), which comparing the status through COALESCE prevents. A typed name's
+        # start that names many players leaves the index on (status, finished_at) to lead, in
+        # the page's order. PostgreSQL plans by its statistics: there the status is compared as is.
+        matches = Match.objects.alias(finished_status=Coalesce("status", Value(""))).filter(
+            _without(finished, "status"), finished_status=Match.Status.FINISHED)
+    for seats in seat_filters:
         matches = matches.filter(pk__in=seats.values("match_id"))
+    matches = matches.filter(match_visible_q(user=user))
     return (matches.order_by("-finished_at", "-pk")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player"))))
 

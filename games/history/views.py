@@ -18,7 +18,7 @@ from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
 from games.selectors.pairs import games_over_pair_limit
 from games.selectors.sharing import link_preview
-from games.services import ServiceError, analysis_request, can_answer_challenges
+from games.services import ServiceError, analysis_request, blocked_between, can_answer_challenges
 
 # The file plus the form's other fields and multipart framing.
 IMPORT_MAX_REQUEST_BYTES = services.IMPORT_MAX_BYTES + 64_000
@@ -56,7 +56,8 @@ def player_page(request, user_id: int):
         raise Http404("No such player.")
     filters = selectors.HistoryFilters(player_id=player.pk)
     page, rows = selectors.history_page(user=request.user, filters=filters, page=request.GET.get("page"))
-    can_challenge = request.user.is_authenticated and request.user.pk != player.pk and can_answer_challenges(player)
+    can_challenge = (request.user.is_authenticated and request.user.pk != player.pk
+                     and can_answer_challenges(player) and not blocked_between(request.user.pk, player.pk))
     limited = (games_over_pair_limit(player_ids=[request.user.pk, player.pk], games=[g.slug for g in GAMES])
                if can_challenge and not request.user.is_guest and not player.is_guest else [])
     return render(request, "history/player.html", {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -235,3 +236,19 @@ def _to_move(match: Match) -> str | None:
     """The role to move, or None when the match's rules are gone (``known_rules``)."""
     game = known_rules(match.game)
     return None if game is None else game.to_move(game.state_from_json(match.state))
+
+
+def players_now(*, player_ids: Collection[int], viewer) -> dict[int, dict[str, Any]]:
+    """For each of ``player_ids``: whether they have a page of the site open (``online``) and the
+    match they are playing now that ``viewer`` may see (``playing``: id, game name, clock; the
+    latest started, else None). One query, and the presence store."""
+    ids = set(player_ids)
+    online = presence.online_player_ids() & ids
+    playing: dict[int, dict[str, Any]] = {}
+    seats = (Seat.objects.filter(player_id__in=ids, resigned=False, match__status=Match.Status.ACTIVE)
+             .filter(match_visible_q(user=viewer, prefix="match__"))
+             .select_related("match").order_by("-match__started_at", "-match_id"))
+    for seat in seats:
+        m = seat.match
+        playing.setdefault(seat.player_id, {"id": m.pk, "game_name": ruleset_name(m.game), "clock": TimeControl.of(m).label})
+    return {i: {"online": i in online, "playing": playing.get(i)} for i in ids}

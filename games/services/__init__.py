@@ -31,6 +31,7 @@ from games.services.analysis import (
     analysis_request,
     analysis_takeover_seconds,
 )
+from games.services.blocks import blocked_between
 from games.services.challenges import (
     can_answer_challenges,
     challenge_accept,
@@ -70,7 +71,7 @@ from games.services.seats import seat_give_to_computer, seat_join
 
 __all__ = [
     "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",
-    "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
+    "analysis_takeover_seconds", "blocked_between", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_play_sent", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",

@@ -19,6 +19,7 @@ from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
 from games.runtime.dbthreads import db
+from games.services.blocks import require_not_blocked
 from games.services.guards import lock_player, require_player
 from games.services.matches import match_create
 from games.services.playing import challenge_changed_on_commit, is_real_time, lock_players, require_not_playing
@@ -42,6 +43,7 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
         raise ServiceError("no_such_player", "There is no such player to challenge: they may have left the site.")
     if target.pk == user.pk:
         raise ServiceError("no_such_player", "You cannot challenge yourself.")
+    require_not_blocked(user=user, target=target)
     if ggp_manager.is_ggp(target):  # a program that answers at once: played from its page, not asked
         raise ServiceError("ggp_player", f"{target} is a GGP player: play it from the GGP players page "
                                          "(/ggp/), where it takes its seat at once.")
@@ -78,6 +80,7 @@ def challenge_accept(*, user, challenge_id: int) -> Challenge:
         searching = list(PoolEntry.objects.filter(player__in=players).values_list("pk", flat=True))
         lock_players(players)  # before the challenge's row (playing.py)
         challenge = _lock_open(challenge_id, user, challenged=True)
+        require_not_blocked(user=challenge.challenged, target=challenge.challenger)  # a block made since
         settings = MatchSettings.from_json(challenge.settings)
         if is_real_time(settings.time_control):
             require_not_playing([challenge.challenged, challenge.challenger], user=user)

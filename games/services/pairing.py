@@ -29,6 +29,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, PoolEntry
 from games.rules import get_game
 from games.services import broadcast
+from games.services.blocks import blocks_among
 from games.services.guards import lock_player, require_player
 from games.services.matches import match_create
 from games.services.playing import is_real_time, lock_players, require_not_playing
@@ -141,11 +142,17 @@ def _candidates(entry: PoolEntry, now):
 
 def _choose(entry: PoolEntry, settings: MatchSettings, candidates, now) -> list[PoolEntry] | None:
     """The first candidates compatible with ``entry`` (waiting with ``settings``) and each other,
-    as many as the game needs."""
+    as many as the game needs; two players of whom one blocked the other are never paired
+    (one query for the blocks among them)."""
     need = len(get_game(settings.game).roles) - 1
+    candidates = list(candidates)
+    if len(candidates) < need:
+        return None
+    blocked = {frozenset(pair) for pair in blocks_among([entry.player_id, *(c.player_id for c in candidates)])}
     chosen: list[PoolEntry] = []
     for candidate in candidates:
-        if all(compatible(candidate, other, now) for other in (entry, *chosen)):
+        if all(compatible(candidate, other, now) and frozenset((candidate.player_id, other.player_id)) not in blocked
+               for other in (entry, *chosen)):
             chosen.append(candidate)
             if len(chosen) == need:
                 return chosen

@@ -143,3 +143,11 @@ def test_the_strength_benchmark_spreads_the_measured_sides_time_by_the_ply_and_p
                           capture_output=True, text=True, check=True, cwd=ROOT)
     spent = re.search(r"thought ([0-9.]+) s against ([0-9.]+) s", done.stderr)
     assert spent is not None and float(spent.group(1)) > 0 and float(spent.group(2)) > 0
+
+
+def test_the_history_search_benchmark_prints_a_row_per_search():
+    out = run("benchmarks/history_search.py", "--matches", "300", "--players", "40", "--searches", "3")
+    rows = [line.split("|") for line in out.splitlines() if line.startswith("| ") and line[2:5] not in ("sea", "---")]
+    assert len(rows) == 9, out
+    assert all(float(row[2]) > 0 and float(row[3]) >= float(row[2]) for row in rows)
+    assert int(rows[0][4]) > 0  # the first page finds the matches built

@@ -86,6 +86,7 @@ def test_every_page_passes_axe(browser, live_server, axe_script, width, scheme):
              **{f"rules of {slug}": f"/rules/{slug}/" for slug in RULES},
              **{f"{name} (visitor)": f"/matches/{pk}/" for name, pk in made.items()}}
     signed_in = {"lobby (signed in)": "/", "log out": "/logout/", "player (challenge form)": f"/players/{member_id}/",
+                 "following": "/following/",
                  **{name: f"/matches/{pk}/" for name, pk in made.items()}}
     # axe arrives as an inline script: the pages' Content-Security-Policy would refuse it.
     options = {"base_url": live_server.url, "viewport": WIDTHS[width], "color_scheme": scheme, "bypass_csp": True}

@@ -1,0 +1,1 @@
+"""Players and the players they care about: following (one-way and private) and blocking."""

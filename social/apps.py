@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class SocialConfig(AppConfig):
+    name = "social"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.services import blocks
+        from social.selectors import blocks_among
+
+        # The challenge and pairing services ask through this hand-off who blocked whom.
+        blocks.install(blocks.BlockReads(among=blocks_among))
