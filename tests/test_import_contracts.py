@@ -10,7 +10,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP_LEVEL = ("games", "lobby", "live", "config", "benchmarks")
+TOP_LEVEL = ("games", "lobby", "live", "config", "benchmarks", "notify")
 
 
 def circles_between(graph: grimp.ImportGraph, packages) -> list[str]:

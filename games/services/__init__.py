@@ -61,6 +61,8 @@ from games.services.rematches import rematch_decline, rematch_offer
 from games.services.replaced import ggp_match_call_off, move_replace
 from games.services.seats import seat_give_to_computer, seat_join
 from games.ggp import manager as ggp_manager
+from games.services import notices
+from notify import delivery as notify_delivery
 
 # The computer's turns end like anyone's, through move_submit: bots receives it here, so it
 # never imports the services that schedule it.
@@ -74,6 +76,8 @@ analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysi
 # And the GGP manager the services that play or replace a GGP seat's move, call a match off, or
 # show a GGP seat's clock from its PLAY.
 ggp_manager.use(submit=move_submit, replace=move_replace, call_off=ggp_match_call_off, play_sent=clock_play_sent)
+# And the notifications what they read of a match: pages open on it, moves made in it.
+notify_delivery.use(notices.READS)
 
 __all__ = [
     "GGP_MAX_PER_OWNER", "GGP_REMOVED_COUNTS_DAYS", "ServiceError", "analysis_claim", "analysis_fail", "analysis_progress", "analysis_request",

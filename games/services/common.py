@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from games.services import broadcast, flagfall
+from games.services import broadcast, flagfall, notices
 from games.computer import bots
 from games.ggp import manager as ggp_manager
 from games.match import clocks, conduct
@@ -218,6 +218,7 @@ def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], p
     else:
         computer_turn_after_commit(match, game, state, seats)
         ggp_manager.after_commit(match.pk, seats)
+        notices.turn_on_commit(match, game, state, seats)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:
@@ -240,6 +241,7 @@ def start(match: Match, game, seats: list[Seat], at) -> None:
     flagfall.arm_on_commit(match.pk, match.deadline)
     computer_turn_after_commit(match, game, state, seats)
     ggp_manager.after_commit(match.pk, seats)  # GGP seats hear START
+    notices.turn_on_commit(match, game, state, seats)
 
 
 def every_seat_moved(match: Match) -> bool:

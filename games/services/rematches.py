@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.ggp.manager import is_ggp
-from games.services import broadcast
+from games.services import broadcast, notices
 from games.match.errors import ServiceError
 from games.match.rulesets import stored_rules
 from games.match.settings import MatchSettings
@@ -84,6 +84,7 @@ def rematch_offer(*, match_id: int, user) -> Match:
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
         broadcast.mine_changed_on_commit(rotated)
+        notices.rematch_on_commit(old, seats, game, user)
     return new
 
 
