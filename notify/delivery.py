@@ -122,13 +122,18 @@ def deliver(notice: Notice) -> list[str]:
                 email_send(to=preference.email, text=text, kind_said=WHAT[notice.kind])
                 sent.append(channel)
             else:
-                message = {"title": text.title, "body": text.body, "url": text.url,
-                           "unsubscribe": text.unsubscribe_url, "tag": f"{notice.kind}-{notice.key}"}
-                if _push_each(subscriptions, message):
+                if _push_each(subscriptions, push_message(notice)):
                     sent.append(channel)
         except Exception:
             logger.exception("could not send the %s notice to player %s by %s", notice.kind, user.pk, channel)
     return sent
+
+
+def push_message(notice: Notice) -> dict:
+    """What a push carries, for the service worker (static/js/sw.js) to show."""
+    text = text_of(notice, "push")
+    return {"title": text.title, "body": text.body, "url": text.url, "unsubscribe": text.unsubscribe_url,
+            "tag": f"{notice.kind}-{notice.key}"}
 
 
 def _push_each(subscriptions: list[PushSubscription], message: dict) -> bool:
