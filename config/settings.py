@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "games",
     "botapi",
     "social",
+    "notify",
     # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
     "channels",
 ]
@@ -359,3 +360,26 @@ BOT_API_BURST = int(os.environ.get("BOT_API_BURST", "60"))
 BOT_API_CALLS_PER_SECOND = float(os.environ.get("BOT_API_CALLS_PER_SECOND", "10"))
 BOT_API_STREAMS = int(os.environ.get("BOT_API_STREAMS", "4"))
 BOT_API_KEEPALIVE_SECONDS = float(os.environ.get("BOT_API_KEEPALIVE_SECONDS", "5"))
+
+# Notifications with the page closed (notify/): email through SMTP when EMAIL_HOST is set (off
+# otherwise), web push to the push services named below. SITE_URL is the address links in them
+# start with. Sending runs in a pool of this many threads per process ("thread"), or "inline"
+# (tests), or "off".
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Boardhall <boardhall@localhost>")
+NOTIFY_WORKERS = os.environ.get("NOTIFY_WORKERS", "thread")
+NOTIFY_THREADS = int(os.environ.get("NOTIFY_THREADS", "2"))
+# The browsers' push services (a host or its parent domain): the server posts to no other host.
+PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", "fcm.googleapis.com,push.services.mozilla.com,"
+                                                    "notify.windows.com,push.apple.com")
+# Who runs this server, for the push services (the VAPID "sub" claim): a mailto: or https: URL.
+PUSH_CONTACT = os.environ.get("PUSH_CONTACT", "mailto:boardhall@localhost")
+PUSH_TTL_SECONDS = int(os.environ.get("PUSH_TTL_SECONDS", "86400"))
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))

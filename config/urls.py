@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/docs/", botapi_views.api_docs, name="botapi-docs"),
     path("api/", bot_api.urls),
     path("", include("botapi.urls")),
+    path("", include("notify.urls")),
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("games.history.urls")),

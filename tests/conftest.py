@@ -56,6 +56,13 @@ def no_clock_sweep(settings):
     settings.GGP_RESUME_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def notices_inline(settings):
+    """Notifications are sent in the thread that committed (notify.delivery), not a pool's
+    thread that could outlive the test's database."""
+    settings.NOTIFY_WORKERS = "inline"
+
+
 class FakeTime:
     """The clocks' time, moved on by hand: ``fake_time.advance(seconds)``."""
 

@@ -19,6 +19,7 @@ from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.models import Challenge, PoolEntry
 from games.runtime.dbthreads import db
+from games.services import notices
 from games.services.blocks import require_not_blocked
 from games.services.guards import lock_player, require_player
 from games.services.matches import match_create
@@ -66,6 +67,7 @@ def challenge_create(*, user, to_id: int, settings: MatchSettings) -> Challenge:
         challenge = Challenge.objects.create(challenger=user, challenged=target, settings=settings.to_json(),
                                              expires_at=now + timedelta(seconds=conf.CHALLENGE_SECONDS))
         challenge_changed_on_commit(challenge)
+        notices.challenge_on_commit(challenge, settings)
     return challenge
 
 

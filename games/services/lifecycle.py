@@ -16,7 +16,7 @@ from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, Seat
-from games.services import broadcast, flagfall, statements
+from games.services import broadcast, flagfall, notices, statements
 from games.services.finishing import EARLY_EXIT, FINISH_FIELDS, finish, set_winners
 from games.services.records import computer_turn_after_commit, play_for_resigned, record_locked
 
@@ -32,6 +32,7 @@ def start(match: Match, game, seats: list[Seat], at) -> None:
     flagfall.arm_on_commit(match.pk, match.deadline)
     computer_turn_after_commit(match, game, state, seats)
     ggp_manager.after_commit(match.pk, seats)  # GGP seats hear START
+    notices.turn_on_commit(match, game, state, seats)
 
 
 def every_seat_moved(match: Match) -> bool:

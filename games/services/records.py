@@ -17,7 +17,7 @@ from games.match import clocks, conduct
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import Match, Move, Seat
-from games.services import broadcast, flagfall, statements
+from games.services import broadcast, flagfall, notices, statements
 from games.services.finishing import EARLY_EXIT, FINISH_FIELDS, SEAT_RESULT_FIELDS, finish
 
 
@@ -145,6 +145,7 @@ def _announce(match: Match, game, state, moves: list[Move], seats: list[Seat], p
     else:
         computer_turn_after_commit(match, game, state, seats)
         ggp_manager.after_commit(match.pk, seats)
+        notices.turn_on_commit(match, game, state, seats)
 
 
 def computer_turn_after_commit(match: Match, game, state, seats: list[Seat]) -> None:

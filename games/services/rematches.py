@@ -14,7 +14,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Seat
 from games.selectors import match_seats
 from games.selectors.snapshots import player_json
-from games.services import broadcast
+from games.services import broadcast, notices
 from games.services.guards import lock_match, seat_of
 from games.services.lifecycle import call_off, start
 from games.services.matches import require_ggp_seats_ratable, require_room_for_the_computer
@@ -85,6 +85,7 @@ def rematch_offer(*, match_id: int, user) -> Match:
         broadcast.match_changed_on_commit(old.pk)
         broadcast.lobby_changed_on_commit()
         broadcast.mine_changed_on_commit(rotated)
+        notices.rematch_on_commit(old, seats, game, user)
     return new
 
 

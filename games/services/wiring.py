@@ -1,16 +1,17 @@
 """Hand the lower layers the services they call above them (``games.runtime.handoffs``): the
-computer's turns, the flag-fall timers, the analyses' runner and the GGP manager are scheduled by
+computer's turns, the flag-fall timers, the analyses' runner, the GGP manager and the notifications' delivery are scheduled by
 the services, so they cannot import them and receive them here, each as one typed bundle. Run
 once per process by the games app's ``ready`` (``games.apps``): in the web server, a worker, a
 management command and the tests alike."""
 
 from games.computer import analysis_runs, bots
 from games.ggp import manager as ggp_manager
-from games.services import flagfall
+from games.services import flagfall, notices
 from games.services.analysis import analysis_claim, analysis_fail, analysis_progress, analysis_takeover_seconds
 from games.services.clocks import clock_flag, clock_play_sent, clock_sweep
 from games.services.moves import computer_turns_resume, move_submit
 from games.services.replaced import ggp_match_call_off, move_replace
+from notify import delivery as notify_delivery
 
 
 def wire() -> None:
@@ -24,3 +25,5 @@ def wire() -> None:
     ggp_manager.SERVICES.set(ggp_manager.ManagerServices(
         move_submit=move_submit, move_replace=move_replace, ggp_match_call_off=ggp_match_call_off,
         clock_play_sent=clock_play_sent))
+    # The notifications read what they need of a match: the pages open on it, moves made in it.
+    notify_delivery.use(notices.READS)

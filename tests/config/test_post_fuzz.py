@@ -26,7 +26,9 @@ FILES = [b"", b"\xff\xfe", b"[" * 50_000, b'{"matchId": "\\ud800"}', b"null", b'
 def post_urls(match_id: int) -> list[str]:
     return ["/guest/", "/signup/", "/login/", "/logout/", "/matches/new/", "/history/import/",
             f"/matches/{match_id}/join/", f"/matches/{match_id}/abort/", f"/matches/{match_id}/rematch/",
-            f"/matches/{match_id}/rematch/decline/", "/account/", "/account/bot/", "/account/tokens/1/revoke/"]
+            f"/matches/{match_id}/rematch/decline/", "/account/", "/account/bot/", "/account/tokens/1/revoke/",
+            "/account/notifications/", "/account/notifications/push/", "/account/notifications/push/remove/",
+            "/notifications/unsubscribe/junk/"]
 
 
 def counts():
