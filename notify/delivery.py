@@ -24,7 +24,6 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
-from games.runtime.handoffs import Handoff
 from notify.events import CHANNELS, Notice, Reads
 from notify.mail import email_enabled, email_send
 from notify.models import Preference, PushSubscription, SendLog
@@ -35,17 +34,20 @@ logger = logging.getLogger(__name__)
 
 WINDOWS = {"turn": timedelta(hours=1), "challenge": timedelta(minutes=10), "rematch": timedelta(hours=1)}
 
-READS = Handoff(Reads, needed_by="notify.delivery (what the notifications read of a match)")
+_reads: Reads | None = None
 _pool: ThreadPoolExecutor | None = None
 
 
 def use(reads: Reads) -> None:
     """Receive what the notifications read of the games (``games.services.wiring``, at start-up)."""
-    READS.set(reads)
+    global _reads
+    _reads = reads
 
 
 def reads() -> Reads:
-    return READS.get()
+    if _reads is None:
+        raise RuntimeError("notify.delivery.use(...) was not called: games.services.wiring.wire() sets it at start-up")
+    return _reads
 
 
 def notify_on_commit(notice: Notice) -> None:
