@@ -10,7 +10,7 @@ from django.db import transaction
 
 from games.services import broadcast, flagfall
 from games.ggp import manager as ggp_manager
-from games.match import clocks, conduct
+from games.match import clocks, conduct, invites
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.rulesets import stored_rules
@@ -23,6 +23,7 @@ from games.services.common import (
     lock_playing_seat,
     require_version,
 )
+from games.services.invites import invite_ending
 from games.services.moves import forget
 
 
@@ -48,7 +49,10 @@ def match_abort(*, match_id: int, user) -> Match:
             reason = f"{seat.role} aborted it before every player had moved" if seat else ""
         elif match.status != Match.Status.WAITING:
             raise ServiceError("match_over", "This match is over.")
-        call_off(match, reason=reason)
+        ended = None
+        if match.status == Match.Status.WAITING and match.is_private and match.rematch_of_id is None:
+            ended = invite_ending(match, invites.CALLED_OFF)
+        call_off(match, reason=invites.reason(invites.CALLED_OFF) if ended else reason, invite_ended=ended)
         transaction.on_commit(lambda: forget(match.pk))
     return match
 
