@@ -32,6 +32,9 @@ function statusLine(match) {
   if (match.status === "aborted" && match.result?.declined && match.result.by) {
     return `Rematch declined by ${match.result.by.name}: this match was called off.`;
   }
+  // A private invitation that ended: the page's own sentence ("This invitation ended: Ada left the site.").
+  const ended = match.status === "aborted" && match.result?.invite_ended && document.getElementById("invite-ended-text");
+  if (ended) return ended.textContent;
   if (match.status === "aborted") return abortSentence(match);
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
   const seat = match.seats.find((s) => s.role === view.to_move);
