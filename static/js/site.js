@@ -64,7 +64,8 @@ class Site extends EventTarget {
   challenge(to, settings) { return this.send({ type: "challenge", to, ...settings }); }
 
   received(message) {
-    if (message.type === "challenges") {
+    if (message.type === "challenges") {  // the first message: the server listens for this page from now on
+      this.ready = true;
       this.challenges = new Map(message.challenges.map((c) => [c.id, c]));
       message.challenges.forEach((c) => this.emit("challenge", c));
     } else if (message.type === "challenge") {
