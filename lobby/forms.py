@@ -146,9 +146,10 @@ class FriendPlayForm(forms.Form):
 
     SEATS = [("", "Random"), ("1", "Move first"), ("2", "Move second"), ("3", "Move third (three-player games)")]
 
-    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game")
-    clock = forms.ChoiceField(required=False, initial="untimed", label="Time control", choices=clocks.choices())
-    seat = forms.ChoiceField(required=False, choices=SEATS, label="Your seat")
+    # Labels of their own: the lobby's other forms have a "Game", a "Time control", a "Your seat".
+    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game to play")
+    clock = forms.ChoiceField(required=False, initial="untimed", label="Clock", choices=clocks.choices())
+    seat = forms.ChoiceField(required=False, choices=SEATS, label="Seat")
     display_name = forms.CharField(required=False, max_length=30, label="Your name (optional)")
 
     def clean(self):

@@ -15,8 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_friend_joins_by_link_and_both_land_in_the_game_while_the_creator_is_on_another_page(player_page):
     ada = player_page(None)
     form = ada.locator("#friend-form")
-    form.get_by_label("Game").select_option("quarto-misere")
-    form.get_by_label("Your seat").select_option("1")
+    form.get_by_label("Game to play").select_option("quarto-misere")
+    form.get_by_label("Seat").select_option("1")
     form.get_by_label("Your name (optional)").fill("Ada")
     form.get_by_role("button", name="Get an invite link").click()
     match_id = match_id_of(ada)
