@@ -51,8 +51,8 @@ from games.services.conduct import (
     takeback_offer,
 )
 from games.services.departures import player_depart, waiting_matches_expire
-from games.services.invites import invite_ending_told, invite_endings_take, invites_expire
 from games.services.endings import match_claim, match_claim_draw, match_resign
+from games.services.invites import invite_ending_told, invite_endings_take, invites_expire
 from games.services.matches import computer_user, match_create
 from games.services.moves import computer_turn_resume, computer_turns_resume, move_memory_prime, move_submit, move_submit_many
 from games.services.pairing import pool_enter, pool_leave, pool_pair
@@ -69,7 +69,8 @@ bots.use_submit(move_submit)
 # Likewise the flag-fall timers receive the clock services they call, and the computer's turns
 # their sweep asks for again; the sweep also calls off the waiting matches and invitations
 # whose time is up (``waiting_matches_expire``), whatever page is open.
-flagfall.use(flag=clock_flag, sweep=lambda: clock_sweep() + waiting_matches_expire(), resume=computer_turns_resume)
+flagfall.use(flag=clock_flag, sweep=lambda: clock_sweep() + waiting_matches_expire(),
+             resume=computer_turns_resume)
 # And the analyses' runner the queue's steps.
 analysis_runs.use(claim=analysis_claim, progress=analysis_progress, fail=analysis_fail,
                   takeover_seconds=analysis_takeover_seconds)
@@ -82,8 +83,8 @@ __all__ = [
     "analysis_takeover_seconds", "can_answer_challenges", "challenge_accept", "challenge_cancel", "challenge_create", "challenge_decline",
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_play_sent", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",
-    "draw_accept", "draw_decline", "draw_offer", "invite_ending_told", "invite_endings_take", "invites_expire", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
-    "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
+    "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
+    "ggp_players_listed", "ggp_players_of", "invite_ending_told", "invite_endings_take", "invites_expire", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_replace", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
     "seat_give_to_computer",
