@@ -11,7 +11,6 @@ urlpatterns = [
     path("matches/<int:match_id>/abort/", views.match_abort, name="abort"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="rematch"),
     path("matches/<int:match_id>/rematch/decline/", views.match_rematch_decline, name="rematch_decline"),
-    path("embed/<int:match_id>/", views.match_embed, name="embed"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("rules/<slug:slug>.kif", views.rules_sheet, name="rules_sheet"),

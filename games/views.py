@@ -1,13 +1,11 @@
 """Match pages: parse, call one service or selector, render or redirect."""
 
-from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -49,35 +47,6 @@ def match_page(request, match_id: int):
         if match.is_private and roles else None,
         "invite_grace": invites.grace_words(settings.INVITE_GRACE_SECONDS),
         "invite_ended": invite_ended_view(match=match, user=request.user),
-        "embed_url": None if match.is_private else request.build_absolute_uri(f"/embed/{match.pk}/"),
-        "og": _open_graph(request, match, snapshot),
-    })
-
-
-def _open_graph(request, match: Match, snapshot: dict) -> dict:
-    """What a link preview shows (Open Graph): the game, the players, the settings and where
-    the match stands; the address without its invite token."""
-    players = " vs ".join(s["player"]["name"] if s["player"] else "a free seat" for s in snapshot["seats"])
-    where = {"waiting": "waiting for players", "active": "in play", "finished": "finished",
-             "aborted": "called off"}.get(match.status, match.status)
-    return {"title": f"{snapshot['game_name']} #{match.pk}: {players}",
-            "description": f"{'Rated' if match.rated else 'Casual'}, {snapshot['clock']['description']}: {where}. "
-                           "Watch it live on Boardhall.",
-            "url": request.build_absolute_uri(request.path)}
-
-
-@xframe_options_exempt
-@csp_replace({"frame-ancestors": ["*"]})
-def match_embed(request, match_id: int):
-    """A public match's board for another site's iframe (``<iframe src=".../embed/12/">``),
-    live over the match's socket: the one page any site may frame. It reads no session and
-    sets no cookie; a private match, or one of rules the site no longer has, is not found."""
-    match = Match.objects.filter(pk=match_id, is_private=False, game__in=SLUGS).first()
-    if match is None:
-        raise Http404("No such public match.")
-    return render(request, "games/embed.html", {
-        "match": match, "snapshot": selectors.match_snapshot(match=match),
-        "match_url": request.build_absolute_uri(f"/matches/{match.pk}/"),
     })
 
 
