@@ -270,6 +270,10 @@ FIRST_MOVE_SECONDS = int(os.environ.get("FIRST_MOVE_SECONDS", "30"))
 # A match waiting for players is called off once all its players have left its page this long
 # (the lobby stops listing it at once).
 WAITING_EXPIRE_SECONDS = int(os.environ.get("WAITING_EXPIRE_SECONDS", "120"))
+# A private match waiting for the friends its invite link was sent to stays open while one of its
+# players has a page of the site open, and this long after the last of them left the site
+# (games/services/invites.py).
+INVITE_GRACE_SECONDS = int(os.environ.get("INVITE_GRACE_SECONDS", "300"))
 # A player may have this many matches of their own waiting for players at once; creating
 # matches is limited per player and per client address (creations a minute, across processes
 # with Redis).

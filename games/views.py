@@ -1,5 +1,6 @@
 """Match pages: parse, call one service or selector, render or redirect."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.html import escape, format_html
@@ -10,10 +11,11 @@ from django.views.decorators.http import require_POST
 from games import selectors, services
 from games.computer.search import LEVELS
 from games.ggp.gdl.sheets import sheet_text
-from games.match import guide
+from games.match import guide, invites
 from games.match.labels import pair_limit_note
 from games.history.selectors import match_replay
 from games.models import Match
+from games.selectors.invites import invite_ended_view
 from games.rules import SLUGS
 from games.selectors.pairs import match_pairs_over_limit
 from games.selectors.sharing import link_preview
@@ -35,6 +37,8 @@ def match_page(request, match_id: int):
     invite = request.GET.get("invite")
     if not selectors.match_can_view(match=match, user=request.user, invite_token=invite):
         raise Http404("No such match, or it is private.")
+    if match.status == Match.Status.WAITING and services.waiting_matches_expire(match_id=match.pk):
+        match.refresh_from_db()  # its time was up: the page says so from its first paint
     snapshot = selectors.match_snapshot(match=match)
     roles = selectors.viewer_roles(snapshot=snapshot, user=request.user)
     seats = snapshot["seats"]
@@ -55,6 +59,8 @@ def match_page(request, match_id: int):
         "invite": invite if match.is_private else None,
         "invite_url": request.build_absolute_uri(f"{request.path}?invite={match.invite_token}")
         if match.is_private and roles else None,
+        "invite_grace": invites.grace_words(settings.INVITE_GRACE_SECONDS),
+        "invite_ended": invite_ended_view(match=match, user=request.user),
     })
 
 

@@ -153,3 +153,36 @@ class MatchCreateForm(ComputerLevelForm):
         except ValueError as err:
             self.add_error("clock", str(err))
         return data
+
+
+class FriendPlayForm(forms.Form):
+    """Play with a friend, from the home page: a private match of the rule set, time control and
+    seat chosen (by turn order, so one list serves every game), whose invite link the creator
+    sends; a visitor may give a name (else they play as a guest with a generated one)."""
+
+    SEATS = [("", "Random"), ("1", "Move first"), ("2", "Move second"), ("3", "Move third (three-player games)")]
+
+    # Labels of their own: the lobby's other forms have a "Game", a "Time control", a "Your seat".
+    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game to play")
+    clock = forms.ChoiceField(required=False, initial="untimed", label="Clock", choices=clocks.choices())
+    seat = forms.ChoiceField(required=False, choices=SEATS, label="Seat")
+    display_name = forms.CharField(required=False, max_length=30, label="Your name (optional)")
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        if game:
+            roles = roles_by_game()[game]
+            seat = data.get("seat") or ""
+            if seat and int(seat) > len(roles):
+                self.add_error("seat", f"That game has {len(roles)} seats.")
+            else:
+                data["role"] = roles[int(seat) - 1] if seat else None
+        try:
+            data["time_control"] = TimeControl.parse(data.get("clock") or "untimed")
+        except ValueError as err:
+            self.add_error("clock", str(err))
+        return data
+
+    def match_settings(self) -> MatchSettings:
+        return MatchSettings(game=self.cleaned_data["game"], time_control=self.cleaned_data["time_control"])

@@ -12,4 +12,5 @@ urlpatterns = [
     path("logout/", views.logout_page, name="logout"),
     path("matches/new/", views.match_create, name="match_create"),
     path("play/computer/", views.computer_play, name="computer_play"),
+    path("play/friend/", views.friend_play, name="friend_play"),
 ]

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.runtime import throttle
-from games.match import clocks, guide
+from games.selectors.invites import invites_ended
+from games.match import clocks, guide, invites
 from games.rules import GAMES
 from games.services import ServiceError
 from games.views import refuse
@@ -30,6 +31,9 @@ def home(request):
         "computer_form": forms.ComputerPlayForm(initial=forms.ComputerPlayForm.choices_in(request.GET),
                                                 auto_id="computer-%s"),
         "roles_by_game": forms.roles_by_game(),
+        "friend_form": forms.FriendPlayForm(auto_id="friend-%s"),
+        "invite_grace": invites.grace_words(settings.INVITE_GRACE_SECONDS),
+        "invites_ended": invites_ended(user=request.user),
         "clock_choices": clocks.choices(),
     })
 
@@ -127,6 +131,39 @@ def computer_play(request):
     try:
         match = services.match_create(user=request.user, settings=form.match_settings(), against_computer=True,
                                       computer_level=form.cleaned_data["computer_level"])
+    except ServiceError as err:
+        refuse(request, err)
+        return redirect("lobby:home")
+    return redirect("games:match", match_id=match.pk)
+
+
+@require_POST
+def friend_play(request):
+    """Play with a friend: a private match with the settings chosen, whose page gives the invite
+    link and its QR code. A visitor becomes a guest first (the name given, else a generated one)."""
+    form = forms.FriendPlayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(f"{reverse('lobby:home')}#play-friend")
+    if not _address_may_create(request, against_computer=False):
+        _too_fast(request)
+        return redirect("lobby:home")
+    if not request.user.is_authenticated:
+        if refusal := _guest_refusal(request):
+            messages.error(request, refusal)
+            return redirect("lobby:home")
+        try:
+            user = accounts.guest_create(display_name=form.cleaned_data["display_name"] or None)
+        except ServiceError as err:
+            messages.error(request, err.message)
+            return redirect(f"{reverse('lobby:home')}#play-friend")
+        login(request, user, backend="lobby.auth.Backend")
+    if not _player_may_create(request.user, against_computer=False):
+        _too_fast(request)
+        return redirect("lobby:home")
+    try:
+        match = services.match_create(user=request.user, settings=form.match_settings(), is_private=True,
+                                      role=form.cleaned_data["role"])
     except ServiceError as err:
         refuse(request, err)
         return redirect("lobby:home")

@@ -151,10 +151,32 @@ def match_visible_q(*, user, prefix: str = "") -> Q:
 def match_can_view(*, match: Match, user, invite_token: str | None = None) -> bool:
     """Who may see a match, on every page and call that shows one (the match page, its replay,
     export and analysis, the sockets, the bot API): a public match, anyone; a private one, its
-    players, a player a rematch seat is kept for, and the holders of its invite link."""
+    players, a player a rematch seat is kept for, and the holders of its invite link or of the
+    link of a match it is a rematch of (however many rematches back: those who watched a match
+    follow its players to their rematches, as on lichess)."""
     if not match.is_private or (invite_token and invite_token == match.invite_token):
         return True
-    return bool(user is not None and user.is_authenticated and match.seats.filter(_holds_a_seat(user)).exists())
+    if user is not None and user.is_authenticated and match.seats.filter(_holds_a_seat(user)).exists():
+        return True
+    return bool(invite_token) and _rematch_of_invited(match, invite_token)
+
+
+REMATCH_CHAIN_MAX = 100  # how many rematches back an invite link still shows a match
+
+
+def _rematch_of_invited(match: Match, invite_token: str) -> bool:
+    """Whether ``invite_token`` is the link of a match ``match`` is a rematch of (one query a step)."""
+    earlier = match.rematch_of_id
+    for _ in range(REMATCH_CHAIN_MAX):
+        if earlier is None:
+            return False
+        row = Match.objects.filter(pk=earlier).values_list("invite_token", "rematch_of_id").first()
+        if row is None:
+            return False
+        if row[0] == invite_token:
+            return True
+        earlier = row[1]
+    return False
 
 
 def lobby_lists() -> dict[str, list[dict[str, Any]]]:

@@ -54,6 +54,7 @@ from games.services.conduct import (
 )
 from games.services.departures import player_depart, waiting_matches_expire
 from games.services.endings import match_claim, match_claim_draw, match_resign
+from games.services.invites import invite_ending_told, invite_endings_take, invites_expire
 from games.services.matches import computer_user, match_create
 from games.services.moves import (
     computer_turn_resume,
@@ -75,7 +76,7 @@ __all__ = [
     "challenge_expire", "challenge_expire_later", "chat_post", "clock_flag", "clock_play_sent", "clock_sweep", "computer_turn_resume", "computer_turns_resume",
     "computer_user",
     "draw_accept", "draw_decline", "draw_offer", "ggp_match_call_off", "ggp_player_recheck", "ggp_player_register", "ggp_player_remove",
-    "ggp_players_listed", "ggp_players_of", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
+    "ggp_players_listed", "ggp_players_of", "invite_ending_told", "invite_endings_take", "invites_expire", "match_abort", "match_claim", "match_claim_draw", "match_create", "match_resign",
     "move_memory_prime", "move_replace", "move_submit", "move_submit_many", "online_enter", "online_leave", "player_depart", "pool_enter", "pool_leave",
     "pool_pair", "presence_enter", "presence_leave", "presence_touch", "ratings_recompute", "rematch_decline", "rematch_offer",
     "seat_give_to_computer",

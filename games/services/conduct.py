@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.ggp import manager as ggp_manager
-from games.match import clocks, conduct
+from games.match import clocks, conduct, invites
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.rulesets import stored_rules
@@ -17,6 +17,7 @@ from games.models import Match, Move, ReplacedMove, Seat
 from games.services import broadcast, flagfall
 from games.services.guards import lock_match, lock_playing_seat, require_version
 from games.services.lifecycle import call_off, every_seat_moved, finish_drawn
+from games.services.invites import invite_ending
 from games.services.moves import forget
 
 # The time controls whose clocks run while a request waits for an answer.
@@ -41,7 +42,10 @@ def match_abort(*, match_id: int, user) -> Match:
             reason = f"{seat.role} aborted it before every player had moved" if seat else ""
         elif match.status != Match.Status.WAITING:
             raise ServiceError("match_over", "This match is over.")
-        call_off(match, reason=reason)
+        ended = None
+        if match.status == Match.Status.WAITING and match.is_private and match.rematch_of_id is None:
+            ended = invite_ending(match, invites.CALLED_OFF)
+        call_off(match, reason=invites.reason(invites.CALLED_OFF) if ended else reason, invite_ended=ended)
         transaction.on_commit(lambda: forget(match.pk))
     return match
 

@@ -3,7 +3,8 @@
 - ``player_depart``: a guest logs out (its account ends with the session): every match of
   theirs is settled at once instead of waiting on a seat that can never come back.
 - ``waiting_matches_expire``: a match still waiting for players whose players have all left
-  its page is called off after ``WAITING_EXPIRE_SECONDS`` (the lobby stops listing it at once).
+  its page is called off after ``WAITING_EXPIRE_SECONDS`` (the lobby stops listing it at once);
+  a private invitation has its own, longer lifetime (``games.services.invites``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games.match import invites
 from games.match.errors import ServiceError
 from games.models import Challenge, Match, Out, Seat
 from games.selectors import match_seats
@@ -22,6 +24,7 @@ from games.services import broadcast
 from games.services.challenges import challenge_cancel, challenge_decline
 from games.services.guards import lock_match
 from games.services.lifecycle import call_off, resign_seat
+from games.services.invites import invite_ending, invites_expire, waiting_invites
 
 
 def player_depart(*, user) -> dict[str, int]:
@@ -53,7 +56,11 @@ def player_depart(*, user) -> dict[str, int]:
             elif match.status == Match.Status.WAITING:
                 if any(s.reserved_for_id == user.pk for s in seats) or not any(
                         s.player_id not in (None, user.pk) for s in seats):
-                    call_off(match, seats=seats)
+                    ended = (invite_ending(match, invites.LOGGED_OUT)
+                             if match.created_by_id == user.pk and match.is_private and match.rematch_of_id is None
+                             else None)
+                    call_off(match, seats=seats, invite_ended=ended,
+                             reason=invites.reason(invites.LOGGED_OUT) if ended else "")
                 else:
                     Seat.objects.filter(match=match, player=user).update(player=None, joined_at=None, away_since=None)
                     broadcast.match_changed_on_commit(match.pk)
@@ -73,14 +80,18 @@ def _close_challenges(user) -> None:
             pass
 
 
-def waiting_matches_expire(*, now=None) -> int:
-    """Call off the waiting matches whose seated players have all had no page open on them for
-    ``WAITING_EXPIRE_SECONDS``; returns how many."""
+def waiting_matches_expire(*, now=None, match_id: int | None = None) -> int:
+    """Call off the waiting matches (only ``match_id``, if given) whose seated players have all
+    had no page open on them for ``WAITING_EXPIRE_SECONDS``, and the private invitations
+    whose time is up (``invites_expire``); returns how many."""
     before = (now or timezone.now()) - timedelta(seconds=settings.WAITING_EXPIRE_SECONDS)
     still_here = Seat.objects.filter(match=OuterRef("pk"), player__isnull=False).filter(
         Q(away_since__isnull=True) | Q(away_since__gt=before))
-    stale = Match.objects.filter(status=Match.Status.WAITING).exclude(Exists(still_here))
-    expired = 0
+    stale = (Match.objects.filter(status=Match.Status.WAITING).exclude(Exists(still_here))
+             .exclude(pk__in=waiting_invites().values("pk")))
+    if match_id is not None:
+        stale = stale.filter(pk=match_id)
+    expired = invites_expire(now=now, match_id=match_id)
     for match_id in list(stale.values_list("pk", flat=True)):
         with transaction.atomic():
             match = lock_match(match_id)

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.ggp import manager as ggp_manager
-from games.match import clocks
+from games.match import clocks, invites
 from games.match.clocks import TimeControl
 from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, Seat
@@ -42,15 +42,20 @@ def every_seat_moved(match: Match) -> bool:
 
 
 def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | None = None,
-             seats: list[Seat] | None = None) -> None:
+             seats: list[Seat] | None = None, invite_ended: dict[str, Any] | None = None) -> None:
     """End a match that never really began (``aborted``: no result, not rated): its clock
     stops, offers go; ``reason`` says why (``Match.result``: ``{"aborted": true, "reason": ...}``,
-    with ``declined`` and ``by``, the player, for a rematch offer that player declined); the
+    with ``declined`` and ``by``, the player, for a rematch offer that player declined; with
+    ``invite_ended``, ``games.match.invites.ending``, for a private invitation, and ``told``:
+    whether its creator knows; she is told of one that ended while she was away,
+    ``games.services.invites``); the
     lobby and its pages hear after commit, at a new version, and GGP seats hear ABORT (from
     ``seats`` with their players if the caller has them, else read). Call holding the row lock."""
     match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
     match.result = {"aborted": True, "reason": reason,
-                    **({"declined": True, "by": declined_by} if declined_by else {})}
+                    **({"declined": True, "by": declined_by} if declined_by else {}),
+                    **({"invite_ended": invite_ended, "told": invite_ended["why"] != invites.LEFT}
+                       if invite_ended else {})}
     match.clock, _ = clocks.advance(TimeControl.of(match), match.clock, after=None, at=clocks.now())
     match.deadline, match.offers = None, ""
     match.version += 1

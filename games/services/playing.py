@@ -22,12 +22,14 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games import selectors
+from games.match import invites
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import Challenge, Match, PoolEntry, Seat
 from games.services import broadcast
 from games.services.guards import lock_match
 from games.services.lifecycle import call_off
+from games.services.invites import invite_ending
 
 # A real-time match: a base time, no days per move (``TimeControl.kind == "real_time"``).
 REAL_TIME = Q(clock_base__isnull=False, clock_days__isnull=True)
@@ -108,7 +110,10 @@ def _withdraw(match: Match, ids: list[int]) -> None:
         return
     seats = selectors.match_seats(match.pk)
     if not any(s.player_id is not None and s.player_id not in ids for s in seats):
-        call_off(match, seats=seats)
+        ended = None
+        if match.is_private and match.rematch_of_id is None and match.created_by_id in ids:
+            ended = invite_ending(match, invites.PLAYING)
+        call_off(match, seats=seats, invite_ended=ended, reason=invites.reason(invites.PLAYING) if ended else "")
         return
     Seat.objects.filter(match=match, player_id__in=ids).update(player=None, joined_at=None, away_since=None)
     broadcast.match_changed_on_commit(match.pk)

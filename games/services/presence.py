@@ -12,6 +12,7 @@ from games.services import broadcast
 from games.runtime import presence
 from games.models import Seat
 from games.selectors import match_seats
+from games.services.invites import invites_site_left
 
 
 def presence_enter(*, match_id: int, channel_name: str, user) -> list[Seat]:
@@ -67,6 +68,10 @@ def online_enter(*, user, channel_name: str) -> None:
     broadcast.lobby_changed_on_commit()
 
 
-def online_leave(*, channel_name: str) -> None:
+def online_leave(*, channel_name: str, user=None) -> None:
+    """A site page closed; when it was ``user``'s last, the grace of their waiting invitations
+    starts (``invites_site_left``)."""
     presence.store().leave(presence.SITE, channel_name)
     broadcast.lobby_changed_on_commit()
+    if user is not None and user.pk not in presence.online_player_ids():
+        invites_site_left(user=user)

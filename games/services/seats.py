@@ -140,6 +140,10 @@ def _take_seat(match: Match, seats: list[Seat], seat: Seat, player, *, by) -> No
         start(match, stored_rules(match.game), seats, seat.joined_at)
         if match.rematch_of_id is not None:  # its offer on the finished match's pages is answered
             broadcast.match_changed_on_commit(match.rematch_of_id)
+        # The players who were waiting, on whatever page of the site they are, go to the game
+        # (as after a pairing): an invitation's creator need not keep its page open.
+        for other in {s.player_id for s in seats if s.player is not None and not s.player.is_computer} - {by.pk}:
+            broadcast.player_notify_on_commit(other, {"type": "site.started", "match": match.pk})
     broadcast.match_changed_on_commit(match.pk)
     broadcast.lobby_changed_on_commit()
     broadcast.mine_changed_on_commit([by])

@@ -9,15 +9,22 @@ from games.ggp import manager as ggp_manager
 from games.services import flagfall, notices
 from games.services.analysis import analysis_claim, analysis_fail, analysis_progress, analysis_takeover_seconds
 from games.services.clocks import clock_flag, clock_play_sent, clock_sweep
+from games.services.departures import waiting_matches_expire
 from games.services.moves import computer_turns_resume, move_submit
 from games.services.replaced import ggp_match_call_off, move_replace
 from notify import delivery as notify_delivery
 
 
+def sweep() -> int:
+    """The periodic sweep: the clocks (``clock_sweep``), then the waiting matches and private
+    invitations whose time is up (``waiting_matches_expire``), whatever page is open."""
+    return clock_sweep() + waiting_matches_expire()
+
+
 def wire() -> None:
     """Set every hand-off (again: nothing changes)."""
     bots.SERVICES.set(bots.BotServices(move_submit=move_submit))
-    flagfall.SERVICES.set(flagfall.FlagfallServices(clock_flag=clock_flag, clock_sweep=clock_sweep,
+    flagfall.SERVICES.set(flagfall.FlagfallServices(clock_flag=clock_flag, clock_sweep=sweep,
                                                     computer_turns_resume=computer_turns_resume))
     analysis_runs.SERVICES.set(analysis_runs.AnalysisServices(
         analysis_claim=analysis_claim, analysis_progress=analysis_progress, analysis_fail=analysis_fail,

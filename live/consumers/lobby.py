@@ -159,14 +159,16 @@ class SiteConsumer(Socket):
             if not await self.admit():
                 return
             await self.channel_layer.group_add(broadcast.player_group(self.user.pk), self.channel_name)
-            challenges = await db(self._open)()
+            challenges, endings = await db(self._open)()
             await self.send_json_text({"type": "challenges", "challenges": challenges})
+            for ending in endings:  # invitations that ended while the player was away
+                await self.send_json_text({"type": "invite_ended", "ending": ending})
         except Exception as err:
             await self.open_failed("opening a site page", err)
 
-    def _open(self) -> list[dict]:
+    def _open(self) -> tuple[list[dict], list[dict]]:
         services.online_enter(user=self.user, channel_name=self.channel_name)
-        return selectors.challenges_open(user=self.user)
+        return selectors.challenges_open(user=self.user), services.invite_endings_take(user=self.user)
 
     async def disconnect(self, code: int) -> None:
         if self.user is None:
@@ -183,7 +185,7 @@ class SiteConsumer(Socket):
 
     def _close(self) -> None:
         services.pool_leave(user=self.user, channel_name=self.channel_name)
-        services.online_leave(channel_name=self.channel_name)
+        services.online_leave(channel_name=self.channel_name, user=self.user)
 
     # -- quick pairing -------------------------------------------------------------------------
     async def _on_pool_enter(self, **fields) -> None:
@@ -265,6 +267,19 @@ class SiteConsumer(Socket):
             await self.send_json_text({"type": "pool", "waiting": False})
             if "code" in event:  # after the pool's message, which clears the page's status line
                 await self._error(event["code"], event["message"])
+
+    async def site_started(self, event) -> None:
+        """A match this player waited in started (a friend took the invitation): the page goes to it."""
+        await self.send_json_text({"type": "started", "match": event["match"]})
+
+    async def site_invite_ended(self, event) -> None:
+        """The player's invitation ended (``games.services.invites``): the page says why, once."""
+        ending = event["ending"]
+        try:
+            await db(services.invite_ending_told)(user=self.user, match_id=ending["match"])
+        except Exception as err:  # told again on the next page opened: no harm
+            outages.report_or_log("noting an invitation's ending as told", err, logger)
+        await self.send_json_text({"type": "invite_ended", "ending": ending})
 
     async def site_challenge(self, event) -> None:
         await self.send_json_text({"type": "challenge", "challenge": event["challenge"]})

@@ -5,7 +5,7 @@
 // calling off, aborting and rematches are forms posted to the match's views.
 
 import { send, state } from "./match-connection.js";
-import { button, hintText, matchId, postButton, seatName, ui, userId, withInvite } from "./match-page.js";
+import { button, hintText, invite, matchId, postButton, seatName, ui, userId, withInvite } from "./match-page.js";
 
 let confirmingResign = false;
 let controlsDrawn = null; // what the controls show, to rebuild them only on a change
@@ -45,7 +45,7 @@ export function renderControls() {
   }
   if (match.status === "finished" && mySeat) {
     parts.push(rematchControl(match));
-  } else if (match.status === "finished" && match.rematch && !match.private) {
+  } else if (match.status === "finished" && match.rematch) {
     parts.push(spectatorRematch(match));
   }
   // Redrawn, the controls keep the keyboard's place: on the same button if it is still there
@@ -157,8 +157,13 @@ function rematchControl(match) {
   return box;
 }
 
-// Spectators follow the players to their rematch (a private one has its own invite link).
+// Spectators follow the players to their rematch, as on lichess: a link while it is offered, and
+// the page goes there when it begins while they watch. A private one opens with the link they
+// came by (the link of a match shows its rematches too).
+let rematchWaitingSeen = false;
 function spectatorRematch(match) {
+  if (match.rematch_status === "waiting") rematchWaitingSeen = true;
+  else if (match.rematch_status === "active" && rematchWaitingSeen) location.assign(rematchHref(match));
   const box = document.createElement("div");
   box.className = "offer";
   box.setAttribute("role", "status");
@@ -168,9 +173,13 @@ function spectatorRematch(match) {
   return box;
 }
 
+function rematchHref(match) {
+  return `/matches/${match.rematch}/${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+}
+
 function rematchLink(match, text) {
   const link = document.createElement("a");
-  link.href = `/matches/${match.rematch}/`;
+  link.href = rematchHref(match);
   link.className = "button button--secondary";
   link.textContent = text;
   return link;

@@ -24,14 +24,20 @@ function statusLine(match) {
     const wait = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
     if (!you.roles.length) return wait;
     // A waiting match nobody has open is called off. The lobby lists a public one while a player
-    // waits on this page, as a lichess challenge; a private one only its invite link reaches.
-    return match.private
-      ? `${wait} Send the invite link to the people you want to play with, and keep this page open until they join.`
+    // waits on this page, as a lichess challenge; a private one only its invite link reaches, and
+    // it stays open while its players are anywhere on the site (games/services/invites.py).
+    return match.private && !match.rematch_of
+      ? `${wait} Send the invite link to the people you want to play with: you may wait on any page of the site.`
+      : match.private
+      ? `${wait} Keep this page open until they join.`
       : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
   }
   if (match.status === "aborted" && match.result?.declined && match.result.by) {
     return `Rematch declined by ${match.result.by.name}: this match was called off.`;
   }
+  // A private invitation that ended: the page's own sentence ("This invitation ended: Ada left the site.").
+  const ended = match.status === "aborted" && match.result?.invite_ended && document.getElementById("invite-ended-text");
+  if (ended) return ended.textContent;
   if (match.status === "aborted") return abortSentence(match);
   if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
   const seat = match.seats.find((s) => s.role === view.to_move);

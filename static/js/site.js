@@ -1,7 +1,8 @@
 // Every page of a signed-in player opens /ws/site/: it makes them count as online, carries
 // challenges both ways (the tray at the bottom of the page, wherever they are on the site)
-// and the quick-game pool. A pairing, or an accepted challenge, opens the match on every
-// page that took part. Other scripts import `site` to send and to listen:
+// and the quick-game pool. A pairing, an accepted challenge, or a friend taking an invitation
+// opens the match on every page that took part; an invitation that ended is said in the tray.
+// Other scripts import `site` to send and to listen:
 //   site.poolEnter(settings), site.poolLeave(), site.challenge(playerId, settings)
 //   events: "pool" ({waiting, settings}), "error" ({code, message}), "challenge" (a challenge
 //   made or received, as the server sent it: on connect for each open one, then on every change)
@@ -14,6 +15,7 @@ class Site extends EventTarget {
   constructor() {
     super();
     this.challenges = new Map(); // id -> challenge, as the server sent it
+    this.endings = new Map(); // match id -> an invitation of this player's that ended ({match, game_name, text})
     this.userId = Number(document.body.dataset.userId) || null;
     this.socket = new ReconnectingSocket(socketUrl("/ws/site/"), { pingEvery: 20000 });
     this.socket.addEventListener("message", ({ detail }) => this.received(detail));
@@ -62,7 +64,8 @@ class Site extends EventTarget {
   challenge(to, settings) { return this.send({ type: "challenge", to, ...settings }); }
 
   received(message) {
-    if (message.type === "challenges") {
+    if (message.type === "challenges") {  // the first message: the server listens for this page from now on
+      this.ready = true;
       this.challenges = new Map(message.challenges.map((c) => [c.id, c]));
       message.challenges.forEach((c) => this.emit("challenge", c));
     } else if (message.type === "challenge") {
@@ -77,6 +80,11 @@ class Site extends EventTarget {
     } else if (message.type === "signed_out") {  // this browser logged out
       showSignedOut();
       return;
+    } else if (message.type === "started") {  // a match this player waited in began: a friend took the invitation
+      if (location.pathname !== `/matches/${message.match}/`) location.assign(`/matches/${message.match}/`);
+      return;
+    } else if (message.type === "invite_ended") {  // shown until dismissed, on whatever page
+      this.endings.set(message.ending.match, message.ending);
     } else if (message.type === "paired") {
       location.assign(`/matches/${message.match}/`);
       return;
@@ -96,6 +104,7 @@ class Site extends EventTarget {
     if (!this.tray) return;
     const now = Date.now();
     const items = [...this.challenges.values()].map((c) => this.item(c, now));
+    items.push(...[...this.endings.values()].map((ending) => this.endingItem(ending)));
     if (this.note) {
       const note = document.createElement("div");
       note.className = "challenge challenge--note";
@@ -111,6 +120,22 @@ class Site extends EventTarget {
     }
     this.tray.replaceChildren(...items);
     this.tray.hidden = items.length === 0;
+  }
+
+  endingItem(ending) {
+    const note = document.createElement("div");
+    note.className = "challenge challenge--note invite-ended";
+    note.setAttribute("role", "alert");
+    const link = document.createElement("a");
+    link.href = `/matches/${ending.match}/`;
+    link.textContent = `${ending.game_name} #${ending.match}`;
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "button button--secondary";
+    dismiss.textContent = "Dismiss";
+    dismiss.addEventListener("click", () => { this.endings.delete(ending.match); this.render(); });
+    note.append(`${ending.text} `, link, " ", dismiss);
+    return note;
   }
 
   item(challenge, now) {

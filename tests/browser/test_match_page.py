@@ -86,7 +86,7 @@ def test_a_private_match_waiting_for_players_points_to_its_invite_link(player_pa
     create_match(ada, "quarto-misere", private=True)
     status = ada.locator("#status-line")
     expect(status).to_have_text("Waiting for players: 1 free seat. Send the invite link to the people you want "
-                                "to play with, and keep this page open until they join.")
+                                "to play with: you may wait on any page of the site.")
     expect(ada.locator("#invite")).to_contain_text("Invite")
     create_match(ada, "quarto-misere")
     expect(status).to_contain_text("the lobby lists the match while you wait here")
