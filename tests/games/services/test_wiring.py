@@ -25,7 +25,7 @@ HANDOFFS = {"bots": bots.SERVICES, "flagfall": flagfall.SERVICES, "analysis_runs
 def test_start_up_hands_every_lower_layer_the_real_services():
     assert bots.SERVICES.get() == bots.BotServices(move_submit=services.move_submit)
     assert flagfall.SERVICES.get() == flagfall.FlagfallServices(
-        clock_flag=services.clock_flag, clock_sweep=services.clock_sweep,
+        clock_flag=services.clock_flag, clock_sweep=wiring.sweep,
         computer_turns_resume=services.computer_turns_resume)
     assert analysis_runs.SERVICES.get() == analysis_runs.AnalysisServices(
         analysis_claim=services.analysis_claim, analysis_progress=services.analysis_progress,

@@ -14,8 +14,8 @@ from games.match.settings import MatchSettings
 from games.models import Seat
 from games.runtime import presence
 from live.sockets import NOT_FOUND
-from tests.games.test_consumers import drain, join_match, open_socket
-from tests.games.test_consumers import receive as receive_match
+from tests.live.consumers.test_consumers import drain, join_match, open_socket
+from tests.live.consumers.test_consumers import receive as receive_match
 from tests.support.players import make_players, play_out, start_match
 from tests.support.waits import EVENT_SECONDS
 
