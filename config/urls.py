@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("games.history.urls")),
+    path("", include("tournaments.urls")),
 ]
