@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "botapi",
     "social",
     "notify",
+    "tournaments",
     # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
     "channels",
 ]
@@ -279,6 +280,8 @@ INVITE_GRACE_SECONDS = int(os.environ.get("INVITE_GRACE_SECONDS", "300"))
 # with Redis).
 WAITING_MATCHES_MAX = int(os.environ.get("WAITING_MATCHES_MAX", "3"))
 CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
+# A signed-up account may run this many tournaments that have not finished (docs/tournaments.md).
+TOURNAMENTS_OPEN_MAX = int(os.environ.get("TOURNAMENTS_OPEN_MAX", "2"))
 CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
 # New guests (the guest form, and "Play the computer" for a visitor) per client address, a
 # minute and a UTC day (across processes with Redis): each guest is a new name and a new day's

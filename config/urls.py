@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.history.urls")),
     path("", include("social.urls")),
+    path("", include("tournaments.urls")),
 ]

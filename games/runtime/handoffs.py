@@ -4,7 +4,8 @@ import), received as one typed bundle, set once at start-up.
 The lower module declares the bundle, a frozen dataclass whose fields carry the services' own
 names and signatures, and one ``Handoff`` holding it; ``games.services.wiring.wire`` (run by
 the games app's ``ready``, so in every process: web, worker, management command, test) builds
-each bundle from the real functions and sets it. Asked for before that, a hand-off raises
+each bundle from the real functions and sets it (a bundle an app above the games app fills, such
+as the tournaments' ``games.services.finishing.ENDED``, names its own ``set_by``). Asked for before that, a hand-off raises
 ``HandoffNotSet``, naming the bundle and what sets it, at the first call instead of as a
 missing key or a call of None further on.
 
@@ -40,9 +41,10 @@ class HandoffAlreadySet(RuntimeError):
 class Handoff(Generic[Bundle]):
     """The one bundle of type ``kind`` that ``needed_by`` calls: ``set`` once, ``get`` any time after."""
 
-    def __init__(self, kind: type[Bundle], *, needed_by: str) -> None:
+    def __init__(self, kind: type[Bundle], *, needed_by: str, set_by: str = SET_BY) -> None:
         self.kind = kind
         self.needed_by = needed_by
+        self.set_by = set_by
         self._bundle: Bundle | None = None
 
     def set(self, bundle: Bundle) -> None:
@@ -58,7 +60,7 @@ class Handoff(Generic[Bundle]):
         if self._bundle is None:
             fields = ", ".join(field.name for field in dataclasses.fields(self.kind))
             raise HandoffNotSet(f"{self.needed_by} needs its services ({self.kind.__name__}: {fields}), and none "
-                                f"were handed over: they are set by {SET_BY}")
+                                f"were handed over: they are set by {self.set_by}")
         return self._bundle
 
     @property

@@ -17,7 +17,7 @@ from games.match.clocks import TimeControl
 from games.match.rulesets import stored_rules
 from games.models import Match, Move, Out, Seat
 from games.services import broadcast, flagfall, notices, statements
-from games.services.finishing import EARLY_EXIT, FINISH_FIELDS, finish, set_winners
+from games.services.finishing import EARLY_EXIT, FINISH_FIELDS, ended_on_commit, finish, set_winners
 from games.services.records import computer_turn_after_commit, play_for_resigned, record_locked
 
 
@@ -62,6 +62,7 @@ def call_off(match: Match, *, reason: str = "", declined_by: dict[str, Any] | No
     match.save(update_fields=["status", "finished_at", "result", "clock", "deadline", "offers", "version"])
     broadcast.match_changed_on_commit(match.pk)
     ggp_manager.after_commit(match.pk, seats)  # GGP seats hear ABORT
+    ended_on_commit(match.pk)
     if match.rematch_of_id is not None:  # its offer on the finished match's page goes too
         broadcast.match_changed_on_commit(match.rematch_of_id)
     broadcast.lobby_changed_on_commit()

@@ -1,0 +1,56 @@
+"""The tournament creation form: parses what a person typed into the service's arguments."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.utils import timezone
+
+from games.match import clocks
+from games.match.clocks import TimeControl
+from games.rules import GAMES
+from tournaments import services
+
+STARTS_IN_MAX_MINUTES = services.STARTS_WITHIN_DAYS * 24 * 60
+
+
+def clock_choices() -> list[tuple[str, str]]:
+    """The time controls a tournament can use: every match time control but per move (GGP)."""
+    return [(code, label) for code, label in clocks.choices() if TimeControl.parse(code).kind != "per_move"]
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(max_length=services.NAME_MAX)
+    game = forms.ChoiceField(label="Game", choices=[(g.slug, g.name) for g in GAMES if len(g.roles) == 2])
+    cycles = forms.TypedChoiceField(label="Format", coerce=int, initial=1, choices=[
+        (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first")])
+    clock = forms.ChoiceField(label="Time control", initial="5+3", choices=clock_choices)
+    starts_in = forms.IntegerField(required=False, initial=10, min_value=1, max_value=STARTS_IN_MAX_MINUTES,
+                                   label="Starts in (minutes)")
+    starts_at = forms.DateTimeField(required=False, label="Or starts at (UTC: YYYY-MM-DD HH:MM)",
+                                    input_formats=["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"])
+    rated = forms.BooleanField(required=False, label="Rated (the results change ratings)")
+    private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
+    min_players = forms.IntegerField(initial=2, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
+                                     label="The least players")
+    max_players = forms.IntegerField(initial=8, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
+                                     label="The most players")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("starts_at"):
+            data["start"] = data["starts_at"]
+        elif data.get("starts_in"):
+            data["start"] = timezone.now() + timedelta(minutes=data["starts_in"])
+        elif "starts_in" not in self.errors and "starts_at" not in self.errors:
+            self.add_error("starts_in", "Say when it starts: in how many minutes, or at what date and time.")
+        if "clock" in data:
+            data["time_control"] = TimeControl.parse(data["clock"])
+        return data
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"name": data["name"], "game": data["game"], "time_control": data["time_control"],
+                "starts_at": data["start"], "rated": data["rated"], "is_private": data["private"],
+                "min_players": data["min_players"], "max_players": data["max_players"], "cycles": data["cycles"]}

@@ -1,0 +1,86 @@
+"""A tournament, its players (``Entry``) and its games (``TournamentGame``: a pairing of a round,
+with the match once it is created). Standings are computed from the games (``standings``); an
+entry's ``score`` keeps the last computed score for lists."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_invite_secret() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming"
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    name = models.CharField(max_length=60)
+    game = models.CharField(max_length=40, help_text="a rule set's slug (games.rules.SLUGS)")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
+    cycles = models.PositiveSmallIntegerField(default=1, help_text="1: everyone meets once; 2: twice, both first movers")
+    # The time control as a match stores it (games.match.clocks.TimeControl.fields()).
+    clock_base = models.PositiveIntegerField(null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(default=0)
+    clock_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_start = models.PositiveIntegerField(null=True, blank=True)
+    clock_play = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
+    is_private = models.BooleanField(default=False)
+    invite_secret = models.CharField(max_length=32, default=new_invite_secret)
+    min_players = models.PositiveSmallIntegerField(default=2)
+    max_players = models.PositiveSmallIntegerField(default=8)
+    starts_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING)
+    status_reason = models.CharField(max_length=200, blank=True)
+    current_round = models.PositiveSmallIntegerField(default=0, help_text="the last round created (0: none yet)")
+    rounds = models.PositiveSmallIntegerField(default=0, help_text="how many rounds it has, set when it starts")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "starts_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    score = models.FloatField(default=0)
+    withdrawn = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class TournamentGame(models.Model):
+    """A pairing of ``round`` (``first`` moves first); ``match`` once it is created (a real-time
+    game whose player was busy elsewhere waits for the next try)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="tournament_game")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "round", "first"], name="one_game_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.round}: {self.first} - {self.second}"

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="list"),
+    path("tournaments/new/", views.tournament_create, name="create"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="page"),
+    path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="join"),
+    path("tournaments/<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
+    path("tournaments/<int:tournament_id>/start/", views.tournament_start, name="start"),
+]
