@@ -15,20 +15,20 @@ from games.services import flagfall
 from games.computer import analysis_runs, bots
 from games.match.errors import ServiceError
 from games.services.analysis import (
-                                     analysis_claim,
-                                     analysis_fail,
-                                     analysis_progress,
-                                     analysis_request,
-                                     analysis_takeover_seconds,
+    analysis_claim,
+    analysis_fail,
+    analysis_progress,
+    analysis_request,
+    analysis_takeover_seconds,
 )
 from games.services.challenges import (
-                                       can_answer_challenges,
-                                       challenge_accept,
-                                       challenge_cancel,
-                                       challenge_create,
-                                       challenge_decline,
-                                       challenge_expire,
-                                       challenge_expire_later,
+    can_answer_challenges,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    challenge_expire,
+    challenge_expire_later,
 )
 from games.services.chat import chat_post
 from games.ggp.players import MAX_PER_OWNER as GGP_MAX_PER_OWNER
