@@ -47,7 +47,7 @@ class Batches:
                         for _, done in batch:
                             done.cancel()
                         raise
-                    except Exception as err:  # noqa: BLE001 - each caller gets it
+                    except Exception as err:  # each caller gets it
                         results = [err] * len(batch)
                     for (_, done), result in zip(batch, results or [None] * len(batch), strict=True):
                         if done.done():  # its caller went away meanwhile; its item was sent

@@ -274,7 +274,7 @@ class _Shard(RedisSingleShardConnection):
                     await asyncio.sleep(0.1)
             except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
                 raise
-            except Exception as err:  # noqa: BLE001 - Redis is away, or the reply was cut short
+            except Exception as err:  # Redis is away, or the reply was cut short
                 if not lost:
                     lost = True
                     self._tell_sockets()

@@ -305,7 +305,7 @@ async def pump(sources, dispatch) -> None:
                 inbox.put_nowait(await receive())
         except asyncio.CancelledError:
             raise
-        except BaseException as err:  # noqa: BLE001 - re-raised by the loop below
+        except BaseException as err:  # re-raised by the loop below
             inbox.put_nowait(_Failed(err))
 
     tasks = [asyncio.ensure_future(drain(receive)) for receive in sources]

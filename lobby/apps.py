@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_out
 
 
 class LobbyConfig(AppConfig):
@@ -6,8 +7,6 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_out
-
-        from lobby.services import pages_signed_out
+        from lobby.services import pages_signed_out  # noqa: PLC0415 (the models load once the apps are ready)
 
         user_logged_out.connect(pages_signed_out, dispatch_uid="lobby.pages_signed_out")

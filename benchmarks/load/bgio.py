@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.load.timing import Pace, next_or_resync, settle  # noqa: E402
-from tests.support.live import LiveServer, free_port  # noqa: E402  (no Django settings needed)
+from tests.support.live import LiveServer, free_port  # no Django settings needed
 
 GAME = "nine-board-tictactoe"
 HERE = Path(__file__).resolve().parents[1] / "bgio"

@@ -85,6 +85,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from games.rules import Action, Game, Role, get_game
+from games.rules.quarto import MisereQuarto
 
 EXPLORATION = 1.4  # UCB1's constant for goals scaled to 0..1
 TOP_GOAL = 100  # GGP's best score: a child that gives it to its parent's mover proves the parent
@@ -451,11 +452,9 @@ def _compiled_search(game: Game) -> Callable[..., Action] | None:
     ``games.computer.quarto_compiled``), else ``None``. It is imported here, not at the top, so
     that only the processes that think load numba (a thinking process's start loads it anyway,
     ``get_ready``; the web processes never do)."""
-    from games.rules.quarto import MisereQuarto
-
     if not isinstance(game, MisereQuarto):
         return None
-    from games.computer import quarto_compiled
+    from games.computer import quarto_compiled  # noqa: PLC0415 (numba: only where the computer thinks)
 
     return quarto_compiled.best_move
 
@@ -641,7 +640,7 @@ def get_ready(niceness: int) -> None:
     """A thinking process's (or thread's) start: ``give_way``, then the compiled searches loaded
     (compiled and cached the first time), so that its first move is not late."""
     give_way(niceness)
-    from games.computer import quarto_compiled  # numba: only where the computer thinks
+    from games.computer import quarto_compiled  # noqa: PLC0415 (numba: only where the computer thinks)
 
     quarto_compiled.warm()
 

@@ -54,6 +54,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.ggp import client, offpath, protocol
+from games.ggp.gdl import kif
+from games.ggp.gdl.moves import from_gdl, to_gdl
+from games.ggp.gdl.sheets import sheet_text
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
@@ -326,9 +329,6 @@ def _started(answer: client.Answer, start: float) -> tuple[str | None, str]:
 def _gdl(slug: str) -> str:
     """The rule set's GDL sheet as sent in START: its sentences in canonical KIF, one line,
     without the sheet's comments (a comment would swallow the message's closing parenthesis)."""
-    from games.ggp.gdl import kif
-    from games.ggp.gdl.sheets import sheet_text
-
     return " ".join(kif.to_text(sentence) for sentence in kif.parse(sheet_text(slug)))
 
 
@@ -336,8 +336,6 @@ def _joint(view: _View, step: int) -> list[str] | None:
     """The joint move that led to ``step`` plies (None before the first), in the roles' order."""
     if step == 0:
         return None
-    from games.ggp.gdl.moves import to_gdl
-
     mover, action = view.actions[step - 1]
     before = view.states[step - 1]
     return [to_gdl(view.game.slug, before, role, action if role == mover else None) for role in view.game.roles]
@@ -363,8 +361,6 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
     if mover is None:
         return None
     state = view.states[-1]
-    from games.ggp.gdl.moves import from_gdl
-
     plies, answer = len(view.actions), answers[mover]
     if not answer.ok:
         return plies, None, "silent", answer.failure or ""

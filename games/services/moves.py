@@ -98,7 +98,7 @@ def move_submit_many(calls: list[dict]) -> list[Match | Exception]:
         for call in calls:
             try:
                 results.append(move_submit(**call))
-            except Exception as err:  # noqa: BLE001 - the caller of that move alone receives it
+            except Exception as err:  # the caller of that move alone receives it
                 results.append(err)
     return results
 

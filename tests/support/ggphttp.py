@@ -24,7 +24,7 @@ class PlayerServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.0"
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:  # http.server's name
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
                 owner.requests.append({"method": "POST", "path": self.path, "headers": dict(self.headers),
                                        "body": body})

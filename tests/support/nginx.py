@@ -21,7 +21,7 @@ from config.errorpages import too_large_page
 from tests.support.live import ROOT, listening_socket, stop_process, wait_until_serving
 
 sys.path.insert(0, str(ROOT / "deploy"))
-import nginx as config  # noqa: E402  (deploy/nginx.py: not a package)
+import nginx as config  # deploy/nginx.py: not a package
 
 
 class Front:

@@ -114,7 +114,7 @@ def race(first: Chance, second: Chance) -> None:
             both.wait(timeout=30)
             chance.fire()
             chance.wait()
-        except BaseException as err:  # noqa: BLE001 (reported below)
+        except BaseException as err:  # reported below
             failures.append(f"{chance.path}: {err!r} (messages seen: {chance.seen})")
 
     threads = [threading.Thread(target=run, args=(chance,)) for chance in (first, second)]
