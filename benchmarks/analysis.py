@@ -28,9 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.computer.analysis import evaluate_position
-from games.match.analysis import match_positions  # noqa: E402
-from games.computer.search import LEVELS, choose_action  # noqa: E402
-from games.rules import GAMES, get_game  # noqa: E402
+from games.computer.search import LEVELS, choose_action
+from games.match.analysis import match_positions
+from games.rules import GAMES, get_game
 
 EASY_ROUNDS = LEVELS[0].rounds
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.strength import expert_with  # noqa: E402
-from games.computer import search  # noqa: E402
-from games.rules import get_game  # noqa: E402
+from benchmarks.strength import expert_with
+from games.computer import search
+from games.rules import get_game
 
 SLUG = "quarto-misere-classic"
 # game number (strength.py's seeds were not used: a recording run's), then its first 15 plies' pieces and cells

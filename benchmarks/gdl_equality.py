@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ggp.gdl.equality import compare  # noqa: E402
-from games.rules import SLUGS  # noqa: E402
+from games.ggp.gdl.equality import compare
+from games.rules import SLUGS
 
 
 def percentile(values: list[float], share: float) -> float:

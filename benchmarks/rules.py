@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.rules import GAMES, get_game  # noqa: E402
+from games.rules import GAMES, get_game
 
 TARGETS = {"nine-board": 20_000, "three-player": 10_000, "quarto": 15_000}
 

@@ -55,9 +55,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.uct import uct_move  # noqa: E402
-from games.computer import engine, search  # noqa: E402
-from games.rules import Game, get_game  # noqa: E402
+from benchmarks.uct import uct_move
+from games.computer import engine, search
+from games.rules import Game, get_game
 
 Player = Callable[[Game, object, random.Random], str]
 

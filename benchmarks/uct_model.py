@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.uct import uct_move  # noqa: E402
-from games.rules import get_game  # noqa: E402
-from games.rules.three_player import MODEL_FEATURES, ThreePlayerState  # noqa: E402
+from benchmarks.uct import uct_move
+from games.rules import get_game
+from games.rules.three_player import MODEL_FEATURES, ThreePlayerState
 
 GAME = get_game("tictactoe-3player")
 

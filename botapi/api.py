@@ -26,6 +26,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from botapi import feeds, services
 from botapi.limits import STREAM_START_SECONDS, StreamSlot, limits, retry_after
 from botapi.models import ApiToken
+
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
 from games.match.settings import MatchSettings

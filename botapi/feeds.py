@@ -23,14 +23,15 @@ from django.conf import settings
 
 from botapi import services
 from botapi.limits import StreamSlot, limits
+
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
-from games.services.broadcast import match_group, player_group
 from games.models import Match
 from games.runtime.presence import match_presence
 from games.selectors import challenges_open, match_snapshot, matches_of_player
 from games.selectors.rows import match_by_id
 from games.selectors.snapshots import encode, state_event, viewer_message
+from games.services.broadcast import match_group, player_group
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 CHALLENGE_EVENTS = {"pending": "challenge", "declined": "challengeDeclined", "cancelled": "challengeCanceled",

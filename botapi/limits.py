@@ -23,7 +23,6 @@ from django.conf import settings
 
 from games.runtime.throttle import TokenBucket
 
-
 STREAM_START_SECONDS = 5
 
 

@@ -17,7 +17,6 @@ from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.embedsockets import OpenToAnyOrigin  # noqa: E402
 from config.errorpages import too_large_page  # noqa: E402
-
 from config.handshake import lazy_pformat  # noqa: E402
 from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402

@@ -10,9 +10,9 @@ from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from games.history.services import IMPORT_TOO_LARGE
 from games.match.errors import ServiceError
 from games.runtime import outages
-from games.history.services import IMPORT_TOO_LARGE
 
 BLANK_REFUSALS = {405: "405.html"}
 

@@ -5,8 +5,8 @@ from channels.security.websocket import WebsocketDenier
 from django.urls import path, re_path
 
 from live.consumers.embed import EmbedConsumer
-from live.consumers.match import MatchConsumer
 from live.consumers.lobby import LobbyConsumer, SiteConsumer
+from live.consumers.match import MatchConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),

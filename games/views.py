@@ -3,20 +3,20 @@
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import escape, format_html
 from django.utils.http import urlencode
-from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.computer.search import LEVELS
 from games.ggp.gdl.sheets import sheet_text
+from games.history.selectors import match_replay
 from games.match import guide, invites
 from games.match.labels import pair_limit_note
-from games.history.selectors import match_replay
 from games.models import Match
-from games.selectors.invites import invite_ended_view
 from games.rules import SLUGS
+from games.selectors.invites import invite_ended_view
 from games.selectors.pairs import match_pairs_over_limit
 from games.selectors.sharing import link_preview
 from games.services import ServiceError

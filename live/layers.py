@@ -31,7 +31,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games.runtime import outages
 from live.batches import Batches, first
 
-
 SWEEP_SECONDS = 1.0
 SUBSCRIBE_ATTEMPTS = 4
 # The layer's Redis connections have no timeout of their own (``socket_timeout`` is None in the

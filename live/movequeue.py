@@ -23,9 +23,9 @@ import weakref
 from django.conf import settings
 
 from games import selectors, services
-from live.batches import Batches, first
-from games.runtime.dbthreads import db
 from games.match.errors import ServiceError
+from games.runtime.dbthreads import db
+from live.batches import Batches, first
 
 BATCH_LIMIT = 32  # moves in one transaction at most: the first of them waits for the rest
 

@@ -28,12 +28,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
 from games import selectors
-from live import protocol
-from games.services import broadcast
 from games.runtime import outages, presence, throttle
-from games.selectors import snapshots
 from games.runtime.dbthreads import db
 from games.runtime.outages import SERVICE_DOWN, TRY_AGAIN_LATER
+from games.selectors import snapshots
+from games.services import broadcast
+from live import protocol
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close

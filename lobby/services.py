@@ -13,11 +13,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.services import broadcast
 from games import services as match_services
-from games.services import ServiceError
-from lobby import sessions
 from games.match import text
+from games.services import ServiceError, broadcast
+from lobby import sessions
 from lobby.models import User
 
 NAME_MAX = text.NAME_MAX

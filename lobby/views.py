@@ -9,10 +9,10 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.runtime import throttle
-from games.selectors.invites import invites_ended
 from games.match import clocks, guide, invites
 from games.rules import GAMES
+from games.runtime import throttle
+from games.selectors.invites import invites_ended
 from games.services import ServiceError
 from games.views import refuse
 from lobby import forms

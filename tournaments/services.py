@@ -22,8 +22,8 @@ from games import selectors, services
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
-from games.services.guards import lock_player
 from games.rules import SLUGS, get_game
+from games.services.guards import lock_player
 from tournaments import standings
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.pairing import berger_rounds

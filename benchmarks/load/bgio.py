@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.load.timing import Pace, next_or_resync, settle  # noqa: E402
+from benchmarks.load.timing import Pace, next_or_resync, settle
 from tests.support.live import LiveServer, free_port  # no Django settings needed
 
 GAME = "nine-board-tictactoe"

@@ -29,8 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.load.timing import Clock, Pace, Recorder, next_or_resync, settle  # noqa: E402
-
+from benchmarks.load.timing import Clock, Pace, Recorder, next_or_resync, settle
 
 # -- Boardhall ------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from channels.consumer import AsyncConsumer
 
-from games.ggp import manager, players, offpath  # noqa: F401 - they register their tasks
+from games.ggp import manager, offpath, players  # noqa: F401 - they register their tasks
 from games.runtime import eventloop
 
 

@@ -8,7 +8,6 @@ from games.match.text import name_key
 from games.models import Outcome
 from games.rules import GAMES
 
-
 NO_SUCH_PLAYER = "There is no such player: showing every player's matches."
 NAME_MAX = 30  # a display name's length (lobby.models.User.display_name)
 DATE_ERRORS = {"invalid": "Enter a date as YYYY-MM-DD, for example 2026-03-01."}

@@ -57,9 +57,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from games.match.text import TextRefused, text_clean
 from games.rules import get_game
 from games.rules.base import Game, RulesError
-from games.match.text import TextRefused, text_clean
 
 IMPORTED_NAME_MAX = 60
 MATCH_ID_MAX = 100

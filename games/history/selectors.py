@@ -20,12 +20,11 @@ from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.history.charts import evaluation_chart, rating_chart
+from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match import ratings
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
-from games.history.charts import evaluation_chart, rating_chart
-from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.match.rulesets import ruleset_name, stored_rules
 from games.match.labels import (
     abort_sentence,
     label_beside_role,
@@ -34,13 +33,14 @@ from games.match.labels import (
     unrated_note,
     with_names,
 )
+from games.match.rulesets import ruleset_name, stored_rules
+from games.match.text import TextRefused, name_key, text_clean
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
+from games.rules import GAMES
+from games.rules.base import RulesError
 from games.selectors import match_visible_q
 from games.selectors.analysis import analysis_of
 from games.selectors.snapshots import REPLACED
-from games.rules import GAMES
-from games.rules.base import RulesError
-from games.match.text import TextRefused, name_key, text_clean
 
 PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50

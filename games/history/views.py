@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST, require_safe
 
-from games.match import clocks, ratings
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
+from games.match import clocks, ratings
 from games.models import Match
 from games.rules import GAMES, get_game
 from games.rules.base import RulesError

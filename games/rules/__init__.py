@@ -15,7 +15,17 @@ of the rule sets this site has); see ``base.py`` for the interface.
 """
 
 from games.rules.base import (
-    NOOP, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Registry, Role, RulesError,
+    NOOP,
+    Action,
+    Game,
+    GameInfo,
+    GameNotOver,
+    IllegalAction,
+    NotAnAction,
+    Outcome,
+    Registry,
+    Role,
+    RulesError,
 )
 from games.rules.nine_board import NINE_BOARD, NINE_BOARD_PIE, TICTACTOE_X9
 from games.rules.quarto import QUARTO_MISERE, QUARTO_MISERE_CLASSIC

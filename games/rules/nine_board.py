@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.rules.base import (
-    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER,
+    Action,
+    Game,
+    GameInfo,
+    GameNotOver,
+    IllegalAction,
+    NotAnAction,
+    Outcome,
+    Role,
+    RulesError,
 )
 
 SUB_FULL = 0x1FF

@@ -25,7 +25,16 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from games.rules.base import (
-    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER,
+    Action,
+    Game,
+    GameInfo,
+    GameNotOver,
+    IllegalAction,
+    NotAnAction,
+    Outcome,
+    Role,
+    RulesError,
 )
 
 SIZE = 4

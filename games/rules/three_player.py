@@ -23,7 +23,16 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from games.rules.base import (
-    NUMBER, Action, Game, GameInfo, GameNotOver, IllegalAction, NotAnAction, Outcome, Role, RulesError,
+    NUMBER,
+    Action,
+    Game,
+    GameInfo,
+    GameNotOver,
+    IllegalAction,
+    NotAnAction,
+    Outcome,
+    Role,
+    RulesError,
 )
 
 SIZE = 5

@@ -68,7 +68,6 @@ class RedisPages:
 
     def __init__(self, url: str, prefix: str) -> None:
         import redis  # noqa: PLC0415 (only the scaled set-up needs it)
-
         from redis.backoff import NoBackoff  # noqa: PLC0415
         from redis.retry import Retry  # noqa: PLC0415
 

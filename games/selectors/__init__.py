@@ -12,13 +12,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.runtime import presence
-from games.selectors import rows, snapshots
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.rulesets import known_rules, rules_or_skip, ruleset_name, stored_rules
 from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
 from games.rules import SLUGS, Game
+from games.runtime import presence
+from games.selectors import rows, snapshots
 from games.selectors.snapshots import player_json, seat_rating_json
 
 LOBBY_LIMIT = 50

@@ -16,11 +16,10 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from django.db.models import OuterRef, Subquery
 
 from games.match import clocks, conduct
 from games.match.clocks import TimeControl
-from django.db.models import OuterRef, Subquery
-
 from games.models import Match, Move, ReplacedMove
 
 REMEMBERED_MATCHES = 5000

@@ -16,8 +16,8 @@ from games.match.rulesets import stored_rules
 from games.models import Match, Move, ReplacedMove, Seat
 from games.services import broadcast, flagfall
 from games.services.guards import lock_match, lock_playing_seat, require_version
-from games.services.lifecycle import call_off, every_seat_moved, finish_drawn
 from games.services.invites import invite_ending
+from games.services.lifecycle import call_off, every_seat_moved, finish_drawn
 from games.services.moves import forget
 
 # The time controls whose clocks run while a request waits for an answer.

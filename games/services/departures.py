@@ -23,8 +23,8 @@ from games.selectors import match_seats
 from games.services import broadcast
 from games.services.challenges import challenge_cancel, challenge_decline
 from games.services.guards import lock_match
-from games.services.lifecycle import call_off, resign_seat
 from games.services.invites import invite_ending, invites_expire, waiting_invites
+from games.services.lifecycle import call_off, resign_seat
 
 
 def player_depart(*, user) -> dict[str, int]:

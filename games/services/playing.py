@@ -28,8 +28,8 @@ from games.match.errors import ServiceError
 from games.models import Challenge, Match, PoolEntry, Seat
 from games.services import broadcast
 from games.services.guards import lock_match
-from games.services.lifecycle import call_off
 from games.services.invites import invite_ending
+from games.services.lifecycle import call_off
 
 # A real-time match: a base time, no days per move (``TimeControl.kind == "real_time"``).
 REAL_TIME = Q(clock_base__isnull=False, clock_days__isnull=True)

@@ -8,10 +8,10 @@ import time
 from django.conf import settings
 from django.utils import timezone
 
-from games.services import broadcast
-from games.runtime import presence
 from games.models import Seat
+from games.runtime import presence
 from games.selectors import match_seats
+from games.services import broadcast
 from games.services.invites import invites_site_left
 
 

@@ -6,20 +6,18 @@ import logging
 import random
 
 import orjson
-from django.utils import timezone
 
 from games import selectors, services
-from live import protocol
-from games.services import broadcast
-from games.runtime import outages, presence
-from games.selectors import snapshots
-from games.services.broadcast import LOBBY_GROUP
-from games.runtime.dbthreads import db
 from games.match.settings import MatchSettings
 from games.models import Match
-from games.services import ServiceError
-from live.sockets import SIGNED_OUT, Socket
+from games.runtime import outages, presence
+from games.runtime.dbthreads import db
+from games.selectors import snapshots
+from games.services import ServiceError, broadcast
+from games.services.broadcast import LOBBY_GROUP
 from live import lobby_lists as lists
+from live import protocol
+from live.sockets import SIGNED_OUT, Socket
 
 logger = logging.getLogger(__name__)
 POOL_RETRY_SECONDS = 2.0

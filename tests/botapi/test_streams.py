@@ -130,9 +130,9 @@ async def test_a_match_stream_reopened_after_a_drop_misses_nothing():
 def test_opening_a_match_stream_decides_once_whether_the_caller_may_watch():
     """The call decides (a 404 before any line, for a private match one is not seated in); the
     lines trust it. They read the match again, after they listen (the next test says why)."""
-    from asgiref.sync import async_to_sync  # noqa: PLC0415
-    from django.db import connection  # noqa: PLC0415
-    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+    from asgiref.sync import async_to_sync
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
     match, x, _, x_secret, _ = async_to_sync(setup_duel)()
     Match.objects.filter(pk=match.pk).update(is_private=True)

@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 from django.db import connections
-
 from playwright.sync_api import Page, expect
 
 from games.match.labels import role_label

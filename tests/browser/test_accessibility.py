@@ -8,12 +8,11 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
-from games.match.clocks import TimeControl
 from games.computer.analysis import evaluate_position
 from games.match.analysis import match_positions
+from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Analysis, Match
-
 from tests.browser.conftest import VIEWPORT
 from tests.browser.helpers import outside_the_event_loop
 from tests.support.players import (

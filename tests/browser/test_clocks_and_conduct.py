@@ -8,7 +8,14 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (
-    PLAYABLE, click_turns, join_match, outside_the_event_loop, playable, record_notifications, screenshot, wait_version,
+    PLAYABLE,
+    click_turns,
+    join_match,
+    outside_the_event_loop,
+    playable,
+    record_notifications,
+    screenshot,
+    wait_version,
 )
 from tests.support.players import make_players, start_match
 

@@ -27,7 +27,7 @@ class OtherSite:
                 f'<iframe src="{embed_url}" width="400" height="500" title="The match"></iframe></body></html>').encode()
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))

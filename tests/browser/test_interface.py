@@ -15,7 +15,13 @@ from playwright.sync_api import expect
 from games.models import Analysis, Match, Seat
 from tests.browser.conftest import VIEWPORT, match_id_of
 from tests.browser.helpers import (
-    PLAYABLE, click_turns, create_match, join_match, outside_the_event_loop, screenshot, wait_version,
+    PLAYABLE,
+    click_turns,
+    create_match,
+    join_match,
+    outside_the_event_loop,
+    screenshot,
+    wait_version,
 )
 from tests.support.players import make_players, play_out, start_match
 

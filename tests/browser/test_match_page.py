@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import match_id_of
 from games import services
+from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (
     click_turns,
     create_match,

@@ -10,7 +10,13 @@ from games.match.labels import with_names
 from games.models import Match
 from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (
-    PLAYABLE, create_match, join_match, play_to_end, playable, screenshot, wait_version,
+    PLAYABLE,
+    create_match,
+    join_match,
+    play_to_end,
+    playable,
+    screenshot,
+    wait_version,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,9 +14,9 @@ from django.db import connection
 from games.match import text
 from games.match.text import TextRefused, text_clean, without_refused
 from games.models import ChatMessage, Move
-from lobby.models import User
 from games.rules import REGISTRY, RulesError, get_game
 from games.rules.base import Game
+from lobby.models import User
 from tests.support.players import make_players, start_match
 
 respell = importlib.import_module("games.migrations.0006_canonical_actions")

@@ -82,7 +82,7 @@ async def test_a_full_channel_refuses_without_building_anything():
 
 
 def redis_layer():
-    from django.conf import settings  # noqa: PLC0415
+    from django.conf import settings
 
     if not settings.REDIS_URL:
         pytest.skip("needs REDIS_URL")
@@ -123,7 +123,7 @@ async def test_redis_publishing_does_not_wait_for_a_subscription_under_way():
 
 @pytest.mark.services
 async def test_redis_subscriptions_asked_together_leave_as_few_commands(monkeypatch):
-    from redis.asyncio.client import PubSub  # noqa: PLC0415
+    from redis.asyncio.client import PubSub
 
     layer = redis_layer()
     commands = []
@@ -160,7 +160,7 @@ async def test_redis_subscribing_and_leaving_together_keep_their_order():
 
 @pytest.mark.services
 async def test_redis_messages_asked_for_together_leave_as_one_pipeline_in_order(monkeypatch):
-    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+    from redis.asyncio.client import Pipeline
 
     layer = redis_layer()
     name = await layer.new_channel()
@@ -184,7 +184,7 @@ async def test_redis_messages_asked_for_together_leave_as_one_pipeline_in_order(
 @pytest.mark.services
 @pytest.mark.parametrize("what", ["subscriptions", "messages"])
 async def test_redis_a_failed_batch_fails_everyone_who_waited_for_it_and_the_next_one_goes(what, monkeypatch):
-    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+    from redis.asyncio.client import Pipeline
 
     layer = redis_layer()
     name = await layer.new_channel()
@@ -211,7 +211,7 @@ async def test_redis_a_failed_batch_fails_everyone_who_waited_for_it_and_the_nex
 
 @pytest.mark.services
 async def test_redis_a_batch_on_a_connection_redis_closed_is_tried_once_more(monkeypatch):
-    from redis.asyncio.client import Pipeline  # noqa: PLC0415
+    from redis.asyncio.client import Pipeline
 
     layer = redis_layer()
     name = await layer.new_channel()
@@ -246,7 +246,7 @@ def test_redis_replies_are_parsed_by_hiredis():
     """redis-py uses the compiled parser when a compatible hiredis is installed, and falls back
     to its pure-Python one in silence otherwise (about a third of the time a loaded server
     spent in redis-py, profiled)."""
-    from redis.asyncio.connection import DefaultParser  # noqa: PLC0415
-    from redis.utils import HIREDIS_AVAILABLE  # noqa: PLC0415
+    from redis.asyncio.connection import DefaultParser
+    from redis.utils import HIREDIS_AVAILABLE
 
     assert HIREDIS_AVAILABLE and "Hiredis" in DefaultParser.__name__

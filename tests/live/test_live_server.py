@@ -199,7 +199,7 @@ async def _play_until_killed(server, cookies, acknowledged, kill_after: int) -> 
 
 def guest_made(front, name: str, *, forwarded_for: str, source: str = "127.0.0.1") -> bool:
     """A fresh browser connecting from ``source`` with its own X-Forwarded-For asks for a guest."""
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     Visitor(front, source=source, headers={"X-Forwarded-For": forwarded_for}).post("/guest/", {"display_name": name})
     return User.objects.filter(display_name=name).exists()

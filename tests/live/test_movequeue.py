@@ -11,9 +11,9 @@ from django.db import OperationalError
 from django.test import override_settings
 
 from games import services
-from live import movequeue
 from games.models import Move
 from games.services import ServiceError
+from live import movequeue
 from tests.support.players import make_players, start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("batches")]

@@ -104,7 +104,7 @@ def test_a_person_holding_a_computer_account_name_is_never_seated_as_the_compute
                               against_computer=True, computer_level=1)
     assert info.value.code == "computer_unavailable"
     assert "belongs to a person" in caplog.text
-    from games.models import Match  # noqa: PLC0415
+    from games.models import Match
 
     assert not Match.objects.exists()
     other_level = services.match_create(user=victim, settings=MatchSettings("quarto-misere"), role="white",

@@ -46,7 +46,7 @@ def test_guest_form_signs_in_and_returns_to_next(client):
 
 def test_a_signed_in_player_posting_the_guest_form_stays_who_they_are(signed_in):
     """A second guest name would strand the first: its name kept for good, its matches waiting."""
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     client, ada = signed_in
     response = client.post("/guest/", {"display_name": "Bella", "next": "/history/"})
@@ -66,7 +66,7 @@ GUESTS_TODAY = ("Your address has made as many guests as it may today: sign up o
 
 
 def guests_made():
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     return User.objects.filter(is_guest=True).count()
 
@@ -122,7 +122,7 @@ def sign_up(client, username):
 
 
 def accounts_made():
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     return sorted(User.objects.filter(is_guest=False).values_list("username", flat=True))
 
@@ -369,7 +369,7 @@ def test_the_create_form_ignores_choices_it_does_not_know(signed_in):
 def test_a_visitor_plays_the_computer_in_one_post_as_a_guest_with_a_generated_name(client):
     """No name to type: the home page's "Play the computer" makes a guest and starts an untimed
     casual match against the computer, at the level and on the rule set chosen."""
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     page = client.get("/").content.decode()
     assert 'action="/play/computer/"' in page and '<option value="nine-board-tictactoe" selected>' in page
@@ -397,8 +397,8 @@ def test_play_the_computer_keeps_a_player_who_they_are(signed_in):
 
 
 def test_generated_guest_names_pass_the_name_policy_and_are_not_taken(monkeypatch):
-    from games.match import text  # noqa: PLC0415
-    from lobby import services as accounts  # noqa: PLC0415
+    from games.match import text
+    from lobby import services as accounts
 
     taken = accounts.guest_create(display_name="guest 000001")  # a name someone chose
     numbers = iter([0, 0, 1, 7])  # "Guest 000000" is free, then taken twice over, then 7
@@ -418,7 +418,7 @@ def test_play_the_computer_needs_the_csrf_token():
 @override_settings(COMPUTER_CREATE_PER_ADDRESS_PER_MINUTE=2, COMPUTER_CREATE_PER_MINUTE=1)
 def test_play_the_computer_keeps_the_creation_limits(clock):
     """Per address before any guest is made, then per player."""
-    from lobby.models import User  # noqa: PLC0415
+    from lobby.models import User
 
     too_fast = "You are creating matches too fast: wait a minute, then try again."
     first = Client()

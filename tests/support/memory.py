@@ -17,13 +17,11 @@ def forget_process_memory() -> None:
     from django.core.cache import cache
 
     from botapi.limits import limits as api_limits
-
     from games.match import clocks, rulesets
     from games.runtime import outages, presence, throttle
     from games.selectors import snapshots
     from games.services import clocks as clock_services
-    from games.services import flagfall
-    from games.services import moves
+    from games.services import flagfall, moves
 
     presence.store().forget_all()
     presence.store.cache_clear()

@@ -121,7 +121,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 kind, _, name = self.path.strip("/").partition("/")
                 if kind == "gone":

@@ -19,15 +19,15 @@ from config.asgi import application
 from games import selectors, services
 from games.computer import bots
 from games.computer.search import LEVELS, choose_action
-from games.runtime import starting
-from games.runtime.starting import RunStartHooks
-from games.services import flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
-from tests.live.consumers.test_consumers import join_match, receive
+from games.runtime import starting
+from games.runtime.starting import RunStartHooks
+from games.services import flagfall
 from tests.games.services.test_services import assert_refused
+from tests.live.consumers.test_consumers import join_match, receive
 from tests.support.computer import HeldComputer
 from tests.support.players import make_players, play_first_moves
 from tests.support.waits import EVENT_SECONDS, POLL_SECONDS

@@ -22,7 +22,7 @@ from tests.support.waits import EVENT_SECONDS, until_here
 
 pytest.importorskip("games.ggp.gdl.reasoner", reason="the GDL reasoner (games/ggp/gdl) is not merged yet")
 
-from tests.support.ggpplayer import GGPTestPlayer  # noqa: E402
+from tests.support.ggpplayer import GGPTestPlayer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PER_MOVE = TimeControl(start=10, play=2)

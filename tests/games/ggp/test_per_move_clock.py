@@ -11,9 +11,9 @@ from django.utils import timezone
 from games import selectors, services
 from games.match import clocks
 from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
 from games.models import GGPProgress, Match, Move, ReplacedMove
 from games.rules import get_game
-from games.match.settings import MatchSettings
 from tests.support.players import make_accounts, make_players, start_match
 
 PER_MOVE = TimeControl(start=30, play=10)

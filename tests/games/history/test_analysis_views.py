@@ -13,9 +13,15 @@ from games.match.labels import label_beside_role, role_label
 from games.models import Analysis, Match
 from games.rules import get_game
 from games.services import ServiceError, analysis_request
-from tests.support.analysis import (another_move, blunder_line, live_and_its_uploaded_copy, move_on, play_line,
-                                    store_analysis)
 from tests.botapi.support import call, token_for
+from tests.support.analysis import (
+    another_move,
+    blunder_line,
+    live_and_its_uploaded_copy,
+    move_on,
+    play_line,
+    store_analysis,
+)
 from tests.support.players import make_accounts, make_players, play_first_moves, play_out, start_match
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.test import Client
 from games.history.services import IMPORT_MAX_BYTES
 from games.models import Match, Move, Seat
 from tests.games.history.conftest import finished_match
-from tests.games.history.test_history_ggp import export, refusal, upload, with_changes, uploader  # noqa: F401
+from tests.games.history.test_history_ggp import export, refusal, upload, uploader, with_changes  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

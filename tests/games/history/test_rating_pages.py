@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.match import ratings
 from games.history import selectors
+from games.match import ratings
 from games.models import Match, Rating
 from tests.support.players import make_accounts, play_first_moves, start_match
 

@@ -10,9 +10,9 @@ import psycopg_pool
 import pytest
 
 from games import services
-from games.services import broadcast
-from games.runtime import outages
 from games.models import Match, Move
+from games.runtime import outages
+from games.services import broadcast
 from tests.support.handoffs import handoff_replaced
 from tests.support.players import make_players, start_match
 from tests.support.waits import EVENT_SECONDS
@@ -299,8 +299,8 @@ def test_each_kind_of_failure_is_one_line_a_minute_with_a_count_of_the_rest(capl
 
 
 async def test_a_flag_fall_that_meets_the_database_away_is_tried_again_soon(monkeypatch):
-    from games.services import flagfall
     from games.match import clocks
+    from games.services import flagfall
 
     def database_away(**kwargs):
         raise from_driver(psycopg.OperationalError("connection failed: Connection refused"))

@@ -17,8 +17,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games.models import Match, Move
 from games.rules import get_game
-from tests.support.httpclient import Visitor
 from tests.support import live
+from tests.support.httpclient import Visitor
 from tests.support.live import live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
 from tests.support.services import own_postgres, own_redis

@@ -7,9 +7,9 @@ import logging
 import pytest
 from channels.worker import Worker
 
+from games.ggp import manager as ggp_manager
 from games.runtime import starting
 from games.runtime.starting import CONNECTIONS, EVERY_SCOPE, RunStartHooks, StartHook, StartingWorker
-from games.ggp import manager as ggp_manager
 from games.services import flagfall
 from tests.support.handoffs import handoff_replaced
 from tests.support.waits import until

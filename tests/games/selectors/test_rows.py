@@ -5,9 +5,9 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from games import services
-from games.selectors import rows
 from games.match.clocks import TimeControl
 from games.models import ChatMessage, Match, Seat
+from games.selectors import rows
 from tests.support.players import make_accounts, make_players, play_out, session_cookie, start_match
 
 pytestmark = pytest.mark.django_db

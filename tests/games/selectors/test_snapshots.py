@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from games.selectors import snapshots
 from games.models import Match
+from games.selectors import snapshots
 
 SNAPSHOT = {"version": 5, "status": Match.Status.ACTIVE,
             "view": {"to_move": "oPlayer", "cell_actions": {"0": "(mark 1 1 1 1)", "1": "(mark 1 1 1 2)"}},

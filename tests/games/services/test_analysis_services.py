@@ -1,7 +1,6 @@
 """Post-game analysis against the database: the queue, reuse, limits, fair play, restarts."""
 
 import asyncio
-import json
 import os
 import subprocess
 import sys

@@ -3,7 +3,6 @@ event loop that has closed holds up nothing."""
 
 import asyncio
 
-import pytest
 from channels.layers import get_channel_layer
 
 from games.services import broadcast

@@ -13,12 +13,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games import selectors, services
 from games.computer import bots
-from games.services import broadcast, flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move, Rating
 from games.rules import GAMES, get_game
-from games.services import moves
+from games.services import broadcast, flagfall, moves
 from tests.games.services.test_services import assert_refused
 from tests.support.players import make_accounts, make_players, start_match
 

@@ -16,7 +16,7 @@ from games.models import Match, Move, ReplacedMove
 from games.rules import get_game
 from tests.games.services.test_clock_services import move
 from tests.games.services.test_services import assert_refused
-from tests.support.players import current_version, make_accounts, make_players, play_first_moves, start_match
+from tests.support.players import current_version, make_players, play_first_moves, start_match
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.selectors import rows
 from games.match.settings import MatchSettings
 from games.models import Match, Move, Outcome
 from games.rules import get_game
-from games.selectors import match_seats
+from games.selectors import match_seats, rows
 from games.services import ServiceError, moves
 from tests.support.players import make_players, play_out, race_moves, start_match
 
@@ -296,7 +295,7 @@ def test_a_move_too_late_in_a_batch_still_ends_its_match_on_time(fake_time):
     from games.match.clocks import TimeControl
 
     x, o = make_players(2)
-    from tests.support.players import play_out  # noqa: PLC0415
+    from tests.support.players import play_out
 
     timed = start_match("nine-board-tictactoe", [x, o], time_control=TimeControl(base=60, increment=0))
     timed = play_out(timed, [x, o], max_moves=2)  # each seat's first move, at once
@@ -321,7 +320,7 @@ def test_a_resignation_at_the_moment_of_a_move_never_leaves_the_resigned_seat_to
     match row, where nothing had changed: the move went in without z's turn being played for it,
     and the match waited for a player who had resigned (7 to 13 rounds in 30, before the match
     row carried its resigned roles)."""
-    from tests.support.players import run_at_once  # noqa: PLC0415
+    from tests.support.players import run_at_once
 
     game = get_game("tictactoe-3player")
     for n in range(15):

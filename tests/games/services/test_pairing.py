@@ -135,8 +135,8 @@ def test_two_pages_of_one_player_entering_at_once_leave_one_search():
 def test_challenges_sent_at_once_keep_one_per_opponent_and_the_cap():
     """Without the challenger's row lock, two tabs challenging one player both got through
     (each then a match of its own), and eight at once passed the cap of five."""
-    from games.models import Challenge  # noqa: PLC0415
-    from games.services import challenges  # noqa: PLC0415
+    from games.models import Challenge
+    from games.services import challenges
 
     ada, bob, *others = make_accounts(2 + 8)
     casual = MatchSettings("quarto-misere")

@@ -13,9 +13,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import selectors, services
-from games.runtime import presence
 from games.match.settings import MatchSettings
 from games.models import Challenge, Match, PoolEntry, Seat
+from games.runtime import presence
 from games.services import challenges, departures, pairing
 from lobby.services import guest_leave
 from tests.support.players import make_accounts, make_players, run_at_once

@@ -10,11 +10,11 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import selectors, services
-from games.runtime import presence
 from games.match.labels import result_sentence
 from games.match.settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import GAMES, get_game
+from games.runtime import presence
 from games.services import ServiceError
 from tests.support.players import make_accounts, make_players, play_first_moves, play_out, race_moves, start_match
 

@@ -2,7 +2,6 @@
 the server's own timer with nobody sending anything, a late move gets a clear error, and
 offers and their answers reach players and spectators."""
 
-import asyncio
 import threading
 from datetime import timedelta
 
@@ -12,11 +11,11 @@ from django.test import override_settings
 
 from games import services
 from games.computer import bots
-from games.services import flagfall
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPProgress, Match
 from games.rules import get_game
+from games.services import flagfall
 from tests.live.consumers.test_consumers import db_state, drain, join_match, receive
 from tests.support.computer import HeldComputer
 from tests.support.ggphttp import FUMBLING, PlayerServer

@@ -11,11 +11,11 @@ from django.test import override_settings
 
 from config.asgi import application
 from games import selectors, services
-from games.services import broadcast
-from games.runtime import throttle
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
+from games.runtime import throttle
+from games.services import broadcast
 from live import lobby_lists
 from tests.support.players import make_players, session_cookie, start_match, waiting_match
 from tests.support.waits import EVENT_SECONDS
@@ -328,7 +328,7 @@ async def test_spectators_count_people_not_pages():
 
 
 async def test_a_page_closing_makes_no_hop_to_channels_shared_thread(monkeypatch):
-    import channels.generic.websocket as channels_websocket  # noqa: PLC0415
+    import channels.generic.websocket as channels_websocket
 
     hops = []
 
@@ -622,7 +622,7 @@ async def test_a_page_still_closes_when_uncounting_its_socket_fails(monkeypatch,
 
 
 async def test_opening_a_page_lets_the_first_move_here_skip_the_read():
-    from games.services import moves  # noqa: PLC0415
+    from games.services import moves
 
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("nine-board-tictactoe", [x, o])
