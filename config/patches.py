@@ -1,7 +1,8 @@
 """Where the app leans on its libraries' insides, and the one way it checks them.
 
 A **patch** replaces something of a library at start-up because a benchmark showed it paid
-(``config/tcpwrite.py``, ``config/handshake.py``, ``config/bodylimit.py``, ``config/drain.py``).
+(``config/tcpwrite.py``, ``config/handshake.py``, ``config/bodylimit.py``, ``config/drain.py``), or
+because the library lacked a defence (``config/headlimit.py``, ``config/slowclients.py``).
 Each states, beside its code, a ``Patch``: the library and the versions it was written against,
 the names it replaces or leans on with the shape it expects of each (``Private``), and the
 benchmark that justified it. ``Patch.install`` checks all of that first and applies the patch
