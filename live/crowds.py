@@ -85,5 +85,7 @@ def match_presence(match_id: int) -> dict[str, Any]:
 
 
 def presence_event(present: dict[str, Any]) -> dict[str, Any]:
-    """The group message: the page's frame encoded once for every page that receives it."""
-    return {"type": "match.presence", "text": snapshots.encode({"type": "presence", **present})}
+    """The group message: the presence (the bot API's streams read it, ``botapi.feeds``) and the
+    page's frame, encoded once for every page that receives it."""
+    return {"type": "match.presence", "presence": present,
+            "text": snapshots.encode({"type": "presence", **present})}

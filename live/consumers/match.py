@@ -180,7 +180,8 @@ class MatchConsumer(Socket):
         await self.send_json_text({"type": "notice", "text": event["text"]})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
-        """The match's whole presence, batched (``live.crowds``): its frame comes encoded."""
+        """The match's whole presence: batched (``live.crowds``), its frame encoded once for all;
+        or from a bot's stream opening or closing (``botapi.feeds``), the presence alone."""
         if self.group is None:
             return
         if "text" in event:
