@@ -13,13 +13,12 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from games import selectors, services
-from live import crowds, movequeue
-from games.services import broadcast
-from games.runtime import outages
-from games.selectors import rows, snapshots
 from games.match.rulesets import stored_rules
+from games.runtime import outages
 from games.runtime.dbthreads import db
-from games.services import ServiceError
+from games.selectors import rows, snapshots
+from games.services import ServiceError, broadcast
+from live import crowds, movequeue
 from live.sockets import NOT_FOUND, Socket
 
 logger = logging.getLogger(__name__)
