@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PRESENCE = '"type":"presence"'
+PING_SECONDS = 20
 
 
 # -- the crowd's client process ------------------------------------------------------------------
@@ -48,6 +49,7 @@ async def spectator(url: str, match_id: int, at: float, hold: asyncio.Event, out
         out["failed"] += 1
         out["errors"].append(repr(exc)[:200])
         return
+    pinging = asyncio.ensure_future(keep_alive(ws))
     try:
         last = None
         while True:
@@ -71,7 +73,15 @@ async def spectator(url: str, match_id: int, at: float, hold: asyncio.Event, out
         out["cut"] += 1
         out["errors"].append(repr(exc)[:200])
     finally:
+        pinging.cancel()
         await ws.close()
+
+
+async def keep_alive(ws) -> None:
+    """The page's ping, as the browser's every 20 s: a page silent for a minute counts as gone."""
+    while True:
+        await asyncio.sleep(PING_SECONDS)
+        await ws.send('{"type": "ping"}')
 
 
 async def crowd(spec: dict) -> dict:
