@@ -21,6 +21,7 @@ from config.handshake import lazy_pformat  # noqa: E402
 from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import embed_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
+from config.slowclients import raise_open_files, request_deadlines  # noqa: E402
 from config.socketauth import SocketUserMiddleware  # noqa: E402
 from config.tcpwrite import write_at_once  # noqa: E402
 from games.computer.workers import ComputerWorker  # noqa: E402
@@ -32,7 +33,9 @@ write_at_once()
 wait_for_closing_clients()
 limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
 answer_long_heads()
+request_deadlines(head_seconds=settings.REQUEST_HEAD_SECONDS, body_seconds=settings.REQUEST_BODY_SECONDS)
 drain_on_sigterm()
+raise_open_files()
 
 
 def load_ahead() -> None:

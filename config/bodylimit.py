@@ -19,6 +19,10 @@ process for 5.5 to 6.1 s (Django's own parser refuses it in 0.13 s: too many fie
 malformed multipart body was answered with Twisted's bare 400 and a cut connection instead of
 the site's page. Django parses what it needs, within its limits.
 
+A body declared at 100 KB or more is kept in memory until that much of it has arrived, not in a
+temporary file opened at its headers (Twisted's way): a slow client holds one open file, its
+socket, not two (``_content_file``).
+
 The patch leans on Daphne 4.2 and on the names listed in ``PATCH`` (``config.patches.Patch``):
 ``limit_bodies`` checks them and, when they changed, warns and leaves Daphne as it is (Django's
 own limits and nginx's ``client_max_body_size`` still refuse, after reading).
@@ -26,6 +30,8 @@ own limits and nginx's ``client_max_body_size`` still refuse, after reading).
 
 from __future__ import annotations
 
+import io
+import tempfile
 from collections.abc import Callable
 
 from config.patches import Mismatch, Patch, Private, replace
@@ -36,6 +42,7 @@ DAPHNE_VERSIONS = ("4.2.",)  # the versions whose request class this was written
 PATCHED = {"gotLength": ("self", "length"), "handleContentChunk": ("self", "data"),
            "requestReceived": ("self", "command", "path", "version")}
 LINGER_SECONDS = 5.0
+IN_MEMORY_BYTES = 100_000  # Twisted's own threshold for keeping a body in memory
 
 
 DidNotInstall = Mismatch  # the library is not the one this patch was written against
@@ -80,7 +87,7 @@ def _install(*, max_bytes: int, page: Callable[[bytes], bytes]) -> None:
     def gotLength(self, length):  # noqa: N802 (Twisted's name)
         self.body_seen = 0
         self.body_refused = False
-        http.Request.gotLength(self, length)
+        self.content = _content_file(length)
         if length is not None and length > max_bytes:
             refuse(self)
 
@@ -103,6 +110,16 @@ def _install(*, max_bytes: int, page: Callable[[bytes], bytes]) -> None:
     for method in (gotLength, handleContentChunk, requestReceived):
         replace(WebRequest, method.__name__, method)
     WebRequest.body_limit = max_bytes
+
+
+def _content_file(length: int | None):
+    """Where a body is kept while it arrives. Twisted opens a temporary file as soon as a
+    request declares a body of 100 KB or more: with a slow client, a second open file held for
+    as long as its socket (500 slow clients held 1,000 of a process's 1,024). Here a body stays
+    in memory until that much of it has actually arrived."""
+    if length is not None and length < IN_MEMORY_BYTES:
+        return io.BytesIO()
+    return tempfile.SpooledTemporaryFile(max_size=IN_MEMORY_BYTES)
 
 
 def _response_head(length: int) -> bytes:

@@ -4,7 +4,8 @@ A **patch** replaces something of a library at start-up because a measurement or
 it was needed: for speed, ``config/tcpwrite.py`` (Twisted writes when asked) and
 ``config/handshake.py`` (autobahn's debug line formatted only when printed); as fixes,
 ``config/bodylimit.py`` (a body over the limit refused as it arrives), ``config/headlimit.py``
-(an over-long request line or header answered with a status), ``config/closehandshake.py``
+(an over-long request line or header answered with a status), ``config/slowclients.py``
+(a deadline for a request's head and body, answered 408), ``config/closehandshake.py``
 (time for the client's close, a close frame on a protocol error) and ``config/drain.py`` (a
 graceful stop on SIGTERM). Each states, beside its code, a ``PATCH``: the library and the
 versions it was written against, the names it replaces or leans on with the shape it expects of

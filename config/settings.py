@@ -248,6 +248,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 # No request body may be larger: Daphne refuses one as it arrives (config/bodylimit.py), nginx
 # in the scaled set-up too (deploy/nginx.py), with a 413 page.
 REQUEST_MAX_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
+# A request's headers (a websocket's handshake request too) must be in within REQUEST_HEAD_SECONDS
+# of its first byte, its body within REQUEST_BODY_SECONDS more; else it is answered 408 and closed
+# (config/slowclients.py).
+REQUEST_HEAD_SECONDS = float(os.environ.get("REQUEST_HEAD_SECONDS", "20"))
+REQUEST_BODY_SECONDS = float(os.environ.get("REQUEST_BODY_SECONDS", "60"))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
 
 # Websocket limits (games/runtime/throttle.py): Daphne drops a connection whose message is over 1 MiB
@@ -259,6 +264,9 @@ WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "20"))
 # Match and lobby sockets one client (a player, or an anonymous visitor's address) may have open.
 WS_MAX_SOCKETS = int(os.environ.get("WS_MAX_SOCKETS", "30"))
 PRESENCE_TIMEOUT_SECONDS = 60
+# A match's presence (spectators, who is there) reaches its pages at most once per this many
+# seconds, every page opening or closing meanwhile in one message (live/crowds.py).
+PRESENCE_BATCH_SECONDS = float(os.environ.get("PRESENCE_BATCH_SECONDS", "0.5"))
 # The other players may claim a match from a player whose turn it is once that player has had
 # no page open on the match for this long (their seat then counts as resigned).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))

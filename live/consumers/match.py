@@ -14,11 +14,11 @@ from urllib.parse import parse_qs
 
 from games import selectors, services
 from games.match.rulesets import stored_rules
-from games.runtime import outages, presence
+from games.runtime import outages
 from games.runtime.dbthreads import db
 from games.selectors import rows, snapshots
 from games.services import ServiceError, broadcast
-from live import movequeue
+from live import crowds, movequeue
 from live.sockets import NOT_FOUND, Socket
 
 logger = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class MatchConsumer(Socket):
         group = broadcast.match_group(self.match_id)
         await self.channel_layer.group_add(group, self.channel_name)
         try:
-            event, chat, present = await db(self._open)(invite)
+            event, chat = await db(self._open)(invite)
         except ServiceError as refused:  # not_found, unknown_rules: this page cannot be served, so it stops
             await self.channel_layer.group_discard(group, self.channel_name)
             await self._error(refused.code, refused.message)
@@ -73,10 +73,10 @@ class MatchConsumer(Socket):
         self.group = group
         await self._send_state(event)
         await self.send_json_text({"type": "chat", "lines": chat, "replace": True})
-        await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
+        crowds.presence_changed(self.match_id)  # this page hears it with the rest, batched
 
     def _open(self, invite: str | None):
-        """One call: the match if this viewer may see it, its state, chat and presence; the
+        """One call: the match if this viewer may see it, its state and chat; the
         page counts as open from here, and the match's next move here needs no read. After a
         restart a computer turn may be pending: the first visitor wakes it. Refused, before
         anything is recorded, with ``not_found`` (no such match, or private without an
@@ -89,22 +89,18 @@ class MatchConsumer(Socket):
         snapshot = selectors.match_snapshot(match=match, seats=seats)
         services.move_memory_prime(match=match, seats=seats)  # each of these two: active matches only
         services.computer_turn_resume(match=match, seats=seats)
-        return (snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id),
-                presence.match_presence(match_id=self.match_id, seats=seats))
+        return snapshots.state_event(snapshot, None), selectors.match_chat(match_id=self.match_id)
 
     async def disconnect(self, code: int) -> None:
         try:
             await self.release()
             if self.group:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
-                present = await db(self._close)()
-                await self.channel_layer.group_send(self.group, {"type": "match.presence", "presence": present})
+                await db(services.presence_leave)(match_id=self.match_id, channel_name=self.channel_name,
+                                                  user=self.user)
+                crowds.presence_changed(self.match_id)
         except Exception as err:  # the page is gone either way; its presence entry expires
             outages.report_or_log("recording a match page closing", err, logger)
-
-    def _close(self) -> dict[str, Any]:
-        seats = services.presence_leave(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
-        return presence.match_presence(match_id=self.match_id, seats=seats)
 
     def receiving(self) -> bool:
         return bool(self.group)
@@ -183,4 +179,11 @@ class MatchConsumer(Socket):
         await self.send_json_text({"type": "notice", "text": event["text"]})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
-        await self.send_json_text({"type": "presence", **event["presence"]})
+        """The match's whole presence: batched (``live.crowds``), its frame encoded once for all;
+        or from a bot's stream opening or closing (``botapi.feeds``), the presence alone."""
+        if self.group is None:
+            return
+        if "text" in event:
+            await self.send_text(event["text"])
+        else:
+            await self.send_json_text({"type": "presence", **event["presence"]})

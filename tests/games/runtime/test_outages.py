@@ -268,7 +268,27 @@ def test_a_socket_that_meets_a_database_fault_logs_its_traceback_and_an_outage_o
     outages.report_or_log("opening a lobby page", from_driver(sqlite_locked(tmp_path)), log)
     fault, away = caplog.records
     assert fault.levelname == "ERROR" and fault.exc_info and "no such table" in caplog.text
-    assert away.levelname == "WARNING" and not away.exc_info and "a service is down" in away.getMessage()
+    assert away.levelname == "WARNING" and not away.exc_info and "not an outage" in away.getMessage()
+
+
+def test_a_timeout_is_logged_as_no_answer_in_time_not_as_an_outage(caplog, tmp_path):
+    """A wait that ran out (the publish's timer, redis-py's read, the pool's wait, SQLite's
+    busy timeout) is what an overloaded process meets with every service up: its line says so.
+    A refused connection is an outage."""
+    from django.db import OperationalError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    pool_timeout = OperationalError("couldn't get a connection after 4.00 sec")
+    pool_timeout.__cause__ = psycopg_pool.PoolTimeout("couldn't get a connection after 4.00 sec")
+    waits = [TimeoutError(), RedisTimeoutError("Timeout reading from socket"), pool_timeout,
+             from_driver(sqlite_locked(tmp_path))]
+    for n, error in enumerate(waits):
+        outages.report(f"waiting {n}", error)
+    outages.report("publishing", ConnectionRefusedError(111, "Connection refused"))
+    *slow, refused = [record.getMessage() for record in caplog.records]
+    assert len(slow) == len(waits)
+    assert all("no answer in time" in line and "a service is down" not in line for line in slow), slow
+    assert "a service is down" in refused and "no answer in time" not in refused
 
 
 def test_the_home_page_works_without_redis_and_lists_nobody_online(client, monkeypatch):
