@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-Kind = Literal["turn", "challenge", "rematch"]
-KINDS: tuple[Kind, ...] = ("turn", "challenge", "rematch")
+Kind = Literal["turn", "challenge", "rematch", "followed", "tournament"]
+KINDS: tuple[Kind, ...] = ("turn", "challenge", "rematch", "followed", "tournament")
 Channel = Literal["email", "push"]
 CHANNELS: tuple[Channel, ...] = ("email", "push")
 
@@ -17,7 +17,8 @@ class Notice:
     """One event for one player.
 
     ``key`` is what the throttle counts by: the match for a turn or a rematch offer, the
-    challenger for a challenge. ``watched_match`` is the match whose open page already shows
+    challenger for a challenge, the new match for a followed player's match, the entry for a
+    tournament about to start. ``watched_match`` is the match whose open page already shows
     the event (None: any open page of the site does, as for a challenge). ``ply`` is the
     match's ply count when the turn came (a turn only)."""
 

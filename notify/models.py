@@ -15,9 +15,13 @@ class Preference(models.Model):
     email_turn = models.BooleanField(default=False)
     email_challenge = models.BooleanField(default=False)
     email_rematch = models.BooleanField(default=False)
+    email_followed = models.BooleanField(default=False)
+    email_tournament = models.BooleanField(default=False)
     push_turn = models.BooleanField(default=False)
     push_challenge = models.BooleanField(default=False)
     push_rematch = models.BooleanField(default=False)
+    push_followed = models.BooleanField(default=False)
+    push_tournament = models.BooleanField(default=False)
 
     def wants(self, channel: str, kind: str) -> bool:
         return bool(getattr(self, f"{channel}_{kind}"))

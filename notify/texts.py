@@ -13,7 +13,9 @@ from notify.tokens import unsubscribe_token
 
 WHAT = {"turn": "it is your turn in a correspondence match",
         "challenge": "someone challenges you",
-        "rematch": "someone offers you a rematch"}
+        "rematch": "someone offers you a rematch",
+        "followed": "a player you follow starts a public match",
+        "tournament": "a tournament you entered is about to start"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ def text_of(notice: Notice, channel: str) -> Text:
         title, body = f"Your turn: {notice.game}", f"{notice.by} moved: it is your turn in your {notice.game} match."
     elif notice.kind == "challenge":
         title, body = f"{notice.by} challenges you", f"{notice.by} challenges you to {notice.game}. Answer soon: a challenge is open for a few minutes."
+    elif notice.kind == "followed":
+        title, body = f"{notice.by} starts a match", f"{notice.by}, whom you follow, starts a public {notice.game} match."
+    elif notice.kind == "tournament":
+        title, body = f"{notice.by} starts soon", f"The {notice.game} tournament {notice.by}, which you entered, starts in a few minutes."
     else:
         title, body = f"{notice.by} offers a rematch", f"{notice.by} offers you a rematch of your {notice.game} match."
     token = unsubscribe_token(user_id=notice.user_id, channel=channel, kind=notice.kind)

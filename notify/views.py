@@ -26,7 +26,8 @@ from notify.services import NotifyError
 from notify.texts import WHAT
 
 EVENT_LABELS = {"turn": "Your turn in a correspondence match", "challenge": "A challenge",
-                "rematch": "A rematch offer"}
+                "rematch": "A rematch offer", "followed": "A player you follow starts a public match",
+                "tournament": "A tournament you entered is about to start"}
 CHANNEL_LABELS = {"email": "email", "push": "push notifications"}
 
 

@@ -17,6 +17,17 @@ def blocks_among(player_ids: Collection[int]) -> set[tuple[int, int]]:
     return set(Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list("blocker_id", "blocked_id"))
 
 
+def followers_among(player_ids: Collection[int]) -> dict[int, int]:
+    """{follower id: followed id} for each account following one of ``player_ids``, leaving out
+    whoever blocked, or is blocked by, any of them (one query). A follower of two of them is
+    named once, with one of them."""
+    ids = list(player_ids)
+    return dict(Follow.objects.filter(followed_id__in=ids)
+                .exclude(follower_id__in=Block.objects.filter(blocked_id__in=ids).values("blocker_id"))
+                .exclude(follower_id__in=Block.objects.filter(blocker_id__in=ids).values("blocked_id"))
+                .order_by("followed_id").values_list("follower_id", "followed_id"))
+
+
 def relation(*, user, player_id: int) -> dict[str, bool]:
     """What ``user`` has chosen about the player ``player_id``: following, blocking (two queries;
     nothing for a visitor). Never whether the player follows or blocked ``user``."""

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services
@@ -24,6 +25,8 @@ from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.rules import SLUGS, get_game
 from games.services.guards import lock_player
+from notify.delivery import notify_on_commit
+from notify.events import Notice
 from tournaments import standings
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.pairing import berger_rounds
@@ -33,6 +36,7 @@ logger = logging.getLogger(__name__)
 NAME_MAX = 60
 PLAYERS_MIN, PLAYERS_MAX = 2, 20
 STARTS_WITHIN_DAYS = 30
+TOURNAMENT_NOTICE_MINUTES = 10  # an entrant who opted in hears this long before the start
 UNFINISHED = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
 SCORES = {"won": standings.WIN, "drawn": standings.DRAW, "lost": standings.LOSS}
 
@@ -257,6 +261,7 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
     """Start (or cancel) every upcoming tournament whose time has come, and move every running
     one on (what a lost hand-off or a busy player left behind). Returns how many it started."""
     now = now or timezone.now()
+    starting_soon_notify(now=now)
     due = list(Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
                .values_list("pk", flat=True))
     for tournament_id in due:
@@ -267,3 +272,18 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
     for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True):
         tournament_advance(tournament_id=tournament_id, now=now)
     return len(due)
+
+
+def starting_soon_notify(*, now: datetime) -> None:
+    """Tell each entrant of an upcoming tournament that starts within
+    ``TOURNAMENT_NOTICE_MINUTES`` (those who opted in; once per entry: the notice is keyed by
+    the entry, and ``notify.delivery`` sends a key once)."""
+    soon = now + timedelta(minutes=TOURNAMENT_NOTICE_MINUTES)
+    entries = (Entry.objects.filter(tournament__status=Tournament.Status.UPCOMING, tournament__starts_at__gt=now,
+                                    tournament__starts_at__lte=soon, withdrawn=False)
+               .select_related("tournament"))
+    for entry in entries:
+        tournament = entry.tournament
+        notify_on_commit(Notice(kind="tournament", user_id=entry.player_id, key=entry.pk,
+                                path=reverse("tournaments:page", args=[tournament.pk]),
+                                game=get_game(tournament.game).name, by=tournament.name))

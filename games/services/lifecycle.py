@@ -33,6 +33,7 @@ def start(match: Match, game, seats: list[Seat], at) -> None:
     computer_turn_after_commit(match, game, state, seats)
     ggp_manager.after_commit(match.pk, seats)  # GGP seats hear START
     notices.turn_on_commit(match, game, state, seats)
+    notices.followed_on_commit(match, game, seats)
 
 
 def every_seat_moved(match: Match) -> bool:

@@ -1,13 +1,19 @@
 """What a player hears with the page closed (``notify``): the events of the games, handed over
 after commit as ``notify.events.Notice`` values, and the reads the notifications make of a match,
 handed to them once (``READS``, wired in ``games.services``). Only people are told; the rules
-of who hears what and when live in ``notify.delivery``."""
+of who hears what and when live in ``notify.delivery``. Who follows a player belongs to the
+``social`` app, above this one: its read arrives as one typed hand-off (``FollowerReads``),
+installed at start-up by ``social.apps.SocialConfig.ready``."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings as conf
+from django.db import transaction
 from django.urls import reverse
 
 from games.match.clocks import TimeControl
@@ -15,7 +21,7 @@ from games.match.settings import MatchSettings
 from games.models import Match, Move, Seat
 from games.rules import get_game
 from games.runtime import presence
-from notify.delivery import notify_on_commit
+from notify.delivery import notify_on_commit, submit
 from notify.events import Notice, Reads
 
 
@@ -54,6 +60,42 @@ def rematch_on_commit(old: Match, seats: list[Seat], game, offerer) -> None:
         if seat.reserved_for is not None and _person(seat.reserved_for):
             notify_on_commit(Notice(kind="rematch", user_id=seat.reserved_for.pk, key=old.pk, watched_match=old.pk,
                                     path=reverse("games:match", args=[old.pk]), game=game.name, by=_name(offerer)))
+
+
+@dataclass(frozen=True)
+class FollowerReads:
+    """``among(player_ids)``: {follower id: followed id} for each account following one of
+    ``player_ids`` that neither blocked nor is blocked by any of them (one query)."""
+
+    among: Callable[[Collection[int]], dict[int, int]]
+
+
+_followers: FollowerReads | None = None
+
+
+def followers_install(reads: FollowerReads) -> None:
+    global _followers
+    _followers = reads
+
+
+def followed_on_commit(match: Match, game, seats: list[Seat]) -> None:
+    """A public match of people starts (not a private one, nor one with the computer in it):
+    once it commits, each account following one of its players hears of it, once per match."""
+    if match.is_private or any(s.player is not None and s.player.is_computer for s in seats):
+        return
+    names = {s.player_id: _name(s.player) for s in seats if _person(s.player)}
+    if names:
+        transaction.on_commit(partial(_followers_tell, match.pk, game.name, names), robust=True)
+
+
+def _followers_tell(match_id: int, game_name: str, names: dict[int, str]) -> None:
+    if _followers is None:
+        raise RuntimeError("games.services.notices: no FollowerReads installed "
+                           "(social.apps.SocialConfig.ready installs them)")
+    for follower_id, followed_id in _followers.among(set(names)).items():
+        if follower_id not in names:  # a player of the match knows of it
+            submit(Notice(kind="followed", user_id=follower_id, key=match_id, watched_match=match_id,
+                          path=reverse("games:match", args=[match_id]), game=game_name, by=names[followed_id]))
 
 
 def page_open(user_id: int, match_id: int | None) -> bool:

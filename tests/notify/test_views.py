@@ -28,11 +28,16 @@ def test_the_settings_page_saves_the_choices_and_confirms_a_new_address_by_email
     page = client.get("/account/notifications/")
     assert page.status_code == 200 and b"Your turn in a correspondence match" in page.content
     with django_capture_on_commit_callbacks(execute=True):
-        answer = client.post("/account/notifications/", {"choices": ["email_turn", "push_challenge"],
+        answer = client.post("/account/notifications/", {"choices": ["email_turn", "push_challenge", "email_followed",
+                                                                 "push_tournament"],
                                                     "email": "Me@Example.org"}, follow=True)
     assert b"Your notification settings are saved." in answer.content
+    assert b"A player you follow starts a public match" in answer.content
+    assert b"A tournament you entered is about to start" in answer.content
     preference = Preference.objects.get(user=player)
     assert (preference.email_turn, preference.push_challenge, preference.email_rematch) == (True, True, False)
+    assert (preference.email_followed, preference.push_followed) == (True, False)
+    assert (preference.email_tournament, preference.push_tournament) == (False, True)
     assert (preference.email, preference.email_confirmed) == ("Me@Example.org", False)
     (mail,) = smtp.messages
     assert mail["X-Envelope-To"] == "Me@Example.org"

@@ -53,3 +53,14 @@ def test_the_relation_is_what_you_chose_never_what_they_chose():
     services.follow_create(user=me, player_id=them.pk)
     assert selectors.relation(user=me, player_id=them.pk) == {"following": True, "blocking": False}
     assert selectors.blocks_among({me.pk, them.pk}) == {(them.pk, me.pk)}
+
+
+def test_the_followers_among_players_leave_out_who_blocked_or_is_blocked_by_any_of_them():
+    one, two, fan, blocker, blocked, other = make_accounts(6)
+    for follower in (fan, blocker, blocked):
+        services.follow_create(user=follower, player_id=one.pk)
+    services.follow_create(user=other, player_id=two.pk)
+    services.block_create(user=blocker, player_id=two.pk)
+    services.block_create(user=one, player_id=blocked.pk)
+    assert selectors.followers_among([one.pk, two.pk]) == {fan.pk: one.pk, other.pk: two.pk}
+    assert selectors.followers_among([]) == {}

@@ -4,9 +4,11 @@ games finished through games.services, and real-time rounds one after another.""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import services as games
@@ -15,6 +17,8 @@ from games.match.errors import ServiceError
 from games.models import Match
 from games.rules import get_game
 from games.services.finishing import ENDED
+from notify.models import Preference
+from tests.support.notify import SmtpServer, opt_in
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, TournamentGame
@@ -24,6 +28,16 @@ GAME = "nine-board-tictactoe"
 X, O = get_game(GAME).roles
 CORRESPONDENCE = TimeControl(days=1)
 REAL_TIME = TimeControl(base=300, increment=3)
+
+
+@pytest.fixture
+def smtp(settings):
+    """A mail server of the test's own, which the site sends through."""
+    with SmtpServer() as server:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", server.port
+        settings.SITE_URL = "https://boardhall.test"
+        yield server
 
 
 def create(user, **overrides):
@@ -268,3 +282,45 @@ def test_a_match_outside_any_tournament_ends_as_before():
     match = start_match(GAME, [ann, bob])
     games.match_abort(match_id=match.pk, user=ann)
     assert Match.objects.get(pk=match.pk).status == "aborted" and not Tournament.objects.exists()
+
+
+def test_an_entrant_who_opted_in_hears_once_that_the_tournament_starts_soon(smtp):
+    owner, ann, bob = make_accounts(3)
+    tournament = create(owner, starts_at=timezone.now() + timedelta(minutes=30))
+    for player in (ann, bob):
+        services.tournament_join(tournament_id=tournament.pk, user=player)
+    opt_in(ann, "email_tournament", email="ann@example.org")
+    opt_in(bob, "email_turn", email="bob@example.org")  # an address, not this event
+    services.tournaments_sweep(now=timezone.now() + timedelta(minutes=5))  # 25 minutes before: not yet
+    assert smtp.messages == []
+
+    for minutes in (22, 25):  # within ten minutes, twice: one email
+        services.tournaments_sweep(now=timezone.now() + timedelta(minutes=minutes))
+    (mail,) = smtp.messages
+    assert mail["X-Envelope-To"] == "ann@example.org"
+    assert mail["Subject"] == "Boardhall: Friday round robin starts soon"
+    body = mail.get_content()
+    assert f"https://boardhall.test/tournaments/{tournament.pk}/" in body
+    link = re.search(r"Stop these emails \(one click\): https://boardhall\.test(/notifications/unsubscribe/\S+/)", body)[1]
+    assert Client().post(link).status_code == 200  # the mail reader's button: no login
+    assert not Preference.objects.get(user=ann).email_tournament
+
+
+def test_a_withdrawn_entrant_hears_nothing_of_the_start(smtp):
+    owner, ann = make_accounts(2)
+    tournament = create(owner, starts_at=timezone.now() + timedelta(minutes=30))
+    services.tournament_join(tournament_id=tournament.pk, user=ann)
+    services.tournament_withdraw(tournament_id=tournament.pk, user=ann)
+    opt_in(ann, "email_tournament", email="ann@example.org")
+    services.tournaments_sweep(now=timezone.now() + timedelta(minutes=25))
+    assert smtp.messages == []
+
+
+def test_a_guest_entry_hears_nothing_of_the_start_whatever_is_stored(smtp):
+    owner = make_accounts(1)[0]
+    (guest,) = make_players(1)
+    tournament = create(owner, starts_at=timezone.now() + timedelta(minutes=30))
+    Entry.objects.create(tournament=tournament, player=guest)  # guests cannot join; stored anyway
+    opt_in(guest, "email_tournament", email="guest@example.org")
+    services.tournaments_sweep(now=timezone.now() + timedelta(minutes=25))
+    assert smtp.messages == []

@@ -1,5 +1,5 @@
 """The games' events reach the notifications (games/services/notices.py): a correspondence turn,
-a challenge, a rematch offer, told by email through a mail server of the test's own once the
+a challenge, a rematch offer, a followed player's new public match, told by email through a mail server of the test's own once the
 service's transaction commits; never a real-time or untimed turn, never a guest."""
 
 import logging
@@ -10,7 +10,9 @@ from games import services
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.runtime import presence
-from notify.models import Preference
+from notify.models import Preference, SendLog
+from social import services as social
+from social.models import Follow
 from tests.support.notify import SmtpServer, opt_in
 from tests.support.players import make_accounts, make_players, play_out, start_match
 from tests.support.waits import until_here
@@ -135,3 +137,39 @@ def test_sending_runs_off_the_committing_thread_and_a_dead_mail_server_never_bre
         match = move(match, two)
         assert match.plies == 2  # the move stands
         until_here(lambda: "by email" in caplog.text, "the failure logged")
+
+
+@pytest.mark.django_db
+def test_a_followed_players_public_match_is_told_once_to_each_follower_who_opted_in(smtp, committed):
+    one, two, fan, quiet, blocked = make_accounts(5)
+    (guest,) = make_players(1)
+    for follower in (fan, quiet, blocked):
+        social.follow_create(user=follower, player_id=one.pk)
+    Follow.objects.create(follower=guest, followed=one)  # guests cannot follow; stored anyway
+    social.block_create(user=two, player_id=blocked.pk)  # blocked by the other player
+    opt_in(fan, "email_followed", email="fan@example.org")
+    opt_in(quiet, "email_turn", email="quiet@example.org")  # an address, not this event
+    opt_in(blocked, "email_followed", email="blocked@example.org")
+    opt_in(guest, "email_followed", email="guest@example.org")
+    with committed():
+        match = start_match("nine-board-tictactoe", [one, two], time_control=DAYS)
+    assert told(smtp) == [("fan@example.org", "Boardhall: member 1 starts a match")]
+    body = smtp.messages[0].get_content()
+    assert "member 1, whom you follow, starts a public Nine-Board Tic-Tac-Toe match." in body
+    assert f"/matches/{match.pk}/" in body and "/notifications/unsubscribe/" in body
+    with committed():
+        move(match, one)  # the match goes on: nothing more for the follower
+    assert [to for to, _ in told(smtp)].count("fan@example.org") == 1
+    assert SendLog.objects.filter(user=fan, kind="followed", key=match.pk).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_followed_players_private_match_or_one_with_the_computer_is_not_told(smtp, committed):
+    one, two, fan = make_accounts(3)
+    social.follow_create(user=fan, player_id=one.pk)
+    opt_in(fan, "email_followed", email="fan@example.org")
+    with committed():
+        start_match("nine-board-tictactoe", [one, two], is_private=True, time_control=DAYS)
+        services.match_create(user=one, settings=MatchSettings("nine-board-tictactoe", False, DAYS),
+                              against_computer=True)
+    assert smtp.messages == []
