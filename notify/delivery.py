@@ -33,8 +33,9 @@ from notify.texts import WHAT, text_of
 logger = logging.getLogger(__name__)
 
 WINDOWS = {"turn": timedelta(hours=1), "challenge": timedelta(minutes=10), "rematch": timedelta(hours=1),
-           # keyed by the match or the entry: one notice each (a key is never reused within these)
-           "followed": timedelta(days=30), "tournament": timedelta(days=30)}
+           # a followed player's matches: one notice an hour per followed player (a round robin
+           # by correspondence starts all its matches at once); a tournament: one per entry
+           "followed": timedelta(hours=1), "tournament": timedelta(days=30)}
 
 _reads: Reads | None = None
 _pool: ThreadPoolExecutor | None = None

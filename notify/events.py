@@ -17,7 +17,7 @@ class Notice:
     """One event for one player.
 
     ``key`` is what the throttle counts by: the match for a turn or a rematch offer, the
-    challenger for a challenge, the new match for a followed player's match, the entry for a
+    challenger for a challenge, the followed player for a followed player's new match, the entry for a
     tournament about to start. ``watched_match`` is the match whose open page already shows
     the event (None: any open page of the site does, as for a challenge). ``ply`` is the
     match's ply count when the turn came (a turn only)."""

@@ -94,7 +94,7 @@ def _followers_tell(match_id: int, game_name: str, names: dict[int, str]) -> Non
                            "(social.apps.SocialConfig.ready installs them)")
     for follower_id, followed_id in _followers.among(set(names)).items():
         if follower_id not in names:  # a player of the match knows of it
-            submit(Notice(kind="followed", user_id=follower_id, key=match_id, watched_match=match_id,
+            submit(Notice(kind="followed", user_id=follower_id, key=followed_id, watched_match=match_id,
                           path=reverse("games:match", args=[match_id]), game=game_name, by=names[followed_id]))
 
 

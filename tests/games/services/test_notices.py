@@ -160,7 +160,18 @@ def test_a_followed_players_public_match_is_told_once_to_each_follower_who_opted
     with committed():
         move(match, one)  # the match goes on: nothing more for the follower
     assert [to for to, _ in told(smtp)].count("fan@example.org") == 1
-    assert SendLog.objects.filter(user=fan, kind="followed", key=match.pk).count() == 1
+    assert SendLog.objects.filter(user=fan, kind="followed", key=one.pk).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_followed_players_matches_started_together_are_told_once_an_hour(smtp, committed):
+    one, two, three, fan = make_accounts(4)
+    social.follow_create(user=fan, player_id=one.pk)
+    opt_in(fan, "email_followed", email="fan@example.org")
+    with committed():  # a round robin by correspondence starts all its matches at once
+        start_match("nine-board-tictactoe", [one, two], time_control=DAYS)
+        start_match("quarto-misere", [three, one], time_control=DAYS)
+    assert told(smtp) == [("fan@example.org", "Boardhall: member 1 starts a match")]
 
 
 @pytest.mark.django_db
