@@ -6,7 +6,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from games.match.labels import with_names
+from games.match.labels import result_sentence
 from games.models import Match
 from tests.browser.conftest import match_id_of
 from tests.browser.helpers import (
@@ -84,7 +84,7 @@ def test_a_whole_game_with_a_spectator(player_page, game, roles, shot):
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished" and match.version == final
     names = dict(zip(roles, names))
-    expect(watcher.locator("#result-text")).to_contain_text(with_names(match.result["reason"], names))
+    expect(watcher.locator("#result-text")).to_contain_text(result_sentence(match.result, names))
     expect(watcher.locator("#board .cell--line")).to_have_count(len(match.result["line"]))
     expect(watcher.locator("#board [data-action]")).to_have_count(0)
     expect(watcher.get_by_role("link", name="Replay")).to_have_attribute("href", f"{url}replay/")
@@ -132,5 +132,5 @@ def test_a_whole_game_against_the_computer(player_page):
     roles = set(match.moves.values_list("role", flat=True))
     assert roles == {"xplayer", "oplayer", "zplayer"}
     expect(ada.locator("#moves li")).to_have_count(match.version)
-    expect(ada.locator("#result-text")).to_contain_text(with_names(match.result["reason"], names))
+    expect(ada.locator("#result-text")).to_contain_text(result_sentence(match.result, names))
     expect(ada.locator("#result-text")).not_to_contain_text("player")
