@@ -19,7 +19,7 @@ from games.rules import get_game
 from tests.support.httpclient import Visitor
 from tests.support.live import STARTUP_SECONDS, LiveServer, free_port, live_server
 from tests.support.players import make_players, play_out, session_cookie, start_match
-from tests.support.waits import EVENT_SECONDS
+from tests.support.waits import EVENT_SECONDS, until_here
 from tests.support.wsclient import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -295,7 +295,11 @@ def test_pages_come_back_on_their_own_after_a_redis_outage(tmp_path):
             assert x.receive("state")["version"] == 0
             redis.kill()
             redis.wait()
-            x.send({"type": "ping"})
+            # The process's reader of Redis sees the outage and tells every socket of the
+            # process to retry. Waiting for it (on a loaded machine it may see it late) keeps the
+            # socket opened below from being told about the outage it opened after.
+            until_here(lambda: "listening to Redis (reconnecting) failed" in server.log_text(),
+                       "the server's reader of Redis sees the outage")
             assert x.receive("error")["code"] == "unavailable"
             with pytest.raises(ConnectionClosed) as closed:
                 x.receive("state")
