@@ -15,6 +15,7 @@ def new_invite_secret() -> str:
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming"
@@ -47,8 +48,14 @@ class Tournament(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # Hashed as account passwords are (empty: none); asked of those who join without the invite link.
+    password = models.CharField(max_length=128, blank=True)
+    scheduled_by = models.ForeignKey("tournaments.ScheduledEvent", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="tournaments")
+
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [models.UniqueConstraint(fields=["scheduled_by", "starts_at"], name="one_scheduled_start")]
 
     def __str__(self) -> str:
         return self.name
@@ -60,6 +67,7 @@ class Entry(models.Model):
     score = models.FloatField(default=0)
     withdrawn = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
+    joined_round = models.PositiveSmallIntegerField(default=0, help_text="a Swiss: the rounds begun when they joined")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")]
@@ -84,3 +92,43 @@ class TournamentGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.round}: {self.first} - {self.second}"
+
+
+class Bye(models.Model):
+    """A Swiss player's round without a game that scores: the pairing-allocated bye (1) or a
+    late joiner's half-point bye (1/2). A round with neither and no game scores 0 (absent)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    points = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "round", "player"], name="one_bye_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points} in round {self.round} of {self.tournament}"
+
+
+class ScheduledEvent(models.Model):
+    """The site's own recurring tournament, set up in the admin: every day at each of ``times``
+    (UTC), the sweep creates one (``tournaments.schedule``) ``lead_minutes`` ahead, hosted by
+    ``host``."""
+
+    name = models.CharField(max_length=60)
+    game = models.CharField(max_length=40, help_text="a rule set's slug (games.rules.SLUGS), a two-player one")
+    format = models.CharField(max_length=20, choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
+    clock = models.CharField(max_length=20, default="5+3", help_text="a time control's code: 5+3, d2, untimed")
+    rounds = models.PositiveSmallIntegerField(default=5, help_text="a Swiss: how many rounds")
+    cycles = models.PositiveSmallIntegerField(default=1, help_text="a round robin: 1 or 2")
+    rated = models.BooleanField(default=True)
+    min_players = models.PositiveSmallIntegerField(default=2)
+    max_players = models.PositiveSmallIntegerField(default=20)
+    times = models.CharField(max_length=200, help_text="start times each day, UTC, separated by spaces: 18:00 20:30")
+    lead_minutes = models.PositiveIntegerField(default=60, help_text="how long before its start it is listed")
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                             help_text="the account it is listed under (not entered in it)")
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return self.name

@@ -15,6 +15,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -35,6 +36,8 @@ logger = logging.getLogger(__name__)
 
 NAME_MAX = 60
 PLAYERS_MIN, PLAYERS_MAX = 2, 20
+SWISS_PLAYERS_MAX, SWISS_ROUNDS_MIN, SWISS_ROUNDS_MAX = 100, 2, 15
+PASSWORD_MAX = 60
 STARTS_WITHIN_DAYS = 30
 TOURNAMENT_NOTICE_MINUTES = 10  # an entrant who opted in hears this long before the start
 UNFINISHED = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
@@ -59,10 +62,14 @@ def is_round_by_round(tournament: Tournament) -> bool:
 
 def tournament_create(*, user, name: str, game: str, time_control: TimeControl, starts_at: datetime,
                       rated: bool = False, is_private: bool = False, min_players: int = 2, max_players: int = 8,
-                      cycles: int = 1, now: datetime | None = None) -> Tournament:
-    """A round robin of ``game`` starting at ``starts_at``, created by ``user`` (a signed-up
-    account, with fewer than ``TOURNAMENTS_OPEN_MAX`` unfinished tournaments of their own), who
-    is entered in it. Refuses what it cannot run with a ``ServiceError`` saying why."""
+                      cycles: int = 1, now: datetime | None = None,
+                      tournament_format: str = Tournament.Format.ROUND_ROBIN,
+                      rounds: int = 0, password: str = "") -> Tournament:
+    """A round robin (or a Swiss of ``rounds`` rounds) of ``game`` starting at ``starts_at``,
+    created by ``user`` (a signed-up account, with fewer than ``TOURNAMENTS_OPEN_MAX`` unfinished
+    tournaments of their own), who is entered in it; a private one may also take a ``password``
+    (joining asks for it, unless one came by the invite link). Refuses what it cannot run with a
+    ``ServiceError`` saying why."""
     require_account(user, "create a tournament")
     now = now or timezone.now()
     name = " ".join((name or "").split())
@@ -79,9 +86,18 @@ def tournament_create(*, user, name: str, game: str, time_control: TimeControl, 
                                           "choose one of those time controls.")
     if cycles not in (1, 2):
         raise ServiceError("bad_cycles", "Everyone meets once or twice.")
-    if not (PLAYERS_MIN <= min_players <= max_players <= PLAYERS_MAX):
+    swiss = tournament_format == Tournament.Format.SWISS
+    if tournament_format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS):
+        raise ServiceError("bad_format", "Choose a round robin or a Swiss.")
+    if swiss and not SWISS_ROUNDS_MIN <= rounds <= SWISS_ROUNDS_MAX:
+        raise ServiceError("bad_rounds", f"A Swiss has {SWISS_ROUNDS_MIN} to {SWISS_ROUNDS_MAX} rounds.")
+    most = SWISS_PLAYERS_MAX if swiss else PLAYERS_MAX
+    if not (PLAYERS_MIN <= min_players <= max_players <= most):
         raise ServiceError("bad_player_counts", f"The least and the most players must lie between {PLAYERS_MIN} "
-                                                f"and {PLAYERS_MAX}, the least no more than the most.")
+                                                f"and {most}, the least no more than the most.")
+    if password and (not is_private or len(password) > PASSWORD_MAX):
+        raise ServiceError("bad_password", f"A password (at most {PASSWORD_MAX} characters) is for a private "
+                                           "tournament: tick private, or leave the password empty.")
     if starts_at <= now:
         raise ServiceError("starts_in_past", "Choose a start time in the future.")
     if starts_at > now + timedelta(days=STARTS_WITHIN_DAYS):
@@ -93,7 +109,8 @@ def tournament_create(*, user, name: str, game: str, time_control: TimeControl, 
             raise ServiceError("too_many_tournaments", f"You already run {open_count} tournaments that have not "
                                                        "finished: wait for one to end first.")
         tournament = Tournament.objects.create(
-            name=name, game=game, cycles=cycles, rated=rated, is_private=is_private, min_players=min_players,
+            name=name, game=game, cycles=cycles, format=tournament_format, rounds=rounds if swiss else 0,
+            password=make_password(password) if password else "", rated=rated, is_private=is_private, min_players=min_players,
             max_players=max_players, starts_at=starts_at, created_by=user, **time_control.fields())
         Entry.objects.create(tournament=tournament, player=user)
     return tournament
@@ -112,14 +129,14 @@ def _require_upcoming(tournament: Tournament) -> None:
                                            "withdraw before it starts.")
 
 
-def tournament_join(*, tournament_id: int, user, invite: str | None = None) -> Entry:
+def tournament_join(*, tournament_id: int, user, invite: str | None = None, password: str | None = None) -> Entry:
     """Enter ``user`` (a signed-up account) in an upcoming tournament that has room; a private
-    one needs its invite secret. Joining again after withdrawing enters again."""
+    one needs its invite secret, or its password if it has one. Joining again after withdrawing
+    enters again."""
     require_account(user, "join a tournament")
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        if tournament.is_private and invite != tournament.invite_secret and tournament.created_by_id != user.pk:
-            raise ServiceError("not_found", "There is no such tournament.")
+        require_invited(tournament, user, invite, password)
         _require_upcoming(tournament)
         entry = Entry.objects.filter(tournament=tournament, player=user).first()
         if entry is not None and not entry.withdrawn:
@@ -131,6 +148,18 @@ def tournament_join(*, tournament_id: int, user, invite: str | None = None) -> E
         entry.withdrawn = False
         entry.save(update_fields=["withdrawn"])
         return entry
+
+
+def require_invited(tournament: Tournament, user, invite: str | None, password: str | None) -> None:
+    """A private tournament lets in its creator, holders of its invite link and, when it has a
+    password, those who give it."""
+    if not tournament.is_private or invite == tournament.invite_secret or tournament.created_by_id == user.pk:
+        return
+    if not tournament.password:
+        raise ServiceError("not_found", "There is no such tournament.")
+    if not password or not check_password(password, tournament.password):
+        raise ServiceError("wrong_password", "That is not this tournament's password: ask its creator for it, "
+                                             "or for its invite link.")
 
 
 def tournament_withdraw(*, tournament_id: int, user) -> None:
@@ -157,12 +186,7 @@ def tournament_start(*, tournament_id: int, user=None, now: datetime | None = No
             raise ServiceError("not_yet", "This tournament starts later.")
         players = list(Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("joined_at", "pk")
                        .values_list("player_id", flat=True))
-        if len(players) < tournament.min_players:
-            tournament.status = Tournament.Status.CANCELLED
-            tournament.status_reason = (f"Cancelled: {len(players)} player{'s' if len(players) != 1 else ''} "
-                                        f"joined, and it needed at least {tournament.min_players}.")
-            tournament.finished_at = now
-            tournament.save(update_fields=["status", "status_reason", "finished_at"])
+        if cancelled_if_short(tournament, len(players), now):
             return tournament
         rounds = berger_rounds(players, cycles=tournament.cycles)
         TournamentGame.objects.bulk_create(
@@ -175,6 +199,19 @@ def tournament_start(*, tournament_id: int, user=None, now: datetime | None = No
         _create_matches(tournament)
         _advance(tournament, now)
         return tournament
+
+
+def cancelled_if_short(tournament: Tournament, players: int, now: datetime) -> bool:
+    """Cancel a tournament starting with fewer than its least players, saying why. Call holding
+    its row lock."""
+    if players >= tournament.min_players:
+        return False
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.status_reason = (f"Cancelled: {players} player{'s' if players != 1 else ''} "
+                                f"joined, and it needed at least {tournament.min_players}.")
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "status_reason", "finished_at"])
+    return True
 
 
 def _create_matches(tournament: Tournament) -> None:
@@ -243,7 +280,7 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> No
     round once the last game of the round has ended, finish after the last round."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        if tournament.status != Tournament.Status.RUNNING:
+        if tournament.status != Tournament.Status.RUNNING or tournament.format != Tournament.Format.ROUND_ROBIN:
             return
         _create_matches(tournament)
         _advance(tournament, now or timezone.now())
@@ -262,14 +299,15 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
     one on (what a lost hand-off or a busy player left behind). Returns how many it started."""
     now = now or timezone.now()
     starting_soon_notify(now=now)
-    due = list(Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
+    round_robins = Tournament.objects.filter(format=Tournament.Format.ROUND_ROBIN)
+    due = list(round_robins.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
                .values_list("pk", flat=True))
     for tournament_id in due:
         try:
             tournament_start(tournament_id=tournament_id, now=now)
         except ServiceError:
             continue  # started or cancelled meanwhile
-    for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True):
+    for tournament_id in round_robins.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True):
         tournament_advance(tournament_id=tournament_id, now=now)
     return len(due)
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.match.rulesets import known_rules, rules_or_skip, ruleset_name, stored_rules
-from games.models import Challenge, ChatMessage, GGPProgress, Match, Seat
+from games.models import Challenge, ChatMessage, GGPProgress, Match, Move, Seat
 from games.rules import SLUGS, Game
 from games.runtime import presence
 from games.selectors import rows, snapshots
@@ -295,4 +295,16 @@ def match_results(match_ids) -> dict[int, MatchResult]:
                                          .values_list("match_id", "player_id", "outcome")):
         if outcome and found[match_id].status == Match.Status.FINISHED:
             found[match_id].outcomes[player_id] = outcome
+    return found
+
+
+def players_who_moved(match_ids) -> dict[int, set[int]]:
+    """For each of ``match_ids``, the players who made at least one move in it (two queries):
+    in a match aborted before it began, the others are the ones who never moved."""
+    ids = list(match_ids)
+    moved = set(Move.objects.filter(match_id__in=ids).values_list("match_id", "role").distinct())
+    found: dict[int, set[int]] = {}
+    for match_id, role, player_id in Seat.objects.filter(match_id__in=ids).values_list("match_id", "role", "player_id"):
+        if (match_id, role) in moved:
+            found.setdefault(match_id, set()).add(player_id)
     return found

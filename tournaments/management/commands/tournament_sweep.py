@@ -2,12 +2,12 @@
 
 from django.core.management.base import BaseCommand
 
-from tournaments import services
+from tournaments import formats
 
 
 class Command(BaseCommand):
     help = "Start (or cancel) every tournament due to start, and create the games running ones still miss."
 
     def handle(self, *args, **options):
-        started = services.tournaments_sweep()
+        started = formats.tournaments_sweep()
         self.stdout.write(f"{started} tournament{'s' if started != 1 else ''} due to start.")
