@@ -11,8 +11,10 @@ from games.match import clocks
 from games.match.clocks import TimeControl
 from games.rules import GAMES
 from tournaments import services
+from tournaments.models import Tournament
 
 STARTS_IN_MAX_MINUTES = services.STARTS_WITHIN_DAYS * 24 * 60
+SWISS = -1  # the format field's value for a Swiss (the others: how many times everyone meets)
 
 
 def clock_choices() -> list[tuple[str, str]]:
@@ -24,7 +26,10 @@ class TournamentCreateForm(forms.Form):
     name = forms.CharField(max_length=services.NAME_MAX)
     game = forms.ChoiceField(label="Game", choices=[(g.slug, g.name) for g in GAMES if len(g.roles) == 2])
     cycles = forms.TypedChoiceField(label="Format", coerce=int, initial=1, choices=[
-        (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first")])
+        (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first"),
+        (SWISS, "Swiss: a set number of rounds, each player against one of about the same score")])
+    rounds = forms.IntegerField(required=False, initial=5, min_value=services.SWISS_ROUNDS_MIN,
+                                max_value=services.SWISS_ROUNDS_MAX, label="A Swiss's rounds")
     clock = forms.ChoiceField(label="Time control", initial="5+3", choices=clock_choices)
     starts_in = forms.IntegerField(required=False, initial=10, min_value=1, max_value=STARTS_IN_MAX_MINUTES,
                                    label="Starts in (minutes)")
@@ -34,8 +39,11 @@ class TournamentCreateForm(forms.Form):
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
     min_players = forms.IntegerField(initial=2, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
                                      label="The least players")
-    max_players = forms.IntegerField(initial=8, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
+    max_players = forms.IntegerField(initial=8, min_value=services.PLAYERS_MIN, max_value=services.SWISS_PLAYERS_MAX,
                                      label="The most players")
+    password = forms.CharField(required=False, max_length=services.PASSWORD_MAX, strip=False,
+                               widget=forms.PasswordInput(render_value=True),
+                               label="Password (a private one: joining asks for it, unless one has the invite link)")
 
     def clean(self):
         data = super().clean()
@@ -47,10 +55,20 @@ class TournamentCreateForm(forms.Form):
             self.add_error("starts_in", "Say when it starts: in how many minutes, or at what date and time.")
         if "clock" in data:
             data["time_control"] = TimeControl.parse(data["clock"])
+        if data.get("cycles") == SWISS and not data.get("rounds") and "rounds" not in self.errors:
+            self.add_error("rounds", "Say how many rounds the Swiss has.")
         return data
 
     def service_arguments(self) -> dict:
         data = self.cleaned_data
         return {"name": data["name"], "game": data["game"], "time_control": data["time_control"],
                 "starts_at": data["start"], "rated": data["rated"], "is_private": data["private"],
-                "min_players": data["min_players"], "max_players": data["max_players"], "cycles": data["cycles"]}
+                "min_players": data["min_players"], "max_players": data["max_players"], "cycles": data["cycles"],
+                **self._swiss_arguments()}
+
+    def _swiss_arguments(self) -> dict:
+        data = self.cleaned_data
+        password = {"password": data["password"]} if data.get("password") else {}
+        if data["cycles"] != SWISS:
+            return password
+        return {"cycles": 1, "tournament_format": Tournament.Format.SWISS, "rounds": data["rounds"], **password}

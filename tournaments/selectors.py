@@ -15,9 +15,10 @@ LIST_LIMIT = 50
 
 
 def can_view(tournament: Tournament, user, invite: str | None = None) -> bool:
-    """Public ones to anyone; a private one to its players, its creator and holders of its link."""
-    if not tournament.is_private or invite == tournament.invite_secret:
-        return True
+    """Public ones to anyone; a private one to its players, its creator and holders of its link
+    (and, when it has a password, to anyone who knows its address)."""
+    if not tournament.is_private or invite == tournament.invite_secret or tournament.password:
+        return True  # a password-protected one shows its page; joining asks for the password
     if user is None or not user.is_authenticated:
         return False
     return tournament.created_by_id == user.pk or tournament.entries.filter(player=user).exists()

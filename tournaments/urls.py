@@ -11,4 +11,5 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="join"),
     path("tournaments/<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
     path("tournaments/<int:tournament_id>/start/", views.tournament_start, name="start"),
+    path("tournaments/<int:tournament_id>/download.json", views.tournament_download, name="download"),
 ]

@@ -4,14 +4,14 @@ renders. A refused request says why on the next page and changes nothing."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from games.match.errors import ServiceError
-from tournaments import selectors, services
+from tournaments import exports, formats, selectors, services, swiss, swiss_selectors
 from tournaments.forms import TournamentCreateForm
 from tournaments.models import Tournament
 
@@ -55,7 +55,7 @@ def _visible(request, tournament_id: int, invite: str | None) -> Tournament:
 def tournament_page(request, tournament_id: int):
     invite = request.GET.get("invite")
     tournament = _visible(request, tournament_id, invite)
-    page = selectors.tournament_page(tournament)
+    page = _page(tournament)
     user = request.user
     return render(request, "tournaments/page.html", {
         "tournament": tournament, "invite": invite if tournament.is_private else None, **page,
@@ -79,14 +79,27 @@ def _act(request, tournament_id: int, action, **arguments):
 
 @require_POST
 def tournament_join(request, tournament_id: int):
-    return _act(request, tournament_id, services.tournament_join, invite=request.POST.get("invite") or None)
+    return _act(request, tournament_id, formats.tournament_join, invite=request.POST.get("invite") or None,
+                password=request.POST.get("password") or None)
 
 
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
-    return _act(request, tournament_id, services.tournament_withdraw)
+    return _act(request, tournament_id, formats.tournament_withdraw)
 
 
 @require_POST
 def tournament_start(request, tournament_id: int):
-    return _act(request, tournament_id, services.tournament_start)
+    return _act(request, tournament_id, formats.tournament_start)
+
+
+def _page(tournament: Tournament) -> dict:
+    return (swiss_selectors.swiss_page if swiss.is_swiss(tournament) else selectors.tournament_page)(tournament)
+
+
+def tournament_download(request, tournament_id: int):
+    """The whole tournament, standings and every game, as one JSON file."""
+    tournament = _visible(request, tournament_id, request.GET.get("invite"))
+    response = JsonResponse(exports.tournament_export(tournament, _page(tournament)), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="boardhall-tournament-{tournament.pk}.json"'
+    return response

@@ -24,6 +24,9 @@ class HistoryFilterForm(forms.Form):
                                label="Result for the player")
     name = forms.CharField(required=False, max_length=NAME_MAX, label="Player's name starts with", strip=True)
     opponent = forms.CharField(required=False, max_length=NAME_MAX, label="Opponent's name starts with", strip=True)
+    tournament = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput,
+                                    error_messages=dict.fromkeys(["invalid", "min_value", "max_value"],
+                                                                 "That is not a tournament's number: the filter is left out."))
     since = forms.DateField(required=False, label="Finished from", input_formats=["%Y-%m-%d"],
                             error_messages=DATE_ERRORS, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, label="to", input_formats=["%Y-%m-%d"],
@@ -52,7 +55,7 @@ class HistoryFilterForm(forms.Form):
         return HistoryFilters(game=data.get("game") or None, player_id=data.get("player"),
                               result=data.get("result") or None, name=_searchable(data.get("name")),
                               opponent=_searchable(data.get("opponent")), since=data.get("since"),
-                              until=data.get("until"))
+                              until=data.get("until"), tournament_id=data.get("tournament"))
 
 
 def _searchable(typed: str | None) -> str | None:

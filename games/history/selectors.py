@@ -64,6 +64,7 @@ class HistoryFilters:
     opponent: str | None = None  # the start of an opponent's display name, any case
     since: date | None = None  # finished on or after this day
     until: date | None = None  # finished on or before this day
+    tournament_id: int | None = None  # a game of this tournament (``tournaments.TournamentGame``)
 
 
 NAMED_FEW = 20  # players a typed name may name for their seats to lead the search
@@ -105,6 +106,8 @@ def history_matches(*, user, filters: HistoryFilters = HistoryFilters()) -> Quer
         finished &= Q(finished_at__gte=_day_start(filters.since))
     if filters.until:
         finished &= Q(finished_at__lt=_day_start(filters.until + timedelta(days=1)))
+    if filters.tournament_id is not None:  # the tournaments app's link to a match, by its reverse name
+        finished &= Q(tournament_game__tournament_id=filters.tournament_id)
     seat_filters = []
     named = {which: players_named(typed) for which, typed in (("name", filters.name), ("opponent", filters.opponent))
              if typed}
