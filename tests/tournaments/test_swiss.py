@@ -1,11 +1,11 @@
 """A Swiss through the real services: created and started, rounds paired one after another as
 games end (the ENDED hand-off), the bye, late joining with a half-point bye, withdrawing, a
-player who misses a round withdrawn, the sweep, and the site's scheduled events."""
+player who misses a round withdrawn, and the sweep."""
 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -16,8 +16,8 @@ from games.match.errors import ServiceError
 from games.models import Match
 from games.rules import get_game
 from tests.support.players import make_accounts, play_first_moves
-from tournaments import formats, schedule, services, swiss
-from tournaments.models import Bye, Entry, ScheduledEvent, Tournament, TournamentGame
+from tournaments import formats, services, swiss
+from tournaments.models import Bye, Entry, Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 GAME = "nine-board-tictactoe"
@@ -187,50 +187,5 @@ def test_the_sweep_starts_a_due_swiss_and_moves_it_on():
     assert refreshed(tournament).current_round == 2 and round_games(tournament, 2)
 
 
-def event(host, **overrides) -> ScheduledEvent:
-    fields = {"name": "Hourly Swiss", "game": GAME, "format": Tournament.Format.SWISS, "clock": "3+2",
-              "rounds": 5, "times": "18:00 20:30", "lead_minutes": 120, "host": host}
-    return ScheduledEvent.objects.create(**{**fields, **overrides})
-
-
-def test_a_scheduled_event_lists_each_start_once_within_its_lead_time():
-    (host,) = make_accounts(1, prefix="site")
-    weekly = event(host)
-    now = datetime(2026, 12, 6, 17, 0, tzinfo=UTC)
-    assert schedule.schedule_sweep(now=now) == 1
-    assert schedule.schedule_sweep(now=now + timedelta(minutes=5)) == 0  # once, however often it sweeps
-    (made,) = Tournament.objects.filter(scheduled_by=weekly)
-    assert (made.format, made.rounds, made.starts_at, made.created_by_id) == ("swiss", 5, now + timedelta(hours=1),
-                                                                              host.pk)
-    assert TimeControl.of(made) == TimeControl(base=180, increment=2)
-    assert not Entry.objects.filter(tournament=made).exists()  # the host is not entered
-    assert schedule.schedule_sweep(now=now + timedelta(hours=2)) == 1  # 20:30 comes within two hours
-
-
-def test_a_scheduled_round_robin_and_a_broken_event():
-    (host,) = make_accounts(1, prefix="site")
-    event(host, format=Tournament.Format.ROUND_ROBIN, cycles=2, times="09:00")
-    event(host, name="broken", game="chess", times="25:00")
-    assert schedule.schedule_sweep(now=datetime(2026, 12, 6, 8, 0, tzinfo=UTC)) == 1
-    (made,) = Tournament.objects.all()
-    assert (made.format, made.cycles) == ("round_robin", 2)
-
-
-def test_event_settings_are_checked_field_by_field():
-    (host,) = make_accounts(1, prefix="site")
-    problems = schedule.event_problems(ScheduledEvent(name="x", game="chess", clock="m30/10", times="7pm",
-                                                      rounds=1, host=host))
-    assert set(problems) == {"game", "clock", "times", "rounds"}
-
-
-def test_start_times_are_found_across_midnight():
-    times = schedule.parse_times("23:30, 00:15")
-    after = datetime(2026, 12, 6, 23, 0, tzinfo=UTC)
-    assert schedule.starts_between(times, after, after + timedelta(hours=2)) == [
-        datetime(2026, 12, 6, 23, 30, tzinfo=UTC), datetime(2026, 12, 7, 0, 15, tzinfo=UTC)]
-    with pytest.raises(ValueError, match="HH:MM"):
-        schedule.parse_times("18h")
-
-
-def test_the_round_robin_hand_off_still_reaches_round_robins():
+def test_a_match_end_reaches_the_format_of_its_tournament():
     assert swiss.is_swiss(Tournament(format="swiss")) and not swiss.is_swiss(Tournament(format="round_robin"))

@@ -129,3 +129,20 @@ def test_standings_break_ties_by_buchholz_then_sonneborn_berger():
 def test_players_equal_on_every_count_share_a_rank():
     history = {"a": [Slot(Kind.GAME, 0.5, "b", True)], "b": [Slot(Kind.GAME, 0.5, "a", False)]}
     assert [r.rank for r in swiss_standings(["a", "b"], history)] == [1, 1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 12), st.integers(2, 6), st.data())
+def test_absent_players_are_never_seated_and_everyone_present_is_seated_once(n, rounds, data):
+    players = [f"p{i}" for i in range(n)]
+    gone = {number: set(data.draw(st.sets(st.sampled_from(players), max_size=n // 3))) for number in
+            range(1, rounds + 1)}
+    outcomes = data.draw(st.lists(st.sampled_from([1.0, 0.5, 0.0]), min_size=40, max_size=40))
+    _, made = play(players, rounds, outcomes, absent_rounds=gone)
+    byes = Counter(pairing.bye for pairing in made if pairing.bye is not None)
+    assert set(byes.values()) <= {1}
+    met = Counter(frozenset(pair) for pairing in made for pair in pairing.pairs)
+    assert set(met.values()) <= {1}
+    for number, pairing in enumerate(made, start=1):
+        seated = [p for pair in pairing.pairs for p in pair] + ([pairing.bye] if pairing.bye else [])
+        assert sorted(seated) == sorted(set(players) - gone[number])

@@ -130,3 +130,32 @@ def test_the_history_filters_by_tournament():
     assert f"/tournaments/{tournament.pk}/" in only
     bad = Client().get("/history/?tournament=abc")
     assert bad.status_code == 200 and "not a tournament" in bad.content.decode()
+
+
+def test_the_form_takes_a_password_for_a_private_tournament_only():
+    (owner,) = make_accounts(1)
+    refused = signed_in(owner).post("/tournaments/new/", form(password="pw"))
+    assert refused.status_code == 400 and "tick private" in refused.content.decode()
+    assert not Tournament.objects.exists()
+    signed_in(owner).post("/tournaments/new/", form(password="pw", private="on"))
+    tournament = Tournament.objects.get()
+    assert tournament.is_private and tournament.password and tournament.password != "pw"
+
+
+def test_a_running_swiss_offers_late_joining_and_withdrawing():
+    owner, ann, late = make_accounts(3)
+    tournament = services.tournament_create(user=owner, name="Long Swiss", game=GAME, time_control=TimeControl(days=1),
+                                            starts_at=timezone.now() + timedelta(hours=1),
+                                            tournament_format="swiss", rounds=4)
+    formats.tournament_join(tournament_id=tournament.pk, user=ann)
+    formats.tournament_start(tournament_id=tournament.pk, user=owner)
+    assert "Withdraw" in signed_in(ann).get(f"/tournaments/{tournament.pk}/").content.decode()
+    page = signed_in(late).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Players may still join" in page and f"/tournaments/{tournament.pk}/join/" in page
+    signed_in(late).post(f"/tournaments/{tournament.pk}/join/")
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-testid="byes"' in page and "round 1 member 3 (0.5)" in page
+
+
+def test_a_missing_tournament_has_no_download():
+    assert Client().get("/tournaments/999999/download.json").status_code == 404
