@@ -56,8 +56,11 @@ def event_problems(event: ScheduledEvent) -> dict[str, str]:
     if event.format not in FORMATS:
         problems["format"] = "Scheduled events run round robins and Swiss tournaments."
     try:
-        if TimeControl.parse(event.clock).kind == "per_move":
+        clock = TimeControl.parse(event.clock)
+        if clock.kind == "per_move":
             problems["clock"] = "Tournaments are played in real time, by correspondence or untimed."
+        elif event.format == Tournament.Format.SWISS and not clock.timed:
+            problems["clock"] = "A Swiss needs a clock: real time or correspondence."
     except ValueError as err:
         problems["clock"] = str(err)
     try:

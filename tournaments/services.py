@@ -89,6 +89,9 @@ def tournament_create(*, user, name: str, game: str, time_control: TimeControl, 
     swiss = tournament_format == Tournament.Format.SWISS
     if tournament_format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS):
         raise ServiceError("bad_format", "Choose a round robin or a Swiss.")
+    if swiss and not time_control.timed:
+        raise ServiceError("swiss_untimed", "A Swiss needs a clock: a player who never moves would hold up a round "
+                                            "for good. Choose real time or correspondence.")
     if swiss and not SWISS_ROUNDS_MIN <= rounds <= SWISS_ROUNDS_MAX:
         raise ServiceError("bad_rounds", f"A Swiss has {SWISS_ROUNDS_MIN} to {SWISS_ROUNDS_MAX} rounds.")
     most = SWISS_PLAYERS_MAX if swiss else PLAYERS_MAX

@@ -144,6 +144,7 @@ def test_a_swiss_ends_early_when_no_round_can_be_paired():
 
 @pytest.mark.parametrize("overrides, code", [
     ({"rounds": 1}, "bad_rounds"),
+    ({"time_control": TimeControl()}, "swiss_untimed"),
     ({"rounds": 16}, "bad_rounds"),
     ({"max_players": 101}, "bad_player_counts"),
     ({"password": "secret"}, "bad_password"),
