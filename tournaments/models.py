@@ -15,6 +15,7 @@ def new_invite_secret() -> str:
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "Round robin"
+        ARENA = "arena", "Arena"
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming"
@@ -46,6 +47,10 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # An arena (tournaments.arena): how long it runs, and when it ends once started.
+    minutes = models.PositiveSmallIntegerField(default=0, help_text="an arena's duration (0: not an arena)")
+    ends_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="of the live state its page is sent (tournaments.push)")
 
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]
@@ -59,6 +64,7 @@ class Entry(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     score = models.FloatField(default=0)
     withdrawn = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False, help_text="an arena's player taking a break: not paired")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -78,6 +84,8 @@ class TournamentGame(models.Model):
     second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="tournament_game")
+    berserk_first = models.BooleanField(default=False, help_text="an arena's player halved their own clock")
+    berserk_second = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "round", "first"], name="one_game_per_round")]

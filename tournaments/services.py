@@ -27,7 +27,7 @@ from games.rules import SLUGS, get_game
 from games.services.guards import lock_player
 from notify.delivery import notify_on_commit
 from notify.events import Notice
-from tournaments import standings
+from tournaments import push, standings
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.pairing import berger_rounds
 
@@ -126,6 +126,7 @@ def tournament_join(*, tournament_id: int, user, invite: str | None = None) -> E
             raise ServiceError("already_joined", "You are already in this tournament.")
         if Entry.objects.filter(tournament=tournament, withdrawn=False).count() >= tournament.max_players:
             raise ServiceError("full", f"This tournament is full ({tournament.max_players} players).")
+        push.changed_on_commit(tournament)
         if entry is None:
             return Entry.objects.create(tournament=tournament, player=user)
         entry.withdrawn = False
@@ -141,6 +142,7 @@ def tournament_withdraw(*, tournament_id: int, user) -> None:
         _require_upcoming(tournament)
         if not Entry.objects.filter(tournament=tournament, player=user, withdrawn=False).update(withdrawn=True):
             raise ServiceError("not_joined", "You are not in this tournament.")
+        push.changed_on_commit(tournament)
 
 
 def tournament_start(*, tournament_id: int, user=None, now: datetime | None = None) -> Tournament:
@@ -150,6 +152,7 @@ def tournament_start(*, tournament_id: int, user=None, now: datetime | None = No
     now = now or timezone.now()
     with transaction.atomic():
         tournament = _lock(tournament_id)
+        push.changed_on_commit(tournament)
         if user is not None and tournament.created_by_id != user.pk:
             raise ServiceError("not_creator", "Only the tournament's creator can start it early.")
         _require_upcoming(tournament)
@@ -185,6 +188,8 @@ def _create_matches(tournament: Tournament) -> None:
     match_settings = MatchSettings(game=tournament.game, rated=tournament.rated,
                                    time_control=time_control_of(tournament))
     first_role = get_game(tournament.game).roles[0]
+    if pending:
+        push.changed_on_commit(tournament)
     for game in pending:
         try:
             with transaction.atomic():
@@ -227,6 +232,7 @@ def _advance(tournament: Tournament, now: datetime) -> None:
         if entry.score != totals[entry.player_id]:
             entry.score = totals[entry.player_id]
             entry.save(update_fields=["score"])
+            push.changed_on_commit(tournament)
     if any(result is None for _, result in played):
         return
     if tournament.current_round < tournament.rounds:
@@ -236,6 +242,7 @@ def _advance(tournament: Tournament, now: datetime) -> None:
         return
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.save(update_fields=["status", "finished_at"])
+    push.changed_on_commit(tournament)
 
 
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> None:
@@ -243,7 +250,7 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> No
     round once the last game of the round has ended, finish after the last round."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        if tournament.status != Tournament.Status.RUNNING:
+        if tournament.status != Tournament.Status.RUNNING or tournament.format != Tournament.Format.ROUND_ROBIN:
             return
         _create_matches(tournament)
         _advance(tournament, now or timezone.now())
@@ -262,14 +269,15 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
     one on (what a lost hand-off or a busy player left behind). Returns how many it started."""
     now = now or timezone.now()
     starting_soon_notify(now=now)
-    due = list(Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
+    round_robins = Tournament.objects.filter(format=Tournament.Format.ROUND_ROBIN)
+    due = list(round_robins.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
                .values_list("pk", flat=True))
     for tournament_id in due:
         try:
             tournament_start(tournament_id=tournament_id, now=now)
         except ServiceError:
             continue  # started or cancelled meanwhile
-    for tournament_id in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True):
+    for tournament_id in round_robins.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True):
         tournament_advance(tournament_id=tournament_id, now=now)
     return len(due)
 

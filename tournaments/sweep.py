@@ -14,7 +14,7 @@ from django.conf import settings
 from games.runtime import outages, starting
 from games.runtime.dbthreads import db
 from games.services.finishing import ENDED, EndedServices
-from tournaments import services
+from tournaments import arena, arena_sweep, services
 
 logger = logging.getLogger(__name__)
 
@@ -23,8 +23,15 @@ _sweeping: set[asyncio.AbstractEventLoop] = set()
 
 def wire() -> None:
     """Hand the games app what runs when a match ends, and register the sweep's start hook."""
-    ENDED.set(EndedServices(match_ended=services.match_ended))
+    ENDED.set(EndedServices(match_ended=match_ended))
     starting.on_start("the tournament sweep", _sweep_from_the_start, scopes=starting.EVERY_SCOPE)
+    arena_sweep.wire()
+
+
+def match_ended(match_id: int) -> None:
+    """A match ended: a round robin's moves on to its next games, an arena's pairs its players again."""
+    services.match_ended(match_id)
+    arena.arena_match_ended(match_id)
 
 
 def _sweep_from_the_start() -> None:

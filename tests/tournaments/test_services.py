@@ -20,7 +20,7 @@ from games.services.finishing import ENDED
 from notify.models import Preference
 from tests.support.notify import SmtpServer, opt_in
 from tests.support.players import make_accounts, make_players, play_first_moves, start_match
-from tournaments import selectors, services
+from tournaments import selectors, services, sweep
 from tournaments.models import Entry, Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -274,7 +274,7 @@ def test_a_player_busy_in_another_real_time_match_gets_the_game_once_free():
 
 
 def test_the_match_end_hand_off_is_the_tournaments_own():
-    assert ENDED.get().match_ended is services.match_ended
+    assert ENDED.get().match_ended is sweep.match_ended
 
 
 def test_a_match_outside_any_tournament_ends_as_before():
