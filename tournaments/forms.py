@@ -10,9 +10,10 @@ from django.utils import timezone
 from games.match import clocks
 from games.match.clocks import TimeControl
 from games.rules import GAMES
-from tournaments import services
+from tournaments import arena, services
 
 STARTS_IN_MAX_MINUTES = services.STARTS_WITHIN_DAYS * 24 * 60
+ARENA = 0  # the format field's value for an arena (the others: how many times everyone meets)
 
 
 def clock_choices() -> list[tuple[str, str]]:
@@ -24,7 +25,10 @@ class TournamentCreateForm(forms.Form):
     name = forms.CharField(max_length=services.NAME_MAX)
     game = forms.ChoiceField(label="Game", choices=[(g.slug, g.name) for g in GAMES if len(g.roles) == 2])
     cycles = forms.TypedChoiceField(label="Format", coerce=int, initial=1, choices=[
-        (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first")])
+        (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first"),
+        (ARENA, "Arena: for a set time, paired again as soon as a game ends (real time)")])
+    minutes = forms.IntegerField(required=False, initial=30, min_value=arena.MINUTES_MIN, max_value=arena.MINUTES_MAX,
+                                 label="An arena lasts (minutes)")
     clock = forms.ChoiceField(label="Time control", initial="5+3", choices=clock_choices)
     starts_in = forms.IntegerField(required=False, initial=10, min_value=1, max_value=STARTS_IN_MAX_MINUTES,
                                    label="Starts in (minutes)")
@@ -47,10 +51,20 @@ class TournamentCreateForm(forms.Form):
             self.add_error("starts_in", "Say when it starts: in how many minutes, or at what date and time.")
         if "clock" in data:
             data["time_control"] = TimeControl.parse(data["clock"])
+        if data.get("cycles") == ARENA and not data.get("minutes") and "minutes" not in self.errors:
+            self.add_error("minutes", "Say how many minutes the arena lasts.")
         return data
+
+    @property
+    def is_arena(self) -> bool:
+        return self.cleaned_data["cycles"] == ARENA
 
     def service_arguments(self) -> dict:
         data = self.cleaned_data
+        if self.is_arena:
+            return {"name": data["name"], "game": data["game"], "time_control": data["time_control"],
+                    "starts_at": data["start"], "rated": data["rated"], "is_private": data["private"],
+                    "max_players": data["max_players"], "minutes": data["minutes"]}
         return {"name": data["name"], "game": data["game"], "time_control": data["time_control"],
                 "starts_at": data["start"], "rated": data["rated"], "is_private": data["private"],
                 "min_players": data["min_players"], "max_players": data["max_players"], "cycles": data["cycles"]}
