@@ -1,0 +1,78 @@
+"""An arena in real Chromium: two players on its page are paired when its creator starts it and
+land in their game; a watcher on a phone in dark mode sees the game in play, one click from
+watching, and the standings change live when the game ends."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.match.clocks import TimeControl
+from tests.browser.conftest import VIEWPORT, WAIT_MS
+from tests.browser.helpers import click_turns, outside_the_event_loop
+from tests.support.players import make_accounts
+from tournaments import arena
+from tournaments.models import TournamentGame
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 360, "height": 740}
+
+
+def test_two_players_are_paired_land_in_their_game_and_the_standings_follow_live(page_of, browser, live_server):
+    def an_arena():
+        ann, bob = make_accounts(2, prefix="arena")
+        tournament = arena.arena_create(user=ann, name="Lunch arena", game="nine-board-tictactoe",
+                                        time_control=TimeControl(base=300, increment=3), minutes=30,
+                                        starts_at=timezone.now() + timedelta(minutes=5))
+        arena.arena_join(tournament_id=tournament.pk, user=bob)
+        return ann, bob, tournament
+
+    ann, bob, tournament = outside_the_event_loop(an_arena)
+    path = f"/tournaments/{tournament.pk}/"
+    players = {ann.pk: page_of(ann), bob.pk: page_of(bob)}
+    watcher_context = browser.new_context(base_url=live_server.url, viewport=PHONE, color_scheme="dark")
+    watcher_context.set_default_timeout(WAIT_MS)
+    watcher = watcher_context.new_page()
+    try:
+        for page in (*players.values(), watcher):
+            page.goto(path)
+            expect(page.locator("#arena-live")).to_have_text("live")
+        expect(watcher.get_by_test_id("tournament-status")).to_contain_text("Starts in")
+        expect(watcher.locator("#standings-rows tr")).to_have_count(2)
+
+        players[ann.pk].get_by_role("button", name="Start now").click()
+        for page in players.values():
+            page.wait_for_url(re.compile(r"/matches/\d+/"))
+        game = outside_the_event_loop(lambda: TournamentGame.objects.get(tournament=tournament))
+        for page in players.values():
+            expect(page).to_have_url(re.compile(rf"/matches/{game.match_id}/"))
+            expect(page.locator("#tournament-link")).to_contain_text("Lunch arena")
+            expect(page.locator("#berserk-form")).to_be_visible()
+
+        expect(watcher.get_by_test_id("tournament-status")).to_contain_text("ends in")
+        watch = watcher.get_by_test_id("playing").get_by_role("link", name="Watch")
+        expect(watch).to_have_attribute("href", f"/matches/{game.match_id}/")
+        expect(watcher.locator(f'#standings-rows tr[data-player="{ann.pk}"]')).to_contain_text("playing")
+        assert watcher.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+        first, second = players[game.first_id], players[game.second_id]
+        version = click_turns([first, second])
+        second.get_by_role("button", name="Resign").click()
+        second.get_by_role("button", name="Yes, resign").click()
+        expect(first.locator("#board")).to_have_attribute("data-version", str(version + 1))
+
+        winner_row = watcher.locator(f'#standings-rows tr[data-player="{game.first_id}"]')
+        expect(winner_row.get_by_test_id("score")).to_have_text("2")
+        expect(watcher.locator("#standings-rows tr").first).to_have_attribute("data-player", str(game.first_id))
+        expect(watcher.get_by_test_id("playing").locator("li")).to_have_count(0)
+        watch_page = watcher_context.new_page()
+        watch_page.set_viewport_size(VIEWPORT)
+        watch_page.goto(f"/matches/{game.match_id}/")
+        expect(watch_page.locator("#tournament-link")).to_be_visible()
+        expect(watch_page.locator("#berserk-form")).to_have_count(0)
+    finally:
+        watcher_context.close()
