@@ -225,16 +225,19 @@ def arena_standings(tournament: Tournament, table: ArenaTable) -> list[arena_sco
     return arena_scoring.standings(players, table.sheets())
 
 
-def arena_pair(*, tournament_id: int, now: datetime | None = None) -> int:
+def arena_pair(*, tournament_id: int, now: datetime | None = None, game_ended: bool = False) -> int:
     """One pairing wave of a running arena: every free player (in it, not paused, not in one of
     its games) paired by ``arena_pairing``; once its time is up no new games, and it finishes
-    when its last game has ended. Returns how many games it started."""
+    when its last game has ended. ``game_ended``: one of its games has just ended, so its page
+    changes whatever the wave does. Returns how many games it started."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if (tournament is None or tournament.format != Tournament.Format.ARENA
                 or tournament.status != Tournament.Status.RUNNING):
             return 0
+        if game_ended:
+            push.changed_on_commit(tournament)
         table = arena_table(tournament)
         if now >= tournament.ends_at:
             if not table.in_play:
@@ -309,7 +312,7 @@ def arena_match_ended(match_id: int) -> None:
     tournament_id = (TournamentGame.objects.filter(match_id=match_id, tournament__format=Tournament.Format.ARENA)
                      .values_list("tournament_id", flat=True).first())
     if tournament_id is not None:
-        arena_pair(tournament_id=tournament_id)
+        arena_pair(tournament_id=tournament_id, game_ended=True)
 
 
 def arenas_sweep(*, now: datetime | None = None) -> int:

@@ -132,14 +132,17 @@ function drawStandings() {
     if (row.playing) name.append(" ", tag("playing"));
     if (row.paused) name.append(" ", tag("paused"));
     if (row.withdrawn) name.append(" ", tag("withdrawn"));
-    const marks = cell(undefined, "arena-marks");
-    marks.dataset.testid = "marks";
+    const marks = cell();
+    const strip = document.createElement("span");
+    strip.className = "arena-marks";
+    strip.dataset.testid = "marks";
+    marks.append(strip);
     for (const mark of row.marks) {
       const span = document.createElement("span");
       span.className = `arena-mark arena-mark--${mark.outcome}${mark.fire ? " arena-mark--fire" : ""}`;
       span.textContent = mark.points + (mark.berserk ? "⚡" : "");
       span.title = `${mark.outcome}${mark.fire ? ", on fire (doubled)" : ""}${mark.berserk ? ", berserk (+1)" : ""}`;
-      marks.append(span);
+      strip.append(span);
     }
     const score = cell(String(row.score), "num arena-score");
     score.dataset.testid = "score";
