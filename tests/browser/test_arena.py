@@ -1,6 +1,7 @@
 """An arena in real Chromium: two players on its page are paired when its creator starts it and
 land in their game; a watcher on a phone in dark mode sees the game in play, one click from
-watching, and the standings change live when the game ends."""
+watching, and the standings change live when the game ends. Its page passes axe at both widths
+in both themes."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import services as games
 from games.match.clocks import TimeControl
 from tests.browser.conftest import VIEWPORT, WAIT_MS
 from tests.browser.helpers import click_turns, outside_the_event_loop
-from tests.support.players import make_accounts
+from tests.browser.test_accessibility import WIDTHS, scan
+from tests.support.players import make_accounts, play_first_moves
 from tournaments import arena
 from tournaments.models import TournamentGame
 
@@ -76,3 +79,31 @@ def test_two_players_are_paired_land_in_their_game_and_the_standings_follow_live
         expect(watch_page.locator("#berserk-form")).to_have_count(0)
     finally:
         watcher_context.close()
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_an_arena_page_with_marks_and_a_game_in_play_passes_axe(browser, live_server, axe_script, width, scheme):
+    def under_way():
+        ann, bob, cat = make_accounts(3, prefix="axe")
+        tournament = arena.arena_create(user=ann, name="Axe arena", game="quarto-misere",
+                                        time_control=TimeControl(base=180, increment=2), minutes=30,
+                                        starts_at=timezone.now() + timedelta(minutes=5))
+        for player in (bob, cat):
+            arena.arena_join(tournament_id=tournament.pk, user=player)
+        arena.arena_start(tournament_id=tournament.pk, user=ann)
+        game = TournamentGame.objects.select_related("match", "first", "second").get(tournament=tournament)
+        games.match_resign(match_id=play_first_moves(game.match, [game.first, game.second]).pk, user=game.second)
+        return ann, tournament
+
+    ann, tournament = outside_the_event_loop(under_way)
+    context = browser.new_context(base_url=live_server.url, viewport=WIDTHS[width], color_scheme=scheme,
+                                  bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/tournaments/{tournament.pk}/")
+        problems = {}
+        scan(page, axe_script, scheme, "arena", problems, ready="#standings-rows .arena-mark")
+        assert not problems, problems
+    finally:
+        context.close()
