@@ -118,3 +118,16 @@ async def test_writes_and_garbage_are_refused_and_the_socket_stays_open():
     await page.send_json_to({"type": "ping"})
     assert (await page.receive_json_from(timeout=EVENT_SECONDS))["type"] == "pong"
     await page.disconnect()
+
+
+async def test_a_paired_players_site_pages_are_told_to_go_to_their_game():
+    ann, bob = await database_sync_to_async(make_accounts)(2)
+    tournament = await database_sync_to_async(new_arena)(ann)
+    await database_sync_to_async(arena.arena_join)(tournament_id=tournament.pk, user=bob)
+    site = await opened("/ws/site/", bob)
+    await next_of(site, "challenges")
+    await database_sync_to_async(arena.arena_start)(tournament_id=tournament.pk, user=ann)
+    started = await next_of(site, "started")
+    game = await database_sync_to_async(lambda: tournament.games.get())()
+    assert started["match"] == game.match_id
+    await site.disconnect()
