@@ -38,8 +38,8 @@ class TournamentCreateForm(forms.Form):
     private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
     min_players = forms.IntegerField(initial=2, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
                                      label="The least players")
-    max_players = forms.IntegerField(initial=8, min_value=services.PLAYERS_MIN, max_value=services.PLAYERS_MAX,
-                                     label="The most players")
+    max_players = forms.IntegerField(initial=8, min_value=services.PLAYERS_MIN, label="The most players",
+                                     max_value=max(services.PLAYERS_MAX, arena.PLAYERS_MAX))  # each format checks its own
 
     def clean(self):
         data = super().clean()

@@ -58,6 +58,15 @@ def test_an_arena_the_form_cannot_make_is_refused_with_why(overrides, error):
     assert not Tournament.objects.exists()
 
 
+def test_an_arena_takes_more_players_than_a_round_robin():
+    (owner,) = make_accounts(1)
+    client = signed_in(owner)
+    refused = client.post("/tournaments/new/", form(cycles="1", clock="d1", max_players="100"))
+    assert refused.status_code == 400 and b"The least and the most players must lie between 2 and 20" in refused.content
+    assert client.post("/tournaments/new/", form(max_players="100")).status_code == 302
+    assert Tournament.objects.get().max_players == 100
+
+
 def test_the_buttons_join_start_pause_resume_and_withdraw():
     owner, ann, bob = make_accounts(3)
     signed_in(owner).post("/tournaments/new/", form())
