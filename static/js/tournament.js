@@ -46,6 +46,7 @@ function draw() {
   drawButtons();
   drawStandings();
   drawPlaying();
+  drawPodium();
 }
 
 function countdown(iso) {
@@ -160,6 +161,18 @@ function fireMark() {
   span.title = "on fire: the next win counts double";
   span.setAttribute("aria-label", "on fire");
   return span;
+}
+
+function drawPodium() {
+  const podium = document.getElementById("podium");
+  const top = state.status === "finished" ? state.standings.filter((row) => row.games > 0).slice(0, 3) : [];
+  podium.hidden = top.length === 0;
+  podium.querySelector("ol").replaceChildren(...top.map((row) => {
+    const li = document.createElement("li");
+    li.dataset.player = row.id;
+    li.textContent = `${row.name}: ${row.score} points`;
+    return li;
+  }));
 }
 
 function drawPlaying() {

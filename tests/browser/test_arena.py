@@ -1,6 +1,7 @@
 """An arena in real Chromium: two players on its page are paired when its creator starts it and
 land in their game; a watcher on a phone in dark mode sees the game in play, one click from
-watching, and the standings change live when the game ends. Its page passes axe at both widths
+watching, and the standings change live when the game ends (after the time ran out: it counts,
+and the arena finishes with its podium). Its page passes axe at both widths
 in both themes."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tests.browser.helpers import click_turns, outside_the_event_loop
 from tests.browser.test_accessibility import WIDTHS, scan
 from tests.support.players import make_accounts, play_first_moves
 from tournaments import arena
-from tournaments.models import TournamentGame
+from tournaments.models import Tournament, TournamentGame
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 360, "height": 740}
@@ -64,6 +65,9 @@ def test_two_players_are_paired_land_in_their_game_and_the_standings_follow_live
 
         first, second = players[game.first_id], players[game.second_id]
         version = click_turns([first, second])
+        # The time runs out while they play: their game still finishes and counts, then the arena ends.
+        outside_the_event_loop(lambda: Tournament.objects.filter(pk=tournament.pk).update(
+            ends_at=timezone.now() - timedelta(seconds=1)))
         second.get_by_role("button", name="Resign").click()
         second.get_by_role("button", name="Yes, resign").click()
         expect(first.locator("#board")).to_have_attribute("data-version", str(version + 1))
@@ -72,6 +76,8 @@ def test_two_players_are_paired_land_in_their_game_and_the_standings_follow_live
         expect(winner_row.get_by_test_id("score")).to_have_text("2")
         expect(watcher.locator("#standings-rows tr").first).to_have_attribute("data-player", str(game.first_id))
         expect(watcher.get_by_test_id("playing").locator("li")).to_have_count(0)
+        expect(watcher.get_by_test_id("tournament-status")).to_have_text("Finished.")
+        expect(watcher.get_by_test_id("podium").locator("li").first).to_have_attribute("data-player", str(game.first_id))
         watch_page = watcher_context.new_page()
         watch_page.set_viewport_size(VIEWPORT)
         watch_page.goto(f"/matches/{game.match_id}/")

@@ -44,6 +44,7 @@ def test_an_account_creates_an_arena_from_the_form_and_lands_on_its_live_page():
     assert b"Arena of Nine-Board Tic-Tac-Toe" in page.content and b"js/tournament.js" in page.content
     state = state_of(page)
     assert state["status"] == "upcoming" and state["you"] == {"joined": True, "paused": False, "game": None}
+    assert b"arena, 30 min" in client.get("/tournaments/").content
 
 
 @pytest.mark.parametrize(("overrides", "error"), [
