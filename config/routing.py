@@ -7,11 +7,13 @@ from django.urls import path, re_path
 from live.consumers.embed import EmbedConsumer
 from live.consumers.lobby import LobbyConsumer, SiteConsumer
 from live.consumers.match import MatchConsumer
+from live.consumers.tournament import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/site/", SiteConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
     re_path(r"", WebsocketDenier.as_asgi()),
 ]
 

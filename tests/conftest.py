@@ -54,6 +54,7 @@ def no_clock_sweep(settings):
     timer; tests do when they mean to."""
     settings.CLOCK_SWEEP_SECONDS = 0
     settings.GGP_RESUME_SECONDS = 0
+    settings.ARENA_SWEEP_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from games.rules.base import RulesError
 from tournaments.models import Tournament, TournamentGame
 from tournaments.selectors import _result_text
 from tournaments.services import results, time_control_of
+from tournaments.state import tournament_state
 
 
 def _player(user) -> dict[str, Any]:
@@ -19,7 +20,7 @@ def _player(user) -> dict[str, Any]:
 
 def tournament_export(tournament: Tournament, page: dict) -> dict[str, Any]:
     """``page`` is what the tournament's page shows (``selectors.tournament_page`` or
-    ``swiss_selectors.swiss_page``). A game whose stored moves the rules no longer accept is
+    ``swiss_selectors.swiss_page``; for an arena ``arena_page``). A game whose stored moves the rules no longer accept is
     listed with ``match`` null and the reason."""
     matches = {g.pk: g.match for g in TournamentGame.objects.filter(tournament=tournament, match__isnull=False)
                .select_related("match")}
@@ -34,7 +35,7 @@ def tournament_export(tournament: Tournament, page: dict) -> dict[str, Any]:
             except RulesError:
                 row["error"] = "a stored move is not one the rules accept: the game cannot be exported"
         games.append(row)
-    standings = []
+    standings = page["arena_standings"] if "arena_standings" in page else []
     for row in page["standings"]:
         entry = {"rank": row.rank, "player": _player(row.player), "score": row.score, "played": row.played,
                  "withdrawn": row.withdrawn, "sonnebornBerger": row.tie_break}
@@ -57,3 +58,13 @@ def tournament_export(tournament: Tournament, page: dict) -> dict[str, Any]:
     if "byes" in page:
         data["byes"] = [{"round": b.round, "player": _player(b.player), "points": b.points} for b in page["byes"]]
     return data
+
+
+def arena_page(tournament: Tournament) -> dict[str, Any]:
+    """An arena's standings as its live page shows them (``tournaments.state``): score,
+    performance, the points of each game with their fire and berserk marks."""
+    state = tournament_state(tournament_id=tournament.pk)
+    return {"game_name": state["game_name"], "standings": [], "arena_standings": [
+        {"rank": row["rank"], "player": {"id": row["id"], "name": row["name"]}, "score": row["score"],
+         "performance": row["tie_break"], "played": row["games"], "withdrawn": row["withdrawn"],
+         "marks": row["marks"]} for row in state["standings"]]}

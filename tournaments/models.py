@@ -16,6 +16,7 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
+        ARENA = "arena", "Arena"
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming"
@@ -47,6 +48,10 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # An arena (tournaments.arena): how long it runs, and when it ends once started.
+    minutes = models.PositiveSmallIntegerField(default=0, help_text="an arena's duration (0: not an arena)")
+    ends_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="of the live state its page is sent (tournaments.push)")
 
     # Hashed as account passwords are (empty: none); asked of those who join without the invite link.
     password = models.CharField(max_length=128, blank=True)
@@ -66,6 +71,7 @@ class Entry(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     score = models.FloatField(default=0)
     withdrawn = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False, help_text="an arena's player taking a break: not paired")
     joined_at = models.DateTimeField(auto_now_add=True)
     joined_round = models.PositiveSmallIntegerField(default=0, help_text="a Swiss: the rounds begun when they joined")
 
@@ -86,6 +92,8 @@ class TournamentGame(models.Model):
     second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="tournament_game")
+    berserk_first = models.BooleanField(default=False, help_text="an arena's player halved their own clock")
+    berserk_second = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "round", "first"], name="one_game_per_round")]
@@ -121,6 +129,7 @@ class ScheduledEvent(models.Model):
     clock = models.CharField(max_length=20, default="5+3", help_text="a time control's code: 5+3, d2, untimed")
     rounds = models.PositiveSmallIntegerField(default=5, help_text="a Swiss: how many rounds")
     cycles = models.PositiveSmallIntegerField(default=1, help_text="a round robin: 1 or 2")
+    minutes = models.PositiveSmallIntegerField(default=60, help_text="an arena: how long it runs")
     rated = models.BooleanField(default=True)
     min_players = models.PositiveSmallIntegerField(default=2)
     max_players = models.PositiveSmallIntegerField(default=20)

@@ -13,12 +13,12 @@ from django.db import IntegrityError, transaction
 
 from games.match.clocks import TimeControl
 from games.rules import SLUGS, get_game
-from tournaments import services
+from tournaments import arena, services
 from tournaments.models import ScheduledEvent, Tournament
 
 logger = logging.getLogger(__name__)
 
-FORMATS = (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS)
+FORMATS = (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS, Tournament.Format.ARENA)
 
 
 def parse_times(text: str) -> list[time]:
@@ -54,13 +54,15 @@ def event_problems(event: ScheduledEvent) -> dict[str, str]:
     elif len(get_game(event.game).roles) != 2:
         problems["game"] = "Scheduled tournaments are for two-player games."
     if event.format not in FORMATS:
-        problems["format"] = "Scheduled events run round robins and Swiss tournaments."
+        problems["format"] = "Scheduled events run round robins, Swiss tournaments and arenas."
     try:
         clock = TimeControl.parse(event.clock)
         if clock.kind == "per_move":
             problems["clock"] = "Tournaments are played in real time, by correspondence or untimed."
         elif event.format == Tournament.Format.SWISS and not clock.timed:
             problems["clock"] = "A Swiss needs a clock: real time or correspondence."
+        elif event.format == Tournament.Format.ARENA and clock.kind != "real_time":
+            problems["clock"] = "An arena is played in real time: a clock such as 3+2."
     except ValueError as err:
         problems["clock"] = str(err)
     try:
@@ -70,9 +72,12 @@ def event_problems(event: ScheduledEvent) -> dict[str, str]:
     if event.format == Tournament.Format.SWISS and not (
             services.SWISS_ROUNDS_MIN <= event.rounds <= services.SWISS_ROUNDS_MAX):
         problems["rounds"] = f"A Swiss has {services.SWISS_ROUNDS_MIN} to {services.SWISS_ROUNDS_MAX} rounds."
+    if event.format == Tournament.Format.ARENA and not arena.MINUTES_MIN <= event.minutes <= arena.MINUTES_MAX:
+        problems["minutes"] = f"An arena lasts {arena.MINUTES_MIN} to {arena.MINUTES_MAX} minutes."
     if event.cycles not in (1, 2):
         problems["cycles"] = "Everyone meets once or twice."
-    most = services.SWISS_PLAYERS_MAX if event.format == Tournament.Format.SWISS else services.PLAYERS_MAX
+    most = {Tournament.Format.SWISS: services.SWISS_PLAYERS_MAX,
+            Tournament.Format.ARENA: arena.PLAYERS_MAX}.get(event.format, services.PLAYERS_MAX)
     if not services.PLAYERS_MIN <= event.min_players <= event.max_players <= most:
         problems["max_players"] = f"The least and the most players lie between {services.PLAYERS_MIN} and {most}."
     return problems
@@ -101,9 +106,10 @@ def schedule_sweep(*, now: datetime) -> int:
 
 
 def _create(event: ScheduledEvent, start: datetime) -> Tournament:
-    swiss = event.format == Tournament.Format.SWISS
+    swiss, is_arena = event.format == Tournament.Format.SWISS, event.format == Tournament.Format.ARENA
     return Tournament.objects.create(
         name=event.name, game=event.game, format=event.format, rounds=event.rounds if swiss else 0,
-        cycles=1 if swiss else event.cycles, rated=event.rated, min_players=event.min_players,
+        cycles=event.cycles if event.format == Tournament.Format.ROUND_ROBIN else 1,
+        minutes=event.minutes if is_arena else 0, rated=event.rated, min_players=event.min_players,
         max_players=event.max_players, starts_at=start, created_by=event.host, scheduled_by=event,
         **TimeControl.parse(event.clock).fields())

@@ -94,7 +94,6 @@ def tournament_page(tournament: Tournament) -> dict:
     }
 
 
-def tournament_of_match(match_id: int) -> Tournament | None:
-    """The tournament ``match_id`` is a game of, if any."""
-    game = TournamentGame.objects.filter(match_id=match_id).select_related("tournament").first()
-    return game.tournament if game else None
+def tournament_game_of_match(match_id: int) -> TournamentGame | None:
+    """The tournament game (with its tournament) that ``match_id`` is, if any."""
+    return TournamentGame.objects.filter(match_id=match_id).select_related("tournament").first()

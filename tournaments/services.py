@@ -28,7 +28,7 @@ from games.rules import SLUGS, get_game
 from games.services.guards import lock_player
 from notify.delivery import notify_on_commit
 from notify.events import Notice
-from tournaments import standings
+from tournaments import push, standings
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.pairing import berger_rounds
 
@@ -146,6 +146,7 @@ def tournament_join(*, tournament_id: int, user, invite: str | None = None, pass
             raise ServiceError("already_joined", "You are already in this tournament.")
         if Entry.objects.filter(tournament=tournament, withdrawn=False).count() >= tournament.max_players:
             raise ServiceError("full", f"This tournament is full ({tournament.max_players} players).")
+        push.changed_on_commit(tournament)
         if entry is None:
             return Entry.objects.create(tournament=tournament, player=user)
         entry.withdrawn = False
@@ -173,6 +174,7 @@ def tournament_withdraw(*, tournament_id: int, user) -> None:
         _require_upcoming(tournament)
         if not Entry.objects.filter(tournament=tournament, player=user, withdrawn=False).update(withdrawn=True):
             raise ServiceError("not_joined", "You are not in this tournament.")
+        push.changed_on_commit(tournament)
 
 
 def tournament_start(*, tournament_id: int, user=None, now: datetime | None = None) -> Tournament:
@@ -182,6 +184,7 @@ def tournament_start(*, tournament_id: int, user=None, now: datetime | None = No
     now = now or timezone.now()
     with transaction.atomic():
         tournament = _lock(tournament_id)
+        push.changed_on_commit(tournament)
         if user is not None and tournament.created_by_id != user.pk:
             raise ServiceError("not_creator", "Only the tournament's creator can start it early.")
         _require_upcoming(tournament)
@@ -225,6 +228,8 @@ def _create_matches(tournament: Tournament) -> None:
     match_settings = MatchSettings(game=tournament.game, rated=tournament.rated,
                                    time_control=time_control_of(tournament))
     first_role = get_game(tournament.game).roles[0]
+    if pending:
+        push.changed_on_commit(tournament)
     for game in pending:
         try:
             with transaction.atomic():
@@ -267,6 +272,7 @@ def _advance(tournament: Tournament, now: datetime) -> None:
         if entry.score != totals[entry.player_id]:
             entry.score = totals[entry.player_id]
             entry.save(update_fields=["score"])
+            push.changed_on_commit(tournament)
     if any(result is None for _, result in played):
         return
     if tournament.current_round < tournament.rounds:
@@ -276,6 +282,7 @@ def _advance(tournament: Tournament, now: datetime) -> None:
         return
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.save(update_fields=["status", "finished_at"])
+    push.changed_on_commit(tournament)
 
 
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> None:

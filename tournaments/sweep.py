@@ -14,7 +14,7 @@ from django.conf import settings
 from games.runtime import outages, starting
 from games.runtime.dbthreads import db
 from games.services.finishing import ENDED, EndedServices
-from tournaments import formats
+from tournaments import arena_sweep, formats
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +25,7 @@ def wire() -> None:
     """Hand the games app what runs when a match ends, and register the sweep's start hook."""
     ENDED.set(EndedServices(match_ended=formats.match_ended))
     starting.on_start("the tournament sweep", _sweep_from_the_start, scopes=starting.EVERY_SCOPE)
+    arena_sweep.wire()
 
 
 def _sweep_from_the_start() -> None:

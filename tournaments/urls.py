@@ -12,4 +12,6 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
     path("tournaments/<int:tournament_id>/start/", views.tournament_start, name="start"),
     path("tournaments/<int:tournament_id>/download.json", views.tournament_download, name="download"),
+    path("tournaments/<int:tournament_id>/pause/", views.arena_pause, name="pause"),
+    path("tournaments/<int:tournament_id>/berserk/<int:match_id>/", views.arena_berserk, name="berserk"),
 ]

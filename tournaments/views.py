@@ -11,7 +11,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from games.match.errors import ServiceError
-from tournaments import exports, formats, selectors, services, swiss, swiss_selectors
+from tournaments import arena, arena_views, exports, formats, selectors, services, swiss, swiss_selectors
 from tournaments.forms import TournamentCreateForm
 from tournaments.models import Tournament
 
@@ -32,7 +32,8 @@ def tournament_create(request):
     if not form.is_valid():
         return _list(request, form, status=400)
     try:
-        tournament = services.tournament_create(user=request.user, **form.service_arguments())
+        create = arena.arena_create if form.is_arena else services.tournament_create
+        tournament = create(user=request.user, **form.service_arguments())
     except ServiceError as err:
         form.add_error(None, err.message)
         return _list(request, form, status=400)
@@ -55,6 +56,8 @@ def _visible(request, tournament_id: int, invite: str | None) -> Tournament:
 def tournament_page(request, tournament_id: int):
     invite = request.GET.get("invite")
     tournament = _visible(request, tournament_id, invite)
+    if tournament.format == Tournament.Format.ARENA:
+        return arena_views.arena_page(request, tournament, invite)
     page = _page(tournament)
     user = request.user
     return render(request, "tournaments/page.html", {
@@ -100,6 +103,24 @@ def _page(tournament: Tournament) -> dict:
 def tournament_download(request, tournament_id: int):
     """The whole tournament, standings and every game, as one JSON file."""
     tournament = _visible(request, tournament_id, request.GET.get("invite"))
-    response = JsonResponse(exports.tournament_export(tournament, _page(tournament)), json_dumps_params={"indent": 1})
+    page = exports.arena_page(tournament) if tournament.format == Tournament.Format.ARENA else _page(tournament)
+    response = JsonResponse(exports.tournament_export(tournament, page), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="boardhall-tournament-{tournament.pk}.json"'
     return response
+
+
+@require_POST
+def arena_pause(request, tournament_id: int):
+    return _act(request, tournament_id, arena.arena_pause)
+
+
+@require_POST
+def arena_berserk(request, tournament_id: int, match_id: int):
+    """From the arena game's match page: back there, with the clock halved (or why not)."""
+    tournament = _visible(request, tournament_id, request.POST.get("invite") or None)
+    try:
+        arena.arena_berserk(tournament_id=tournament.pk, match_id=match_id, user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect(request.POST.get("back") if request.POST.get("back", "").startswith("/matches/")
+                    else reverse("tournaments:page", args=[tournament.pk]))

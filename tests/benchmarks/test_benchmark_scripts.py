@@ -151,3 +151,9 @@ def test_the_history_search_benchmark_prints_a_row_per_search():
     assert len(rows) == 9, out
     assert all(float(row[2]) > 0 and float(row[3]) >= float(row[2]) for row in rows)
     assert int(rows[0][4]) > 0  # the first page finds the matches built
+
+
+def test_the_arena_wave_benchmark_pairs_a_pool():
+    out = run("benchmarks/arena_waves.py", "--runs", "1", "--sizes", "20")
+    row = next(line for line in out.splitlines() if line.startswith("| 20 |")).split("|")
+    assert 0 < int(row[2]) <= 10

@@ -47,6 +47,33 @@ def test_a_scheduled_round_robin_and_a_broken_event():
     assert (made.format, made.cycles) == ("round_robin", 2)
 
 
+def test_a_scheduled_arena_is_listed_and_then_started_and_paired_by_the_sweep():
+    """The site's hourly arena: listed ahead, started at its time by the arenas' sweep with the
+    players who joined, who are paired at once."""
+    from tournaments import arena
+
+    (host,) = make_accounts(1, prefix="site")
+    hourly = event(host, name="Hourly arena", format=Tournament.Format.ARENA, minutes=30, times="18:00")
+    now = datetime(2026, 12, 6, 17, 30, tzinfo=UTC)
+    assert schedule.schedule_sweep(now=now) == 1
+    (made,) = Tournament.objects.filter(scheduled_by=hourly)
+    assert (made.format, made.minutes, made.cycles) == ("arena", 30, 1)
+    a, b = make_accounts(2, prefix="arena")
+    for player in (a, b):
+        arena.arena_join(tournament_id=made.pk, user=player, now=now)
+    arena.arenas_sweep(now=now + timedelta(minutes=31))
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.RUNNING
+    assert made.games.exclude(match=None).count() == 1
+
+
+def test_a_scheduled_arena_needs_a_real_time_clock_and_a_duration():
+    (host,) = make_accounts(1, prefix="site")
+    problems = schedule.event_problems(ScheduledEvent(name="x", game=GAME, format=Tournament.Format.ARENA,
+                                                      clock="d1", minutes=500, times="18:00", host=host))
+    assert set(problems) == {"clock", "minutes"}
+
+
 def test_event_settings_are_checked_field_by_field():
     (host,) = make_accounts(1, prefix="site")
     problems = schedule.event_problems(ScheduledEvent(name="x", game="chess", clock="m30/10", times="7pm",
@@ -65,7 +92,7 @@ def test_start_times_are_found_across_midnight():
 
 def test_the_admin_form_refuses_settings_that_cannot_run_and_saves_good_ones():
     (host,) = make_accounts(1, prefix="site")
-    fields = {"name": "Nightly", "game": GAME, "format": "swiss", "clock": "5+3", "rounds": 5, "cycles": 1,
+    fields = {"name": "Nightly", "game": GAME, "format": "swiss", "clock": "5+3", "rounds": 5, "cycles": 1, "minutes": 60,
               "min_players": 2, "max_players": 20, "times": "21:00", "lead_minutes": 60, "host": host.pk,
               "rated": "on", "active": "on"}
     bad = ScheduledEventForm(data={**fields, "clock": "m30/10", "times": "9pm"})
