@@ -15,7 +15,9 @@ import json
 from contextlib import contextmanager
 from typing import Annotated
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.conf import settings as django_settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -32,6 +34,7 @@ from games import services as game_services
 from games.match.settings import MatchSettings
 from games.match.text import json_fields_once
 from games.models import ChatMessage, Match, Move
+from games.runtime import throttle
 from games.selectors import challenge_json, match_can_view
 from games.selectors.analysis import analysis_of
 from games.selectors.rows import match_by_id
@@ -280,7 +283,13 @@ for path, service in [("resign", game_services.match_resign), ("abort", game_ser
 
 @api.post("/matches/{match_id}/chat", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"])
 def chat(request, match_id: int, body: ChatIn):
-    """Write a line in the match's chat (players only)."""
+    """Write a line in the match's chat (players only). A line takes one message from the
+    same budget as the player's pages' sockets (``WS_RATE_BURST`` at once, ``WS_RATE_PER_SECOND``
+    more each second, shared by the processes with Redis): over it, 429 ``rate_limited``."""
+    if not async_to_sync(throttle.limits().take)(throttle.client_key({"user": request.user})):
+        raise Refused(429, "rate_limited", "Too many messages: the chat shares its budget with your pages' sockets; "
+                                           "wait for the seconds in Retry-After.",
+                      **{"Retry-After": retry_after(1 / max(django_settings.WS_RATE_PER_SECOND, 0.001))})
     with _refusals_seen_by_viewers(request, match_id):
         game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
     return {"ok": True}

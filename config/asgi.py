@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.accesslog import hide_secrets  # noqa: E402
 from config.bodylimit import limit_bodies  # noqa: E402
 from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
@@ -30,6 +31,7 @@ from games.runtime.starting import RunStartHooks  # noqa: E402
 
 lazy_pformat()
 write_at_once()
+hide_secrets()
 wait_for_closing_clients()
 limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
 answer_long_heads()

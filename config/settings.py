@@ -345,7 +345,7 @@ ANALYSIS_STALE_SECONDS = int(os.environ.get("ANALYSIS_STALE_SECONDS", "60"))
 # is the loopback addresses), checked at registration and resolved and checked again at each
 # call; the cap on an answer's size; the seconds an INFO check waits. A registered address never
 # reaches any other host of the server's network.
-GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost")
+GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost:9147-9156")
 GGP_ANSWER_BYTES = int(os.environ.get("GGP_ANSWER_BYTES", "4096"))
 GGP_INFO_SECONDS = float(os.environ.get("GGP_INFO_SECONDS", "3"))
 # A GGP player's answer may arrive this long after its play clock (the network's share) before

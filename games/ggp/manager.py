@@ -385,12 +385,16 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
     plies, answer = len(view.actions), answers[mover]
     if not answer.ok:
         return plies, None, "silent", answer.failure or ""
-    if answer.seconds > _clock(view):
-        return plies, None, "late", answer.text or ""
+    # what it answered is recorded (and shown) only when it reads as a move: the text of
+    # anything else that answered at the address is never echoed
     try:
         move = protocol.read_move(answer.text)
     except protocol.AnswerError:
-        return plies, None, "illegal", answer.text or ""
+        move = None
+    if answer.seconds > _clock(view):
+        return plies, None, "late", move or ""
+    if move is None:
+        return plies, None, "illegal", ""
     action = from_gdl(view.game.slug, state, mover, move)
     return (plies, action, "", move) if action is not None else (plies, None, "illegal", move)
 

@@ -216,3 +216,22 @@ def test_playing_on_a_match_of_rules_the_site_no_longer_has_is_a_404_that_says_w
         answer = call(x, f"/matches/{match.pk}/{path}", body)
         assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules", (path, answer.content)
     assert Match.objects.filter(pk=match.pk, status=Match.Status.ACTIVE, version=match.version).exists()
+
+
+def test_chat_through_the_api_takes_from_the_same_budget_as_the_players_sockets(duel, settings):
+    """One budget per player for chat, whether the line comes from a page's socket or the API:
+    the API is no way around the socket's limit. A line over it changes nothing."""
+    from asgiref.sync import async_to_sync
+
+    from games.runtime import throttle
+
+    settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 3, 0.001
+    match, (x_user, x), _ = duel
+    taken = [async_to_sync(throttle.limits().take)(throttle.client_key({"user": x_user})) for _ in range(2)]
+    assert taken == [True, True]  # two messages of its pages' sockets
+    assert call(x, f"/matches/{match.pk}/chat", {"text": "one"}).json() == {"ok": True}
+    refused = call(x, f"/matches/{match.pk}/chat", {"text": "two"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert int(refused["Retry-After"]) >= 1
+    assert list(ChatMessage.objects.filter(match=match).values_list("text", flat=True)) == ["one"]
+    assert not async_to_sync(throttle.limits().take)(throttle.client_key({"user": x_user})), "nor a socket's"
