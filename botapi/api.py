@@ -18,6 +18,7 @@ from typing import Annotated
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -127,6 +128,13 @@ def _malformed(request, exc: ValidationError):
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
     return _error(400, "malformed", f"{where or 'The request'}: {first.get('msg', 'is not what this call takes')}.",
                   errors=[{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors])
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request, exc):
+    """A body over Django's limit (Daphne refuses one over it as it arrives, with the same JSON:
+    ``config.errorpages.too_large_answer``)."""
+    return _error(413, "too_large", f"A request may carry at most {django_settings.REQUEST_MAX_BYTES / 1e6:g} MB.")
 
 
 @api.exception_handler(HttpError)

@@ -17,7 +17,7 @@ from config.bodylimit import limit_bodies  # noqa: E402
 from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.embedsockets import OpenToAnyOrigin  # noqa: E402
-from config.errorpages import too_large_page  # noqa: E402
+from config.errorpages import too_large_answer  # noqa: E402
 from config.handshake import lazy_pformat  # noqa: E402
 from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
@@ -33,7 +33,7 @@ lazy_pformat()
 write_at_once()
 hide_secrets()
 wait_for_closing_clients()
-limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
+limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_answer)
 answer_long_heads()
 request_deadlines(head_seconds=settings.REQUEST_HEAD_SECONDS, body_seconds=settings.REQUEST_BODY_SECONDS)
 drain_on_sigterm()

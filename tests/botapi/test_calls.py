@@ -148,7 +148,8 @@ def test_unknown_and_repeated_fields_are_malformed_and_change_nothing(duel, path
 def test_a_huge_body_is_refused_not_a_500(duel, settings):
     match, (_, x), _ = duel
     answer = call(x, f"/matches/{match.pk}/chat", '{"text": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}')
-    assert 400 <= answer.status_code < 500
+    assert answer.status_code == 413 and answer["Content-Type"] == "application/json"
+    assert answer.json() == {"code": "too_large", "message": "A request may carry at most 2.5 MB."}
 
 
 @pytest.mark.parametrize("path", ["/matches/99999999999999999999/move", "/matches/-1/resign",
