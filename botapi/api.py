@@ -26,7 +26,7 @@ from ninja.parser import Parser
 from ninja.security import HttpBearer
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from botapi import feeds, services
+from botapi import feeds, openapi, services
 from botapi.limits import STREAM_START_SECONDS, StreamSlot, limits, retry_after
 from botapi.models import ApiToken
 
@@ -35,6 +35,7 @@ from games import services as game_services
 from games.match.settings import MatchSettings
 from games.match.text import json_fields_once
 from games.models import ChatMessage, Match, Move
+from games.rules import SLUGS
 from games.runtime import throttle
 from games.selectors import challenge_json, match_can_view
 from games.selectors.analysis import analysis_of
@@ -92,9 +93,29 @@ class FieldsOnce(Parser):
         return json.loads(request.body, object_pairs_hook=json_fields_once)
 
 
+class DescribedApi(NinjaAPI):
+    """ninja's document, made whole by ``botapi.openapi.describe`` (typed answers and stream
+    lines, every refusal, ``servers``)."""
+
+    def get_openapi_schema(self, *args, **kwargs):
+        return openapi.describe(super().get_openapi_schema(*args, **kwargs))
+
+
+DESCRIPTION = """Play Boardhall's games from a program: see the README's "Write a bot".
+
+Send a token as `Authorization: Bearer <token>` (made on your account page; a token in the
+address is not read). Calls answer JSON; the two streams answer NDJSON (`application/x-ndjson`),
+one JSON object a line, with an empty line as a keep-alive. Every refusal is JSON
+`{"code", "message", ...}`: the codes are listed with each status in the `Error` schema.
+
+Limits, per token: `BOT_API_BURST` calls at once (60), refilled at `BOT_API_CALLS_PER_SECOND`
+(10); `BOT_API_STREAMS` streams open at once (4). Over them: 429 with `Retry-After` (seconds).
+A chat line also spends the player's socket budget. A body over `REQUEST_MAX_BYTES` (2.5 MB):
+413 `too_large`. Revoking a token ends its streams at once."""
+
 play, read = TokenAuth(ApiToken.Scope.PLAY), TokenAuth(ApiToken.Scope.READ)
-api = NinjaAPI(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
-               description="Play Boardhall's games from a program: see the README's \"Write a bot\".",
+api = DescribedApi(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
+               description=DESCRIPTION,
                parser=FieldsOnce())
 
 
@@ -175,7 +196,8 @@ class ChatIn(BodyIn):
 
 class ChallengeIn(BodyIn):
     to: Annotated[StrictInt, Field(ge=1, le=MAX_VERSION)]
-    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length)]
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length,
+                                     description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})]
     rated: StrictBool = False
     clock: Annotated[StrictStr, Field(max_length=10)] = "untimed"
 
@@ -190,21 +212,21 @@ class Account(Schema):
 REFUSALS = {400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
 
 
-@api.get("/account", auth=read, response={200: Account, **REFUSALS}, tags=["account"])
+@api.get("/account", auth=read, summary="Who the token plays for", response={200: Account, **REFUSALS}, tags=["account"])
 def account(request):
     """Who the token plays for."""
     user = request.user
     return {"id": user.pk, "name": str(user), "bot": user.is_bot, "scopes": sorted(request.auth.scope_set)}
 
 
-@api.post("/bot/account/upgrade", auth=play, response={200: Ok, **REFUSALS}, tags=["account"])
+@api.post("/bot/account/upgrade", auth=play, summary="Make the account a bot account", response={200: Ok, **REFUSALS}, tags=["account"])
 def bot_upgrade(request):
     """Make the account a bot account, for good; only while it has played no match."""
     services.bot_upgrade(user=request.user)
     return {"ok": True}
 
 
-@api.get("/matches/{match_id}", auth=read, response={200: dict, **REFUSALS}, tags=["matches"])
+@api.get("/matches/{match_id}", auth=read, summary="A match's state, once", response={200: dict, **REFUSALS}, tags=["matches"])
 def match_state(request, match_id: int):
     """The match as the stream's gameState gives it, once."""
     return feeds.viewer_state(match=_viewable_match(request, match_id), user_id=request.user.pk)
@@ -230,7 +252,7 @@ def _refusals_seen_by_viewers(request, match_id: int):
         raise
 
 
-@api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
+@api.get("/matches/{match_id}/analysis", auth=read, summary="A finished match's analysis", response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
 def match_analysis(request, match_id: int):
     """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
     nobody asked for one): per position each role's expected score (0 to 1), the best move
@@ -241,7 +263,7 @@ def match_analysis(request, match_id: int):
     return analysis_of(match=_viewable_match(request, match_id)) or {"status": "none"}
 
 
-@api.post("/matches/{match_id}/analysis", auth=read, response={200: dict, 202: dict, 409: Error, **REFUSALS},
+@api.post("/matches/{match_id}/analysis", auth=read, summary="Ask for a finished match's analysis", response={200: dict, 202: dict, 409: Error, **REFUSALS},
           tags=["matches"])
 def match_analysis_request(request, match_id: int):
     """Ask for the post-game analysis of a finished match, as the replay page's button does:
@@ -256,7 +278,7 @@ def match_analysis_request(request, match_id: int):
     return Status(200 if analysis["status"] == "done" else 202, analysis)
 
 
-@api.post("/matches/{match_id}/move", auth=play, response={200: Moved, **REFUSALS}, tags=["matches"])
+@api.post("/matches/{match_id}/move", auth=play, summary="Play a move", response={200: Moved, **REFUSALS}, tags=["matches"])
 def move(request, match_id: int, body: MoveIn):
     """Play ``action`` (the same text as the match page's legal actions) at ``version``: the
     version of the state it was chosen in. A move at another version is refused
@@ -282,14 +304,18 @@ def _seat_call(service):
     return call
 
 
-for path, service in [("resign", game_services.match_resign), ("abort", game_services.match_abort),
-                      ("draw/offer", game_services.draw_offer), ("draw/accept", game_services.draw_accept),
-                      ("draw/decline", game_services.draw_decline)]:
+for path, service, summary in [
+        ("resign", game_services.match_resign, "Resign (your seat's part ends; with two players, the match)"),
+        ("abort", game_services.match_abort, "Abort the match before every seat has moved (not rated)"),
+        ("draw/offer", game_services.draw_offer, "Offer a draw"),
+        ("draw/accept", game_services.draw_accept, "Accept the draw offered"),
+        ("draw/decline", game_services.draw_decline, "Decline the draw offered")]:
     api.post(f"/matches/{{match_id}}/{path}", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"],
-             operation_id=f"match_{path.replace('/', '_')}")(_seat_call(service))
+             operation_id=f"match_{path.replace('/', '_')}", summary=summary, description=summary + ".")(
+        _seat_call(service))
 
 
-@api.post("/matches/{match_id}/chat", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"])
+@api.post("/matches/{match_id}/chat", auth=play, summary="Write in the match's chat", response={200: Ok, **REFUSALS}, tags=["matches"])
 def chat(request, match_id: int, body: ChatIn):
     """Write a line in the match's chat (players only). A line takes one message from the
     same budget as the player's pages' sockets (``WS_RATE_BURST`` at once, ``WS_RATE_PER_SECOND``
@@ -303,7 +329,7 @@ def chat(request, match_id: int, body: ChatIn):
     return {"ok": True}
 
 
-@api.post("/challenges", auth=play, response={200: dict, **REFUSALS}, tags=["challenges"])
+@api.post("/challenges", auth=play, summary="Challenge a player", response={200: dict, **REFUSALS}, tags=["challenges"])
 async def challenge_create(request, body: ChallengeIn):
     """Challenge the player ``to`` to a match of ``game`` (a rule set's slug) with ``clock``
     (a time control code: "untimed", "5+3", "d2"). Unanswered, it expires as a page's does."""
@@ -321,10 +347,13 @@ def _challenge_call(service):
     return call
 
 
-for path, service in [("accept", game_services.challenge_accept), ("decline", game_services.challenge_decline),
-                      ("cancel", game_services.challenge_cancel)]:
+for path, service, summary in [
+        ("accept", game_services.challenge_accept, "Accept a challenge made to you (the match starts)"),
+        ("decline", game_services.challenge_decline, "Decline a challenge made to you"),
+        ("cancel", game_services.challenge_cancel, "Cancel a challenge you made")]:
     api.post(f"/challenges/{{challenge_id}}/{path}", auth=play, response={200: dict, **REFUSALS},
-             tags=["challenges"], operation_id=f"challenge_{path}")(_challenge_call(service))
+             tags=["challenges"], operation_id=f"challenge_{path}", summary=summary,
+             description=summary + ": the challenge as it stands then.")(_challenge_call(service))
 
 
 def _stream(lines) -> StreamingHttpResponse:
@@ -343,7 +372,7 @@ def _stream_slot(token: ApiToken) -> StreamSlot:
     return slot
 
 
-@api.get("/matches/{match_id}/stream", auth=play, response={200: None, **REFUSALS}, tags=["streams"])
+@api.get("/matches/{match_id}/stream", auth=play, summary="Follow a match (NDJSON stream)", response={200: None, **REFUSALS}, tags=["streams"])
 async def match_stream(request, match_id: int):
     """NDJSON: ``gameFull`` first (rule set, seats, clock, state, version, your roles and legal
     actions), then ``gameState`` on every change, ``chatLine``, ``notice``, ``opponentGone``;
@@ -352,7 +381,7 @@ async def match_stream(request, match_id: int):
     return _stream(feeds.match_lines(token=request.auth, match_id=match_id, slot=_stream_slot(request.auth)))
 
 
-@api.get("/stream/event", auth=read, response={200: None, **REFUSALS}, tags=["streams"])
+@api.get("/stream/event", auth=read, summary="Follow your account's challenges and matches (NDJSON stream)", response={200: None, **REFUSALS}, tags=["streams"])
 async def event_stream(request):
     """NDJSON: first every open challenge (``challenge``) and unfinished match (``gameStart``),
     then ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled``,
