@@ -315,6 +315,24 @@ for path, service, summary in [
         _seat_call(service))
 
 
+class JoinIn(BodyIn):
+    role: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = Field(
+        None, description="the seat to take; none: the first free one")
+
+
+@api.post("/matches/{match_id}/join", auth=play, summary="Take a free seat of a waiting match",
+          response={200: Moved, **REFUSALS}, tags=["matches"])
+def join(request, match_id: int, body: JoinIn):
+    """Take a free seat of a waiting match you can see (a public one, or one whose seat is kept
+    for you), as the match page's "Join" does: the third seat of a three-player match left free by
+    an accepted challenge, say. The match starts once every seat is taken (``gameStart`` on the
+    event stream). Refused: ``seat_taken``, ``already_seated``, ``match_started``, and a rated
+    match's rules (``rated_needs_accounts``, ...)."""
+    _viewable_match(request, match_id)
+    match = game_services.seat_join(match_id=match_id, user=request.user, role=body.role)
+    return {"ok": True, "version": match.version}
+
+
 @api.post("/matches/{match_id}/chat", auth=play, summary="Write in the match's chat", response={200: Ok, **REFUSALS}, tags=["matches"])
 def chat(request, match_id: int, body: ChatIn):
     """Write a line in the match's chat (players only). A line takes one message from the

@@ -236,3 +236,37 @@ def test_chat_through_the_api_takes_from_the_same_budget_as_the_players_sockets(
     assert int(refused["Retry-After"]) >= 1
     assert list(ChatMessage.objects.filter(match=match).values_list("text", flat=True)) == ["one"]
     assert not async_to_sync(throttle.limits().take)(throttle.client_key({"user": x_user})), "nor a socket's"
+
+
+def test_a_program_takes_the_third_seat_of_a_three_player_match_and_it_starts():
+    from games.match.settings import MatchSettings
+    from games.services import match_create, seat_join
+
+    a, b, bot = make_accounts(3, "third")
+    match = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    seat_join(match_id=match.pk, user=b, role="oplayer")
+    secret = token_for(bot)
+    taken = call(secret, f"/matches/{match.pk}/join", {})
+    match.refresh_from_db()
+    assert taken.status_code == 200 and taken.json() == {"ok": True, "version": match.version}
+    assert match.status == Match.Status.ACTIVE
+    assert match.seats.get(role="zplayer").player == bot
+    again = call(secret, f"/matches/{match.pk}/join", {"role": "zplayer"})
+    assert again.status_code == 400 and again.json()["code"] == "match_started"
+
+
+def test_joining_is_refused_with_the_pages_codes_and_a_private_match_stays_hidden():
+    from games.match.settings import MatchSettings
+    from games.services import match_create
+
+    a, bot = make_accounts(2, "joinref")
+    secret = token_for(bot)
+    public = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    taken = call(secret, f"/matches/{public.pk}/join", {"role": "xplayer"})
+    assert taken.status_code == 400 and taken.json()["code"] == "seat_taken"
+    odd = call(secret, f"/matches/{public.pk}/join", {"role": "xplayer", "seat": 2})
+    assert odd.status_code == 400 and odd.json()["code"] == "malformed"
+    private = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer", is_private=True)
+    hidden = call(secret, f"/matches/{private.pk}/join", {})
+    assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
+    assert not Match.objects.get(pk=private.pk).seats.filter(player=bot).exists()
