@@ -315,6 +315,38 @@ for path, service, summary in [
         _seat_call(service))
 
 
+class MatchIn(BodyIn):
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length,
+                                     description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})]
+    rated: StrictBool = False
+    clock: Annotated[StrictStr, Field(max_length=10)] = "untimed"
+    private: StrictBool = Field(False, description="unlisted: only whoever has its address (or a seat) sees it")
+    role: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = Field(
+        None, description="your seat; none: one at random")
+
+
+class MatchMade(Schema):
+    id: int
+    version: int
+    status: str
+
+
+@api.post("/matches", auth=play, summary="Create a match and wait in it for players",
+          response={200: MatchMade, **REFUSALS}, tags=["matches"])
+def match_make(request, body: MatchIn):
+    """Create a match of ``game`` with ``clock`` and take a seat in it, as the lobby's "Create"
+    does; the others join it from the lobby (a public one is listed while you are at it: its page
+    or its match stream open) or through ``POST /api/matches/{id}/join``. Counted as the lobby
+    counts a player's creations (``CREATE_PER_MINUTE``): over it, 429 ``rate_limited``."""
+    if not throttle.action_allowed("create", throttle.client_key({"user": request.user}),
+                                   django_settings.CREATE_PER_MINUTE):
+        raise Refused(429, "rate_limited", "You are creating matches too fast: wait a minute, then try again.",
+                      **{"Retry-After": str(throttle.ACTION_WINDOW_SECONDS)})
+    settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
+    match = game_services.match_create(user=request.user, settings=settings, is_private=body.private, role=body.role)
+    return {"id": match.pk, "version": match.version, "status": match.status}
+
+
 class JoinIn(BodyIn):
     role: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = Field(
         None, description="the seat to take; none: the first free one")

@@ -270,3 +270,23 @@ def test_joining_is_refused_with_the_pages_codes_and_a_private_match_stays_hidde
     hidden = call(secret, f"/matches/{private.pk}/join", {})
     assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
     assert not Match.objects.get(pk=private.pk).seats.filter(player=bot).exists()
+
+
+def test_a_program_creates_a_match_and_another_joins_it_through_the_api(settings):
+    maker, joiner = make_accounts(2, "maker")
+    made = call(token_for(maker), "/matches", {"game": "quarto-misere", "clock": "5+3", "role": "white"})
+    assert made.status_code == 200 and made.json()["status"] == "waiting"
+    match = Match.objects.get(pk=made.json()["id"])
+    assert match.seats.get(role="white").player == maker and match.game == "quarto-misere"
+    assert call(token_for(joiner), f"/matches/{match.pk}/join", {}).status_code == 200
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
+    unknown = call(token_for(maker), "/matches", {"game": "chess"})
+    assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+    assert call(token_for(maker), "/matches", {"game": "quarto-misere", "clock": "forever"}).json()["code"] == \
+        "unknown_clock"
+    settings.CREATE_PER_MINUTE = 1
+    third, = make_accounts(1, "toofast")
+    secret = token_for(third)
+    assert call(secret, "/matches", {"game": "tictactoe-x9"}).status_code == 200
+    refused = call(secret, "/matches", {"game": "tictactoe-x9"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited" and refused["Retry-After"]
