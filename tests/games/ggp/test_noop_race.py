@@ -116,3 +116,21 @@ def test_a_player_that_holds_its_noop_answers_has_its_whole_turns_played_as_it_a
     black = list(Move.objects.filter(match_id=match_id, role="black").order_by("ply").values_list("ply", "action"))
     assert [ply for ply, _ in black] == [2, 3, 6, 7]
     assert [action for _, action in black] == player.moves
+
+
+def test_a_change_that_cannot_be_counted_as_it_commits_is_still_handed_to_a_task(monkeypatch):
+    """The count at commit is an extra write: if it fails (the database hiccups), the task is
+    asked for all the same and counts the change itself."""
+    from django.db import OperationalError
+
+    from games.ggp import offpath
+
+    asked = []
+
+    def fail(match_id: int) -> None:
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(manager, "_ask", fail)
+    monkeypatch.setattr(offpath, "run", lambda name, *args: asked.append((name, args)))
+    manager._changed(7)
+    assert asked == [("ggp_match_changed", (7, False))]
