@@ -150,6 +150,27 @@ def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
         assert Match.objects.count() == 1
 
 
+def test_the_page_seats_two_ggp_players_in_a_three_player_match():
+    """Two programs meet: the third seat may go to a second GGP player (any registered one)."""
+    [owner, other_owner] = make_accounts(2)
+    with PlayerServer(lambda body: "available") as server, PlayerServer(lambda body: "available") as second:
+        one = services.ggp_player_register(owner=owner, name="First", url=server.url)
+        two = services.ggp_player_register(owner=other_owner, name="Second", url=second.url)
+        client = Client()
+        client.force_login(owner)
+        assert f'value="ggp:{two.pk}"'.encode() in client.get("/ggp/").content
+        answer = client.post(f"/ggp/{one.pk}/play/", {"game": "tictactoe-3player", "clock": "m30/10",
+                                                      "rest": f"ggp:{two.pk}"})
+        assert answer.status_code == 302
+        for bad in ["ggp:", "ggp:x", f"ggp:{one.pk}", "ggp:99999999999999999999"]:
+            refused = client.post(f"/ggp/{one.pk}/play/", {"game": "tictactoe-3player", "clock": "m30/10",
+                                                           "rest": bad}, follow=True)
+            assert refused.status_code == 200 and refused.redirect_chain[-1][0] == "/ggp/", bad
+    match = Match.objects.get()
+    assert {s.player_id for s in match.seats.all()} == {owner.pk, one.account_id, two.account_id}
+    assert match.status == Match.Status.ACTIVE
+
+
 @pytest.mark.parametrize("player_id", [999, 2**63, 10**20])
 def test_playing_a_missing_ggp_player_is_refused_whatever_its_number(player_id):
     """An id no database can hold (2^63 and over) is answered as a missing player, not a 500."""
