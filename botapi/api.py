@@ -15,7 +15,10 @@ import json
 from contextlib import contextmanager
 from typing import Annotated
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.conf import settings as django_settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -23,7 +26,7 @@ from ninja.parser import Parser
 from ninja.security import HttpBearer
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from botapi import feeds, services
+from botapi import feeds, openapi, services
 from botapi.limits import STREAM_START_SECONDS, StreamSlot, limits, retry_after
 from botapi.models import ApiToken
 
@@ -32,6 +35,8 @@ from games import services as game_services
 from games.match.settings import MatchSettings
 from games.match.text import json_fields_once
 from games.models import ChatMessage, Match, Move
+from games.rules import SLUGS
+from games.runtime import throttle
 from games.selectors import challenge_json, match_can_view
 from games.selectors.analysis import analysis_of
 from games.selectors.rows import match_by_id
@@ -88,9 +93,29 @@ class FieldsOnce(Parser):
         return json.loads(request.body, object_pairs_hook=json_fields_once)
 
 
+class DescribedApi(NinjaAPI):
+    """ninja's document, made whole by ``botapi.openapi.describe`` (typed answers and stream
+    lines, every refusal, ``servers``)."""
+
+    def get_openapi_schema(self, *args, **kwargs):
+        return openapi.describe(super().get_openapi_schema(*args, **kwargs))
+
+
+DESCRIPTION = """Play Boardhall's games from a program: see the README's "Write a bot".
+
+Send a token as `Authorization: Bearer <token>` (made on your account page; a token in the
+address is not read). Calls answer JSON; the two streams answer NDJSON (`application/x-ndjson`),
+one JSON object a line, with an empty line as a keep-alive. Every refusal is JSON
+`{"code", "message", ...}`: the codes are listed with each status in the `Error` schema.
+
+Limits, per token: `BOT_API_BURST` calls at once (60), refilled at `BOT_API_CALLS_PER_SECOND`
+(10); `BOT_API_STREAMS` streams open at once (4). Over them: 429 with `Retry-After` (seconds).
+A chat line also spends the player's socket budget. A body over `REQUEST_MAX_BYTES` (2.5 MB):
+413 `too_large`. Revoking a token ends its streams at once."""
+
 play, read = TokenAuth(ApiToken.Scope.PLAY), TokenAuth(ApiToken.Scope.READ)
-api = NinjaAPI(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
-               description="Play Boardhall's games from a program: see the README's \"Write a bot\".",
+api = DescribedApi(title="Boardhall bot API", version="1", urls_namespace="botapi-api", docs_url=None,
+               description=DESCRIPTION,
                parser=FieldsOnce())
 
 
@@ -124,6 +149,13 @@ def _malformed(request, exc: ValidationError):
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
     return _error(400, "malformed", f"{where or 'The request'}: {first.get('msg', 'is not what this call takes')}.",
                   errors=[{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors])
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request, exc):
+    """A body over Django's limit (Daphne refuses one over it as it arrives, with the same JSON:
+    ``config.errorpages.too_large_answer``)."""
+    return _error(413, "too_large", f"A request may carry at most {django_settings.REQUEST_MAX_BYTES / 1e6:g} MB.")
 
 
 @api.exception_handler(HttpError)
@@ -164,7 +196,8 @@ class ChatIn(BodyIn):
 
 class ChallengeIn(BodyIn):
     to: Annotated[StrictInt, Field(ge=1, le=MAX_VERSION)]
-    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length)]
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length,
+                                     description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})]
     rated: StrictBool = False
     clock: Annotated[StrictStr, Field(max_length=10)] = "untimed"
 
@@ -179,21 +212,21 @@ class Account(Schema):
 REFUSALS = {400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
 
 
-@api.get("/account", auth=read, response={200: Account, **REFUSALS}, tags=["account"])
+@api.get("/account", auth=read, summary="Who the token plays for", response={200: Account, **REFUSALS}, tags=["account"])
 def account(request):
     """Who the token plays for."""
     user = request.user
     return {"id": user.pk, "name": str(user), "bot": user.is_bot, "scopes": sorted(request.auth.scope_set)}
 
 
-@api.post("/bot/account/upgrade", auth=play, response={200: Ok, **REFUSALS}, tags=["account"])
+@api.post("/bot/account/upgrade", auth=play, summary="Make the account a bot account", response={200: Ok, **REFUSALS}, tags=["account"])
 def bot_upgrade(request):
     """Make the account a bot account, for good; only while it has played no match."""
     services.bot_upgrade(user=request.user)
     return {"ok": True}
 
 
-@api.get("/matches/{match_id}", auth=read, response={200: dict, **REFUSALS}, tags=["matches"])
+@api.get("/matches/{match_id}", auth=read, summary="A match's state, once", response={200: dict, **REFUSALS}, tags=["matches"])
 def match_state(request, match_id: int):
     """The match as the stream's gameState gives it, once."""
     return feeds.viewer_state(match=_viewable_match(request, match_id), user_id=request.user.pk)
@@ -219,7 +252,7 @@ def _refusals_seen_by_viewers(request, match_id: int):
         raise
 
 
-@api.get("/matches/{match_id}/analysis", auth=read, response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
+@api.get("/matches/{match_id}/analysis", auth=read, summary="A finished match's analysis", response={200: dict, 409: Error, **REFUSALS}, tags=["matches"])
 def match_analysis(request, match_id: int):
     """The match's post-game analysis as the replay page has it (``{"status": "none"}`` if
     nobody asked for one): per position each role's expected score (0 to 1), the best move
@@ -230,7 +263,7 @@ def match_analysis(request, match_id: int):
     return analysis_of(match=_viewable_match(request, match_id)) or {"status": "none"}
 
 
-@api.post("/matches/{match_id}/analysis", auth=read, response={200: dict, 202: dict, 409: Error, **REFUSALS},
+@api.post("/matches/{match_id}/analysis", auth=read, summary="Ask for a finished match's analysis", response={200: dict, 202: dict, 409: Error, **REFUSALS},
           tags=["matches"])
 def match_analysis_request(request, match_id: int):
     """Ask for the post-game analysis of a finished match, as the replay page's button does:
@@ -245,7 +278,7 @@ def match_analysis_request(request, match_id: int):
     return Status(200 if analysis["status"] == "done" else 202, analysis)
 
 
-@api.post("/matches/{match_id}/move", auth=play, response={200: Moved, **REFUSALS}, tags=["matches"])
+@api.post("/matches/{match_id}/move", auth=play, summary="Play a move", response={200: Moved, **REFUSALS}, tags=["matches"])
 def move(request, match_id: int, body: MoveIn):
     """Play ``action`` (the same text as the match page's legal actions) at ``version``: the
     version of the state it was chosen in. A move at another version is refused
@@ -271,22 +304,82 @@ def _seat_call(service):
     return call
 
 
-for path, service in [("resign", game_services.match_resign), ("abort", game_services.match_abort),
-                      ("draw/offer", game_services.draw_offer), ("draw/accept", game_services.draw_accept),
-                      ("draw/decline", game_services.draw_decline)]:
+for path, service, summary in [
+        ("resign", game_services.match_resign, "Resign (your seat's part ends; with two players, the match)"),
+        ("abort", game_services.match_abort, "Abort the match before every seat has moved (not rated)"),
+        ("draw/offer", game_services.draw_offer, "Offer a draw"),
+        ("draw/accept", game_services.draw_accept, "Accept the draw offered"),
+        ("draw/decline", game_services.draw_decline, "Decline the draw offered")]:
     api.post(f"/matches/{{match_id}}/{path}", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"],
-             operation_id=f"match_{path.replace('/', '_')}")(_seat_call(service))
+             operation_id=f"match_{path.replace('/', '_')}", summary=summary, description=summary + ".")(
+        _seat_call(service))
 
 
-@api.post("/matches/{match_id}/chat", auth=play, response={200: Ok, **REFUSALS}, tags=["matches"])
+class MatchIn(BodyIn):
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length,
+                                     description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})]
+    rated: StrictBool = False
+    clock: Annotated[StrictStr, Field(max_length=10)] = "untimed"
+    private: StrictBool = Field(False, description="unlisted: only whoever has its address (or a seat) sees it")
+    role: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = Field(
+        None, description="your seat; none: one at random")
+
+
+class MatchMade(Schema):
+    id: int
+    version: int
+    status: str
+
+
+@api.post("/matches", auth=play, summary="Create a match and wait in it for players",
+          response={200: MatchMade, **REFUSALS}, tags=["matches"])
+def match_make(request, body: MatchIn):
+    """Create a match of ``game`` with ``clock`` and take a seat in it, as the lobby's "Create"
+    does; the others join it from the lobby (a public one is listed while you are at it: its page
+    or its match stream open) or through ``POST /api/matches/{id}/join``. Counted as the lobby
+    counts a player's creations (``CREATE_PER_MINUTE``): over it, 429 ``rate_limited``."""
+    if not throttle.action_allowed("create", throttle.client_key({"user": request.user}),
+                                   django_settings.CREATE_PER_MINUTE):
+        raise Refused(429, "rate_limited", "You are creating matches too fast: wait a minute, then try again.",
+                      **{"Retry-After": str(throttle.ACTION_WINDOW_SECONDS)})
+    settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
+    match = game_services.match_create(user=request.user, settings=settings, is_private=body.private, role=body.role)
+    return {"id": match.pk, "version": match.version, "status": match.status}
+
+
+class JoinIn(BodyIn):
+    role: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = Field(
+        None, description="the seat to take; none: the first free one")
+
+
+@api.post("/matches/{match_id}/join", auth=play, summary="Take a free seat of a waiting match",
+          response={200: Moved, **REFUSALS}, tags=["matches"])
+def join(request, match_id: int, body: JoinIn):
+    """Take a free seat of a waiting match you can see (a public one, or one whose seat is kept
+    for you), as the match page's "Join" does: the third seat of a three-player match left free by
+    an accepted challenge, say. The match starts once every seat is taken (``gameStart`` on the
+    event stream). Refused: ``seat_taken``, ``already_seated``, ``match_started``, and a rated
+    match's rules (``rated_needs_accounts``, ...)."""
+    _viewable_match(request, match_id)
+    match = game_services.seat_join(match_id=match_id, user=request.user, role=body.role)
+    return {"ok": True, "version": match.version}
+
+
+@api.post("/matches/{match_id}/chat", auth=play, summary="Write in the match's chat", response={200: Ok, **REFUSALS}, tags=["matches"])
 def chat(request, match_id: int, body: ChatIn):
-    """Write a line in the match's chat (players only)."""
+    """Write a line in the match's chat (players only). A line takes one message from the
+    same budget as the player's pages' sockets (``WS_RATE_BURST`` at once, ``WS_RATE_PER_SECOND``
+    more each second, shared by the processes with Redis): over it, 429 ``rate_limited``."""
+    if not async_to_sync(throttle.limits().take)(throttle.client_key({"user": request.user})):
+        raise Refused(429, "rate_limited", "Too many messages: the chat shares its budget with your pages' sockets; "
+                                           "wait for the seconds in Retry-After.",
+                      **{"Retry-After": retry_after(1 / max(django_settings.WS_RATE_PER_SECOND, 0.001))})
     with _refusals_seen_by_viewers(request, match_id):
         game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
     return {"ok": True}
 
 
-@api.post("/challenges", auth=play, response={200: dict, **REFUSALS}, tags=["challenges"])
+@api.post("/challenges", auth=play, summary="Challenge a player", response={200: dict, **REFUSALS}, tags=["challenges"])
 async def challenge_create(request, body: ChallengeIn):
     """Challenge the player ``to`` to a match of ``game`` (a rule set's slug) with ``clock``
     (a time control code: "untimed", "5+3", "d2"). Unanswered, it expires as a page's does."""
@@ -304,10 +397,13 @@ def _challenge_call(service):
     return call
 
 
-for path, service in [("accept", game_services.challenge_accept), ("decline", game_services.challenge_decline),
-                      ("cancel", game_services.challenge_cancel)]:
+for path, service, summary in [
+        ("accept", game_services.challenge_accept, "Accept a challenge made to you (the match starts)"),
+        ("decline", game_services.challenge_decline, "Decline a challenge made to you"),
+        ("cancel", game_services.challenge_cancel, "Cancel a challenge you made")]:
     api.post(f"/challenges/{{challenge_id}}/{path}", auth=play, response={200: dict, **REFUSALS},
-             tags=["challenges"], operation_id=f"challenge_{path}")(_challenge_call(service))
+             tags=["challenges"], operation_id=f"challenge_{path}", summary=summary,
+             description=summary + ": the challenge as it stands then.")(_challenge_call(service))
 
 
 def _stream(lines) -> StreamingHttpResponse:
@@ -326,7 +422,7 @@ def _stream_slot(token: ApiToken) -> StreamSlot:
     return slot
 
 
-@api.get("/matches/{match_id}/stream", auth=play, response={200: None, **REFUSALS}, tags=["streams"])
+@api.get("/matches/{match_id}/stream", auth=play, summary="Follow a match (NDJSON stream)", response={200: None, **REFUSALS}, tags=["streams"])
 async def match_stream(request, match_id: int):
     """NDJSON: ``gameFull`` first (rule set, seats, clock, state, version, your roles and legal
     actions), then ``gameState`` on every change, ``chatLine``, ``notice``, ``opponentGone``;
@@ -335,7 +431,7 @@ async def match_stream(request, match_id: int):
     return _stream(feeds.match_lines(token=request.auth, match_id=match_id, slot=_stream_slot(request.auth)))
 
 
-@api.get("/stream/event", auth=read, response={200: None, **REFUSALS}, tags=["streams"])
+@api.get("/stream/event", auth=read, summary="Follow your account's challenges and matches (NDJSON stream)", response={200: None, **REFUSALS}, tags=["streams"])
 async def event_stream(request):
     """NDJSON: first every open challenge (``challenge``) and unfinished match (``gameStart``),
     then ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled``,

@@ -34,6 +34,7 @@ from games.selectors.snapshots import encode, state_event, viewer_message
 from games.services.broadcast import match_group, player_group
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+REVOKED = "token.revoked"  # the stream's token was revoked (``services.token_revoke``): it ends at once
 CHALLENGE_EVENTS = {"pending": "challenge", "declined": "challengeDeclined", "cancelled": "challengeCanceled",
                     "expired": "challengeCanceled"}
 
@@ -131,7 +132,9 @@ async def match_lines(*, token, match_id: int, slot: StreamSlot) -> AsyncIterato
     on_page = False
     try:
         yield b"\n"  # the head at once (see above)
-        await listener.start(match_group(match_id))
+        await listener.start(services.token_group(token.pk), match_group(match_id))
+        if not await database_sync_to_async(services.token_live)(token_id=token.pk):
+            return  # revoked before the stream listened: its message went by
         # Set before the call: cancelled, the call still runs to its end on its thread, and the
         # page must be closed after it.
         on_page = True
@@ -155,6 +158,8 @@ async def match_lines(*, token, match_id: int, slot: StreamSlot) -> AsyncIterato
                 yield b"\n"
                 continue
             kind = message["type"]
+            if kind == REVOKED:
+                return
             if kind == "match.state" and message["version"] >= version:
                 version = message["version"]
                 content = _as("gameState", viewer_message(message, user.pk))
@@ -225,7 +230,9 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
 
     try:
         yield b"\n"  # the head at once (see above): an account with nothing open has no line for a while
-        await listener.start(player_group(user.pk))
+        await listener.start(services.token_group(token.pk), player_group(user.pk))
+        if not await database_sync_to_async(services.token_live)(token_id=token.pk):
+            return  # revoked before the stream listened: its message went by
         # What the stream reads first, it listens to first: a match started or a challenge made
         # meanwhile is in both, and told once.
         challenges = await database_sync_to_async(challenges_open)(user=user)
@@ -243,6 +250,8 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
                 yield b"\n"
                 continue
             kind = message["type"]
+            if kind == REVOKED:
+                return
             if kind == "site.challenge":
                 challenge = message["challenge"]
                 out = challenge_line(challenge)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from botapi.models import ApiToken
 from games.match.text import TextRefused, text_clean
 from games.models import Seat
-from games.services import ServiceError
+from games.services import ServiceError, broadcast
 
 SECRET_PREFIX = "bh_"  # tells a Boardhall token apart in a program's configuration
 TOKENS_MAX = 10  # live tokens per account
@@ -55,9 +55,14 @@ def token_create(*, user, name: str, scopes: set[str]) -> tuple[ApiToken, str]:
     return token, secret
 
 
+def token_group(token_id: int) -> str:
+    """The channel-layer group of a token's open streams: told when the token is revoked."""
+    return f"apitoken.{token_id}"
+
+
 def token_revoke(*, user, token_id: int) -> ApiToken:
-    """Revoke one of ``user``'s tokens: from now on it opens nothing (streams it opened end at
-    their next keep-alive)."""
+    """Revoke one of ``user``'s tokens: from now on it opens nothing, and the streams it opened
+    end at once (told on commit, ``token_group``; each also checks at its keep-alives)."""
     _require_account(user)
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().filter(pk=token_id, user=user).first()
@@ -66,6 +71,8 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
+            transaction.on_commit(lambda: broadcast.send(token_group(token.pk), {"type": "token.revoked"}),
+                                  robust=True)
     return token
 
 

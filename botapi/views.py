@@ -103,7 +103,8 @@ def ggp_players(request):
 def ggp_player_play(request, player_id: int):
     """A match against the GGP player ``player_id``, seated at once as the computer is: the
     person takes a random seat, the player the next one, the other seat (three players) waits
-    for people or goes to the computer (``rest``, which a two-player rule set has no seat for).
+    for people, goes to the computer, or to a second GGP player (``rest``: ``people``,
+    ``computer``, ``ggp:<id>``; a two-player rule set has no such seat).
     The per-move clock is the GGP way."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.path)
@@ -119,11 +120,17 @@ def ggp_player_play(request, player_id: int):
     roles = list(game.roles)
     role = random.choice(roles)
     ggp_role = roles[(roles.index(role) + 1) % len(roles)]
+    seated, rest = {ggp_role: player_id}, request.POST.get("rest", "")
+    if len(roles) > 2 and rest.startswith("ggp:"):  # a second program in the third seat: two programs meet
+        other = rest.removeprefix("ggp:")
+        if not other.isdigit() or len(other) > 18:
+            messages.error(request, "Choose the third seat from the list.")
+            return redirect("botapi:ggp_players")
+        seated[roles[(roles.index(role) + 2) % len(roles)]] = int(other)
     try:
         match = match_services.match_create(
             user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
-            role=role, ggp_players={ggp_role: player_id},
-            against_computer=len(roles) > 2 and request.POST.get("rest") == "computer")
+            role=role, ggp_players=seated, against_computer=len(roles) > 2 and rest == "computer")
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("botapi:ggp_players")

@@ -12,11 +12,12 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.accesslog import hide_secrets  # noqa: E402
 from config.bodylimit import limit_bodies  # noqa: E402
 from config.closehandshake import wait_for_closing_clients  # noqa: E402
 from config.drain import TrackHandling, drain_on_sigterm  # noqa: E402
 from config.embedsockets import OpenToAnyOrigin  # noqa: E402
-from config.errorpages import too_large_page  # noqa: E402
+from config.errorpages import too_large_answer  # noqa: E402
 from config.handshake import lazy_pformat  # noqa: E402
 from config.headlimit import answer_long_heads  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
@@ -30,8 +31,9 @@ from games.runtime.starting import RunStartHooks  # noqa: E402
 
 lazy_pformat()
 write_at_once()
+hide_secrets()
 wait_for_closing_clients()
-limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_page)
+limit_bodies(max_bytes=settings.REQUEST_MAX_BYTES, page=too_large_answer)
 answer_long_heads()
 request_deadlines(head_seconds=settings.REQUEST_HEAD_SECONDS, body_seconds=settings.REQUEST_BODY_SECONDS)
 drain_on_sigterm()

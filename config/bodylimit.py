@@ -54,9 +54,10 @@ def _check(daphne_module, request_class, twisted_request) -> None:
                  "twisted.web.http:Request": twisted_request})
 
 
-def limit_bodies(*, max_bytes: int, page: Callable[[bytes], bytes]) -> bool:
+def limit_bodies(*, max_bytes: int, page: Callable[[bytes], tuple[bytes, bytes]]) -> bool:
     """Make Daphne refuse bodies over ``max_bytes`` while they arrive; ``page(path)`` gives
-    the HTML of the 413 answer for a request path. True when installed (or already was)."""
+    the 413 answer for a request path: its content type and body (the site's page, or the
+    bot API's JSON refusal). True when installed (or already was)."""
     from daphne.http_protocol import WebRequest  # noqa: PLC0415 (Daphne's reactor is installed first)
 
     if getattr(WebRequest, "body_limit", None) is not None:
@@ -64,7 +65,7 @@ def limit_bodies(*, max_bytes: int, page: Callable[[bytes], bytes]) -> bool:
     return PATCH.install(max_bytes=max_bytes, page=page)
 
 
-def _install(*, max_bytes: int, page: Callable[[bytes], bytes]) -> None:
+def _install(*, max_bytes: int, page: Callable[[bytes], tuple[bytes, bytes]]) -> None:
     from daphne.http_protocol import WebRequest  # noqa: PLC0415
     from twisted.web import http  # noqa: PLC0415
 
@@ -76,8 +77,8 @@ def _install(*, max_bytes: int, page: Callable[[bytes], bytes]) -> None:
         request.content = _Dropped()
         request.channel.persistent = False
         transport = request.channel.transport
-        body = page(getattr(request.channel, "_path", b""))  # the request line's path, if Twisted still keeps it there
-        transport.write(_response_head(len(body)) + body)
+        content_type, body = page(getattr(request.channel, "_path", b""))  # the request line's path, if kept there
+        transport.write(_response_head(len(body), content_type) + body)
         if hasattr(transport, "loseWriteConnection"):
             transport.loseWriteConnection()
             reactor.callLater(LINGER_SECONDS, _close, transport)
@@ -122,16 +123,16 @@ def _content_file(length: int | None):
     return tempfile.SpooledTemporaryFile(max_size=IN_MEMORY_BYTES)
 
 
-def _response_head(length: int) -> bytes:
+def _response_head(length: int, content_type: bytes) -> bytes:
     from csp.utils import build_policy  # noqa: PLC0415
 
     return (b"HTTP/1.1 413 Content Too Large\r\n"
-            b"Content-Type: text/html; charset=utf-8\r\n"
+            b"Content-Type: %s\r\n"
             b"Content-Length: %d\r\n"
             b"Content-Security-Policy: %s\r\n"
             b"X-Content-Type-Options: nosniff\r\n"
             b"X-Frame-Options: DENY\r\n"
-            b"Connection: close\r\n\r\n") % (length, build_policy().encode())
+            b"Connection: close\r\n\r\n") % (content_type, length, build_policy().encode())
 
 
 def _close(transport) -> None:

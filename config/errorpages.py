@@ -3,6 +3,7 @@ site has no use for is refused before any view; a body over the limit gets a 413
 that cannot reach the database says so (503) instead of failing, and so does a page of a match
 whose rules this site no longer has (404)."""
 
+import json
 from functools import cache
 
 from django.conf import settings
@@ -66,6 +67,21 @@ def too_large_page(path: bytes) -> bytes:
     """The 413 page for a request path, as Daphne sends it before any view (config/bodylimit.py)
     and nginx for any path (``b""``: deploy/nginx.py); rendered once per message."""
     return _too_large_html(too_large_message(path.split(b"?", 1)[0].decode("latin-1")))
+
+
+def too_large_answer(path: bytes) -> tuple[bytes, bytes]:
+    """The 413 answer Daphne sends before any view (config/bodylimit.py): its content type and
+    body. The bot API's refusals are all JSON ``{code, message}``, this one too; every other
+    path gets the site's page."""
+    path = path.split(b"?", 1)[0]
+    if path.startswith(b"/api/"):
+        return b"application/json", _too_large_json()
+    return b"text/html; charset=utf-8", too_large_page(path)
+
+
+@cache
+def _too_large_json() -> bytes:
+    return json.dumps({"code": "too_large", "message": too_large_message("/api/")}).encode()
 
 
 RETRY_AFTER_SECONDS = 10

@@ -6,8 +6,8 @@ it was needed: for speed, ``config/tcpwrite.py`` (Twisted writes when asked) and
 ``config/bodylimit.py`` (a body over the limit refused as it arrives), ``config/headlimit.py``
 (an over-long request line or header answered with a status), ``config/slowclients.py``
 (a deadline for a request's head and body, answered 408), ``config/closehandshake.py``
-(time for the client's close, a close frame on a protocol error) and ``config/drain.py`` (a
-graceful stop on SIGTERM). Each states, beside its code, a ``PATCH``: the library and the
+(time for the client's close, a close frame on a protocol error), ``config/drain.py`` (a
+graceful stop on SIGTERM) and ``config/accesslog.py`` (no token in Daphne's access log). Each states, beside its code, a ``PATCH``: the library and the
 versions it was written against, the names it replaces or leans on with the shape it expects of
 each (``Private``), and the measurement that justified it. ``Patch.install`` checks all of that
 first and applies the patch only when it holds; otherwise it warns once and the server runs

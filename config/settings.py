@@ -343,11 +343,12 @@ ANALYSIS_WORKERS = os.environ.get("ANALYSIS_WORKERS", COMPUTER_WORKERS)
 ANALYSIS_QUEUE_MAX = int(os.environ.get("ANALYSIS_QUEUE_MAX", "20"))
 ANALYSIS_GUEST_PER_DAY = int(os.environ.get("ANALYSIS_GUEST_PER_DAY", "5"))
 ANALYSIS_STALE_SECONDS = int(os.environ.get("ANALYSIS_STALE_SECONDS", "60"))
-# GGP players (games/ggp/): the hosts Boardhall may call (names, addresses, networks; "localhost"
-# is the loopback addresses), checked at registration and resolved and checked again at each
+# GGP players (games/ggp/): the hosts and ports Boardhall may call (names, addresses, networks,
+# each with ":port" or ":low-high"; "localhost" is the loopback addresses; by default ten ports
+# of it, not every local service), checked at registration and resolved and checked again at each
 # call; the cap on an answer's size; the seconds an INFO check waits. A registered address never
 # reaches any other host of the server's network.
-GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost")
+GGP_PLAYER_HOSTS = env_list("GGP_PLAYER_HOSTS", "localhost:9147-9156")
 GGP_ANSWER_BYTES = int(os.environ.get("GGP_ANSWER_BYTES", "4096"))
 GGP_INFO_SECONDS = float(os.environ.get("GGP_INFO_SECONDS", "3"))
 # A GGP player's answer may arrive this long after its play clock (the network's share) before

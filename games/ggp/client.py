@@ -1,9 +1,12 @@
 """One HTTP call to a GGP player: only to hosts the operator allows, with a deadline and a
 cap on the answer. Never called on a web request's path (``manager`` runs it off it).
 
-The allow-list (``settings.GGP_PLAYER_HOSTS``, default ``localhost``: the local machine
-alone) holds host names, IP addresses and networks (``10.1.0.0/16``). An address is checked
-twice: at registration (``check_url``: the scheme, the host by name or address) and at every
+The allow-list (``settings.GGP_PLAYER_HOSTS``, default ``localhost:9147-9156``: ten ports of
+the local machine) holds host names, IP addresses and networks (``10.1.0.0/16``), each with
+the ports it allows (``host:9147``, ``host:9000-9100``; none written: every port). An address
+is parsed once, strictly (``check_url``: nothing outside printable ASCII, no space, port 1 to
+65535, a real host name or address), and checked
+twice: at registration (the scheme, the host by name or address, the port) and at every
 call (``call``): the host is resolved then, every address it resolves to must be allowed,
 and the connection goes to that checked address, so a name that resolves elsewhere later
 (DNS rebinding) reaches nothing it should not. ``localhost`` allows the loopback addresses;
@@ -21,6 +24,8 @@ from __future__ import annotations
 import http.client
 import io
 import ipaddress
+import logging
+import re
 import socket
 import ssl
 import time
@@ -30,6 +35,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 
 from games.ggp import protocol
+
+logger = logging.getLogger(__name__)
 
 MAX_URL_CHARS = 200
 LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
@@ -67,22 +74,61 @@ class Answer:
         return self.failure is None
 
 
-def _allowed():
-    """(names, networks) of the allow-list; ``localhost`` stands for the loopback networks."""
-    names, networks = set(), list()
+@dataclass(frozen=True)
+class Rule:
+    """One entry of the allow-list: a host name or a network, and the ports it allows (None:
+    every port). ``localhost`` is the loopback networks, by name too."""
+
+    names: frozenset[str]
+    networks: tuple
+    ports: tuple[int, int] | None
+
+    def allows_port(self, port: int) -> bool:
+        return self.ports is None or self.ports[0] <= port <= self.ports[1]
+
+
+def _rule(entry: str) -> Rule | None:
+    """An allow-list entry read: ``host``, ``host:port``, ``host:low-high``, an address or a
+    network (``10.1.0.0/16``, ``[::1]:9147``). None for an empty entry; ValueError if garbled."""
+    entry = entry.strip().lower()
+    if not entry:
+        return None
+    host, ports = entry, None
+    if entry.startswith("["):
+        host, _, rest = entry[1:].partition("]")
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"GGP_PLAYER_HOSTS: {entry!r} is not [address]:port")
+            ports = rest[1:]
+    elif entry.count(":") == 1:
+        host, ports = entry.split(":")
+    span = None
+    if ports is not None:
+        low, _, high = ports.partition("-")
+        span = (int(low), int(high or low))
+        if not 1 <= span[0] <= span[1] <= 65535:
+            raise ValueError(f"GGP_PLAYER_HOSTS: {entry!r} names ports outside 1-65535")
+    host = host.rstrip(".")
+    if host == "localhost":
+        return Rule(frozenset({host}), LOOPBACK, span)
+    try:
+        return Rule(frozenset(), (ipaddress.ip_network(host, strict=False),), span)
+    except ValueError:
+        return Rule(frozenset({host}), (), span)
+
+
+def _allowed() -> list[Rule]:
+    """The allow-list's rules; a garbled entry allows nothing (and is logged)."""
+    rules = []
     for entry in settings.GGP_PLAYER_HOSTS:
-        entry = entry.strip().lower().strip("[]")
-        if not entry:
-            continue
-        if entry == "localhost":
-            names.add(entry)
-            networks.extend(LOOPBACK)
-            continue
         try:
-            networks.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            names.add(entry.rstrip("."))
-    return names, networks
+            rule = _rule(entry)
+        except ValueError as err:
+            logger.warning("%s: the entry is ignored", err)
+            continue
+        if rule is not None:
+            rules.append(rule)
+    return rules
 
 
 def _address(host: str):
@@ -92,8 +138,35 @@ def _address(host: str):
         return None
 
 
+def _refuse_unusable(url: str) -> None:
+    """Refuse, saying why, an address no call could reach as written: characters outside
+    printable ASCII (a NUL, a line break, a tab, a space...) anywhere in it. The parser would
+    drop some of them silently (``urlsplit`` removes CR, LF and tabs) and the database some
+    others (PostgreSQL stores no NUL)."""
+    for char in url:
+        if char == " ":
+            raise Refused("The address has a space in it; an address has none (write %20 in its path).")
+        if not " " < char < "\x7f":
+            raise Refused(f"The address has a character no address may have ({_shown(char)}).")
+
+
+def _shown(char: str) -> str:
+    names = {"\x00": "a NUL byte", "\r": "a carriage return", "\n": "a line break", "\t": "a tab"}
+    return names.get(char, f"U+{ord(char):04X}")
+
+
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*")
+
+
+def _valid_host_name(host: str) -> bool:
+    return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in host.split("."))
+
+
 def check_url(url: str) -> Target:
-    """The target of ``url`` if Boardhall may call it, else ``Refused`` saying why.
+    """The target of ``url`` if Boardhall may call it, else ``Refused`` saying why. The
+    address is parsed once and kept in its normal form (``Target.url``): scheme and host in
+    lower case, the port written out.
 
     >>> check_url("http://localhost:9147/").port
     9147
@@ -101,39 +174,48 @@ def check_url(url: str) -> Target:
     url = (url or "").strip()
     if len(url) > MAX_URL_CHARS:
         raise Refused(f"The address is longer than {MAX_URL_CHARS} characters.")
+    _refuse_unusable(url)
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise Refused("That is not an address (http://host:port/).") from None
+        raise Refused("That is not an address (http://host:port/): its port is not a number from 1 to 65535.") from None
     if parts.scheme not in {"http", "https"}:
         raise Refused("Only http:// and https:// addresses can be called.")
     if parts.username is not None or parts.password is not None or not parts.hostname:
         raise Refused("The address needs a host, and no user name or password in it.")
-    if parts.query or parts.fragment:
+    if parts.query or parts.fragment or "?" in url or "#" in url:
         raise Refused("The address may not have a query or a fragment.")
+    if port == 0:
+        raise Refused("Port 0 cannot be called: write the port the player listens on (1 to 65535).")
+    if not _PATH.fullmatch(parts.path):
+        raise Refused("The address's path has characters an address may not have.")
     host = parts.hostname.lower().rstrip(".")
-    names, networks = _allowed()
     literal = _address(host)
-    if (literal is None and host not in names) or (literal is not None and not any(literal in n for n in networks)):
-        raise Refused(f"This server calls only the hosts its operator allows ({', '.join(settings.GGP_PLAYER_HOSTS)}); "
-                      f"{host} is not one of them.")
-    return Target(parts.scheme, host, port or (443 if parts.scheme == "https" else 80), parts.path or "/")
+    if literal is None and not _valid_host_name(host):
+        raise Refused(f"{host!r} is not a host name or an IP address.")
+    port = port or (443 if parts.scheme == "https" else 80)
+    rules = _allowed()
+    if not any(rule.allows_port(port) and (host in rule.names if literal is None
+                                           else any(literal in n for n in rule.networks)) for rule in rules):
+        raise Refused(f"This server calls only the hosts and ports its operator allows "
+                      f"({', '.join(settings.GGP_PLAYER_HOSTS) or 'none'}); {host} port {port} is not one of them.")
+    return Target(parts.scheme, host, port, parts.path or "/")
 
 
 def resolve(target: Target) -> str:
     """The address to connect to for ``target``, resolved now: every address the host
-    resolves to must be allowed (a loopback or private address only where the list allows
-    it by address or network), else ``Refused``."""
-    names, networks = _allowed()
+    resolves to must be allowed with the target's port (a loopback or private address only
+    where the list allows it by address or network), else ``Refused``."""
+    rules = [rule for rule in _allowed() if rule.allows_port(target.port)]
     try:
         infos = getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise Refused(f"{target.host} does not resolve.") from None
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
-    by_name = target.host in names and target.host != "localhost"
+    by_name = target.host != "localhost" and any(target.host in rule.names for rule in rules)
     for address in addresses:
-        if not any(address in n for n in networks) and not (by_name and address.is_global):
+        if not any(address in n for rule in rules for n in rule.networks) and not (by_name and address.is_global):
             raise Refused(f"{target.host} resolves to {address}, which this server may not call.")
     if not addresses:
         raise Refused(f"{target.host} does not resolve.")

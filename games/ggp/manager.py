@@ -50,6 +50,7 @@ from typing import Protocol
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -131,12 +132,38 @@ def after_commit(match_id: int, seats=None) -> None:
     else:
         has = any(is_ggp(s.player) for s in seats)
     if has:
-        offpath.run_on_commit("ggp_match_changed", match_id)
+        transaction.on_commit(lambda: _changed(match_id), robust=True)
+
+
+def _changed(match_id: int) -> None:
+    """Right after the change committed, in the thread that committed it: count it, then hand
+    the task over. Counted here, not when the task runs: a task that holds the match (the one
+    that played this move, or one waiting on a player's answer) sees the count grown when it
+    comes to let go, and serves again, instead of letting go while this task is still on its
+    way. Between the two nobody would hold the match, and the flag-fall timer (armed by the
+    same commit, at once when the turn's clock ran out while the manager waited on the steps
+    before) would take the turn of a GGP seat whose PLAY had not gone out yet as lost."""
+    try:
+        _ask(match_id)
+        counted = True
+    except DatabaseError as err:  # the task counts it then, as before; it must be asked for all the same
+        outages.report_or_log("counting a GGP match's change (its task counts it)", err, logger)
+        counted = False
+    offpath.run("ggp_match_changed", match_id, counted)
+
+
+def _ask(match_id: int) -> None:
+    """Count one change of ``match_id`` (its progress row made at the first)."""
+    if not GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1):  # the match's first change
+        GGPProgress.objects.get_or_create(match_id=match_id)
+        GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1)
 
 
 @offpath.task
-def ggp_match_changed(match_id: int) -> None:
-    claim = _claim(match_id)
+def ggp_match_changed(match_id: int, counted: bool = False) -> None:
+    """Serve ``match_id`` unless another task holds it; ``counted``: the change was counted
+    as it committed (``_changed``), else it is counted here (``resume_stalled``)."""
+    claim = _claim(match_id, counted)
     if claim is None:
         return  # another task holds the match: it serves this change too before it lets go
     try:
@@ -153,16 +180,15 @@ def ggp_match_changed(match_id: int) -> None:
         raise
 
 
-def _claim(match_id: int) -> str | None:
-    """Count this change, then take the match for this task unless another holds it (and
-    its time is not up): the claim, or None. Counting first means a holder that lets go
-    after this task looked either sees the count grow (and serves again) or leaves the
-    match free for this task to take."""
+def _claim(match_id: int, counted: bool = False) -> str | None:
+    """Count this change (unless it was ``counted`` as it committed), then take the match for
+    this task unless another holds it (and its time is not up): the claim, or None. Counting
+    first means a holder that lets go after this task looked either sees the count grow (and
+    serves again) or leaves the match free for this task to take."""
     if not Match.objects.filter(pk=match_id).exists():
         return None
-    if not GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1):  # the match's first change
-        GGPProgress.objects.get_or_create(match_id=match_id)
-        GGPProgress.objects.filter(pk=match_id).update(asked=F("asked") + 1)
+    if not counted:
+        _ask(match_id)
     claim, now = secrets.token_hex(8), timezone.now()
     taken = (GGPProgress.objects.filter(pk=match_id).filter(Q(claim="") | Q(held_until__lt=now))
              .update(claim=claim, held_until=now + timedelta(seconds=HOLD_MARGIN)))
@@ -364,12 +390,16 @@ def _judge(view: _View, answers: dict[str, client.Answer]) -> Answer | None:
     plies, answer = len(view.actions), answers[mover]
     if not answer.ok:
         return plies, None, "silent", answer.failure or ""
-    if answer.seconds > _clock(view):
-        return plies, None, "late", answer.text or ""
+    # what it answered is recorded (and shown) only when it reads as a move: the text of
+    # anything else that answered at the address is never echoed
     try:
         move = protocol.read_move(answer.text)
     except protocol.AnswerError:
-        return plies, None, "illegal", answer.text or ""
+        move = None
+    if answer.seconds > _clock(view):
+        return plies, None, "late", move or ""
+    if move is None:
+        return plies, None, "illegal", ""
     action = from_gdl(view.game.slug, state, mover, move)
     return (plies, action, "", move) if action is not None else (plies, None, "illegal", move)
 

@@ -121,7 +121,7 @@ def read_info(text: str) -> tuple[str, str | None]:
             return "available", None
         if status == "busy":
             return "busy", None
-        raise AnswerError(f"an INFO answer of {term[:40]!r}")
+        raise AnswerError("an INFO answer that is neither available nor busy")  # its text is never echoed
     props = {p[0].lower(): unparse(p[1]) for p in term
              if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)}
     status = props.get("status", "available").lower()

@@ -28,8 +28,8 @@ GGP seat's move was replaced, or a person's per-move play clock ran out: one
 ``{"move", "role", "reason", "answer"}`` per such step, ``move`` its index in ``moves``,
 ``reason`` one of ``late``, ``illegal``, ``silent``, ``lost``, ``answer`` what the player
 sent or, when nothing came, why). GGP's ``startClock`` and
-``playClock`` (seconds before the first move and per move) fit only correspondence, whose
-days per move are written as both; a Fischer clock (base plus increment) has no GGP
+``playClock`` (seconds before the first move and per move) are the per-move control's own
+(``m30/10``: 30 and 10); correspondence's days per move are written as both; a Fischer clock (base plus increment) has no GGP
 equivalent and is written in ``timeControl`` alone. Reading ignores these keys, except
 ``isPlayerHuman``: kept when it is one true or false per role, ignored otherwise.
 The history's export adds ``analysis`` once the match has been analysed (``rounds``,
@@ -205,8 +205,11 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         data["resigned"] = list(record.resigned)
     data["timeControl"] = record.time_control
     days = re.fullmatch(r"d(\d+)", record.time_control)
+    per_move = re.fullmatch(r"m(\d+)/(\d+)", record.time_control)
     if days:
         data["startClock"] = data["playClock"] = int(days[1]) * 86_400
+    elif per_move:  # the GGP way itself: a start clock and a play clock
+        data["startClock"], data["playClock"] = int(per_move[1]), int(per_move[2])
     if record.reason:
         data["endReason"] = record.reason
     if record.replaced:

@@ -148,7 +148,8 @@ def test_unknown_and_repeated_fields_are_malformed_and_change_nothing(duel, path
 def test_a_huge_body_is_refused_not_a_500(duel, settings):
     match, (_, x), _ = duel
     answer = call(x, f"/matches/{match.pk}/chat", '{"text": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}')
-    assert 400 <= answer.status_code < 500
+    assert answer.status_code == 413 and answer["Content-Type"] == "application/json"
+    assert answer.json() == {"code": "too_large", "message": "A request may carry at most 2.5 MB."}
 
 
 @pytest.mark.parametrize("path", ["/matches/99999999999999999999/move", "/matches/-1/resign",
@@ -216,3 +217,76 @@ def test_playing_on_a_match_of_rules_the_site_no_longer_has_is_a_404_that_says_w
         answer = call(x, f"/matches/{match.pk}/{path}", body)
         assert answer.status_code == 404 and answer.json()["code"] == "unknown_rules", (path, answer.content)
     assert Match.objects.filter(pk=match.pk, status=Match.Status.ACTIVE, version=match.version).exists()
+
+
+def test_chat_through_the_api_takes_from_the_same_budget_as_the_players_sockets(duel, settings):
+    """One budget per player for chat, whether the line comes from a page's socket or the API:
+    the API is no way around the socket's limit. A line over it changes nothing."""
+    from asgiref.sync import async_to_sync
+
+    from games.runtime import throttle
+
+    settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 3, 0.001
+    match, (x_user, x), _ = duel
+    taken = [async_to_sync(throttle.limits().take)(throttle.client_key({"user": x_user})) for _ in range(2)]
+    assert taken == [True, True]  # two messages of its pages' sockets
+    assert call(x, f"/matches/{match.pk}/chat", {"text": "one"}).json() == {"ok": True}
+    refused = call(x, f"/matches/{match.pk}/chat", {"text": "two"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert int(refused["Retry-After"]) >= 1
+    assert list(ChatMessage.objects.filter(match=match).values_list("text", flat=True)) == ["one"]
+    assert not async_to_sync(throttle.limits().take)(throttle.client_key({"user": x_user})), "nor a socket's"
+
+
+def test_a_program_takes_the_third_seat_of_a_three_player_match_and_it_starts():
+    from games.match.settings import MatchSettings
+    from games.services import match_create, seat_join
+
+    a, b, bot = make_accounts(3, "third")
+    match = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    seat_join(match_id=match.pk, user=b, role="oplayer")
+    secret = token_for(bot)
+    taken = call(secret, f"/matches/{match.pk}/join", {})
+    match.refresh_from_db()
+    assert taken.status_code == 200 and taken.json() == {"ok": True, "version": match.version}
+    assert match.status == Match.Status.ACTIVE
+    assert match.seats.get(role="zplayer").player == bot
+    again = call(secret, f"/matches/{match.pk}/join", {"role": "zplayer"})
+    assert again.status_code == 400 and again.json()["code"] == "match_started"
+
+
+def test_joining_is_refused_with_the_pages_codes_and_a_private_match_stays_hidden():
+    from games.match.settings import MatchSettings
+    from games.services import match_create
+
+    a, bot = make_accounts(2, "joinref")
+    secret = token_for(bot)
+    public = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer")
+    taken = call(secret, f"/matches/{public.pk}/join", {"role": "xplayer"})
+    assert taken.status_code == 400 and taken.json()["code"] == "seat_taken"
+    odd = call(secret, f"/matches/{public.pk}/join", {"role": "xplayer", "seat": 2})
+    assert odd.status_code == 400 and odd.json()["code"] == "malformed"
+    private = match_create(user=a, settings=MatchSettings("tictactoe-3player"), role="xplayer", is_private=True)
+    hidden = call(secret, f"/matches/{private.pk}/join", {})
+    assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
+    assert not Match.objects.get(pk=private.pk).seats.filter(player=bot).exists()
+
+
+def test_a_program_creates_a_match_and_another_joins_it_through_the_api(settings):
+    maker, joiner = make_accounts(2, "maker")
+    made = call(token_for(maker), "/matches", {"game": "quarto-misere", "clock": "5+3", "role": "white"})
+    assert made.status_code == 200 and made.json()["status"] == "waiting"
+    match = Match.objects.get(pk=made.json()["id"])
+    assert match.seats.get(role="white").player == maker and match.game == "quarto-misere"
+    assert call(token_for(joiner), f"/matches/{match.pk}/join", {}).status_code == 200
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
+    unknown = call(token_for(maker), "/matches", {"game": "chess"})
+    assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+    assert call(token_for(maker), "/matches", {"game": "quarto-misere", "clock": "forever"}).json()["code"] == \
+        "unknown_clock"
+    settings.CREATE_PER_MINUTE = 1
+    third, = make_accounts(1, "toofast")
+    secret = token_for(third)
+    assert call(secret, "/matches", {"game": "tictactoe-x9"}).status_code == 200
+    refused = call(secret, "/matches", {"game": "tictactoe-x9"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited" and refused["Retry-After"]

@@ -269,9 +269,28 @@ async def test_a_revoked_token_ends_its_streams_at_the_next_keep_alive(settings)
     try:
         await stream.next("gameFull")
         token = await database_sync_to_async(ApiToken.objects.get)(user=x)
-        await database_sync_to_async(api_services.token_revoke)(user=x, token_id=token.pk)
+        await database_sync_to_async(ApiToken.objects.filter(pk=token.pk).update)(
+            revoked_at=__import__("django.utils.timezone", fromlist=["now"]).now())  # no message: the keep-alive sees it
         while (line := await stream.next()) != "ended":
             assert line["type"] == "opponentGone"
+    finally:
+        await stream.close()
+
+
+@pytest.mark.parametrize("path", ["/matches/{match}/stream", "/stream/event"])
+async def test_revoking_a_token_ends_its_streams_at_once_and_they_deliver_nothing_after(settings, path):
+    """Told as the revocation commits, not at a keep-alive (this one would come long after the
+    wait's ceiling): a move made after it reaches neither stream."""
+    settings.BOT_API_KEEPALIVE_SECONDS = 3600
+    match, x, o, x_secret, _ = await setup_duel()
+    _, stream = await open_stream(x_secret, path.format(match=match.pk))
+    try:
+        await stream.next("gameFull" if "matches" in path else "gameStart")
+        token = await database_sync_to_async(ApiToken.objects.get)(user=x)
+        await database_sync_to_async(api_services.token_revoke)(user=x, token_id=token.pk)
+        await move(match.pk, x, match.version)
+        while (line := await stream.next()) != "ended":
+            assert line["type"] == "opponentGone", f"delivered after the revocation: {line}"
     finally:
         await stream.close()
 

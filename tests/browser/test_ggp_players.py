@@ -176,7 +176,7 @@ def test_an_address_outside_the_allow_list_is_refused(member_page):
     page = member_page
     register(page, "Far Away", "http://10.0.0.1:9/")
     expect(page.locator(".messages")).to_contain_text(
-        "This server calls only the hosts its operator allows (localhost); 10.0.0.1 is not one of them.")
+        "This server calls only the hosts and ports its operator allows (localhost); 10.0.0.1 port 9 is not one of them.")
     expect(page.get_by_test_id("ggp-players")).not_to_contain_text("Far Away")
     expect(page.get_by_label("Address where it listens")).to_have_value("http://10.0.0.1:9/")
     assert not GGPPlayer.objects.exists(), list(GGPPlayer.objects.values("url", "status"))

@@ -1,6 +1,7 @@
 """config/bodylimit.py: a body over the limit is refused as it arrives, by a real Daphne, and
 the process's memory stays flat; the patch refuses to install on a Daphne it does not know."""
 
+import json
 import select
 import socket
 import threading
@@ -94,6 +95,17 @@ def test_huge_bodies_are_refused_as_they_arrive_and_memory_stays_flat():
             assert message.encode() in page and b'data-testid="error-page"' in page
             assert sent < 20_000_000, "the answer came only after the body"  # (kernel buffers take a few MB)
         assert after["VmHWM"] - before < 8_000 and after["VmRSS"] - before < 8_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_huge_body_to_the_bot_api_is_refused_as_json_like_every_refusal_of_it():
+    with live_server() as server:
+        for declared in (True, False):
+            status, answer, sent = post(server.port, "/api/matches/1/move", 10_000_000, declared=declared)
+            assert status == 413 and sent < 10_000_000, declared
+            assert json.loads(answer) == {"code": "too_large", "message": "A request may carry at most 2.5 MB."}
+        status, page, _ = post(server.port, "/matches/new/", 3_000_000, declared=True)
+        assert status == 413 and b'data-testid="error-page"' in page
 
 
 @pytest.mark.django_db(transaction=True)

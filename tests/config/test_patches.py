@@ -13,12 +13,13 @@ import pytest
 from autobahn.websocket import protocol
 from twisted.internet import tcp
 
-from config import bodylimit, closehandshake, drain, handshake, headlimit, patches, slowclients, tcpwrite
+from config import accesslog, bodylimit, closehandshake, drain, handshake, headlimit, patches, slowclients, tcpwrite
 from config.patches import PRIVATE, Mismatch, Patch, Private, replace
 
 PATCHES = {"tcpwrite": tcpwrite.PATCH, "handshake": handshake.PATCH, "bodylimit": bodylimit.PATCH,
            "drain": drain.PATCH, "closehandshake": closehandshake.PATCH,
-           "headlimit": headlimit.PATCH, "slowclients": slowclients.PATCH}
+           "headlimit": headlimit.PATCH, "slowclients": slowclients.PATCH,
+           "accesslog": accesslog.PATCH}
 EVERY_PRIVATE = [*PRIVATE, *(private for patch in PATCHES.values() for private in patch.uses)]
 
 

@@ -115,8 +115,9 @@ class LiveServer:
 
     def start(self) -> "LiveServer":
         connection.close()  # SQLite: let the child see every committed row
+        # the test GGP players listen on any free port of the loopback: allowed here, explicitly
         env = {**os.environ, "DATABASE_URL": test_database_url(), "DEBUG": "1",
-               "DJANGO_SETTINGS_MODULE": "config.settings", **self.extra_env}
+               "DJANGO_SETTINGS_MODULE": "config.settings", "GGP_PLAYER_HOSTS": "localhost", **self.extra_env}
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         if settings.REDIS_URL and \
                 "REDIS_URL" not in self.extra_env:
@@ -215,7 +216,8 @@ def computer_worker(env: dict[str, str] | None = None) -> Iterator[subprocess.Po
     stopped on the way out. It has no port to answer on: wait for what it does."""
     connection.close()
     extra = env or {}
-    env = {**os.environ, "DATABASE_URL": test_database_url(), "DJANGO_SETTINGS_MODULE": "config.settings", **extra}
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "DJANGO_SETTINGS_MODULE": "config.settings",
+           "GGP_PLAYER_HOSTS": "localhost", **extra}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     if settings.REDIS_URL and "REDIS_URL" not in extra:
         env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]

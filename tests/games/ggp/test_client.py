@@ -171,3 +171,26 @@ def test_a_player_that_trickles_its_answer_is_cut_off_at_the_calls_deadline(part
         assert not player.finished.is_set(), "the player was still answering when the call ended"
     assert answer.failure == "timeout"
     assert elapsed < seconds + 2 and answer.seconds < seconds + 2
+
+
+def test_the_allow_list_names_ports_and_a_garbled_entry_allows_nothing(settings):
+    settings.GGP_PLAYER_HOSTS = ["players.example.org:9000-9100", "10.1.0.0/16:9147", "[::1]:9150", "localhost:9147",
+                                 "bad.example.org:0", "worse.example.org:x"]
+    assert client.check_url("http://players.example.org:9100/").port == 9100
+    assert client.check_url("http://10.1.2.3:9147/").host == "10.1.2.3"
+    assert client.check_url("http://[::1]:9150/").port == 9150
+    assert client.check_url("http://127.0.0.1:9147/").port == 9147
+    for url in ["http://players.example.org:9101/", "http://players.example.org/", "http://10.1.2.3:9148/",
+                "http://[::1]:9148/", "http://localhost:9150/", "http://bad.example.org:1/", "http://worse.example.org/"]:
+        with pytest.raises(client.Refused):
+            client.check_url(url)
+
+
+def test_a_call_checks_the_port_again(settings):
+    """A player registered while its port was allowed is not called once the operator
+    narrows the list."""
+    with PlayerServer(lambda body: "available") as player:
+        port = player.server.server_address[1]
+        settings.GGP_PLAYER_HOSTS = [f"localhost:{port + 1}"]
+        answer = client.call(player.url, "(INFO)", seconds=10)
+    assert answer.failure.startswith("refused:") and player.requests == []

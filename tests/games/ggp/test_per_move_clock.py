@@ -72,7 +72,7 @@ def with_a_ggp_player_and_no_manager(monkeypatch, settings, *, ggp_role: str):
     monkeypatch.setattr(offpath, "run", lambda name, *args: None)
     settings.GGP_GRACE_SECONDS = 1.0
     [person] = make_accounts(1)
-    registered = services.ggp_player_register(owner=person, name="Gone", url="http://localhost:9/")
+    registered = services.ggp_player_register(owner=person, name="Gone", url="http://localhost:9147/")
     person_role = next(role for role in get_game("tictactoe-x9").roles if role != ggp_role)
     match = services.match_create(user=person, settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE),
                                   role=person_role, ggp_players={ggp_role: registered.pk})

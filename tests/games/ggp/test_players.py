@@ -124,7 +124,7 @@ def test_the_page_lists_players_with_their_status_and_registers_one():
     page = answer.content.decode()
     assert answer.status_code == 200 and "Paged" in page and 'data-status="busy"' in page
     refused = client.post("/ggp/", {"name": "Far", "url": "http://example.org/"})
-    assert refused.status_code == 200 and "example.org is not one of them" in refused.content.decode()
+    assert refused.status_code == 200 and "example.org port 80 is not one of them" in refused.content.decode()
     assert GGPPlayer.objects.count() == 1
     assert Client().post("/ggp/", {"name": "Anon", "url": "http://localhost:1/"}).status_code == 302
     assert GGPPlayer.objects.count() == 1
@@ -148,6 +148,27 @@ def test_the_page_seats_a_ggp_player_in_a_new_match_with_the_per_move_clock():
         answer = client.post(f"/ggp/{player.pk}/play/", bad, follow=True)
         assert answer.status_code == 200 and answer.redirect_chain[-1][0] == "/ggp/"
         assert Match.objects.count() == 1
+
+
+def test_the_page_seats_two_ggp_players_in_a_three_player_match():
+    """Two programs meet: the third seat may go to a second GGP player (any registered one)."""
+    [owner, other_owner] = make_accounts(2)
+    with PlayerServer(lambda body: "available") as server, PlayerServer(lambda body: "available") as second:
+        one = services.ggp_player_register(owner=owner, name="First", url=server.url)
+        two = services.ggp_player_register(owner=other_owner, name="Second", url=second.url)
+        client = Client()
+        client.force_login(owner)
+        assert f'value="ggp:{two.pk}"'.encode() in client.get("/ggp/").content
+        answer = client.post(f"/ggp/{one.pk}/play/", {"game": "tictactoe-3player", "clock": "m30/10",
+                                                      "rest": f"ggp:{two.pk}"})
+        assert answer.status_code == 302
+        for bad in ["ggp:", "ggp:x", f"ggp:{one.pk}", "ggp:99999999999999999999"]:
+            refused = client.post(f"/ggp/{one.pk}/play/", {"game": "tictactoe-3player", "clock": "m30/10",
+                                                           "rest": bad}, follow=True)
+            assert refused.status_code == 200 and refused.redirect_chain[-1][0] == "/ggp/", bad
+    match = Match.objects.get()
+    assert {s.player_id for s in match.seats.all()} == {owner.pk, one.account_id, two.account_id}
+    assert match.status == Match.Status.ACTIVE
 
 
 @pytest.mark.parametrize("player_id", [999, 2**63, 10**20])
@@ -303,3 +324,68 @@ def test_the_page_checks_again_and_removes_only_the_owners_player():
     assert b"Paged Twice" not in mine.get("/ggp/").content
     answer = mine.post(f"/ggp/{player.pk}/remove/", follow=True)
     assert b"You have no such GGP player." in answer.content
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("http://localhost:9147/\x00", "a NUL byte"), ("http://local\x00host:9147/", "a NUL byte"),
+    ("http://localhost:9147/a\r\nX-Injected: 1", "a carriage return"), ("http://local\nhost:9147/", "a line break"),
+    ("http://localhost:9147/a b", "a space"), ("http://localhost:9147/\tx", "a tab"),
+    ("http://localhost:0/", "Port 0"), ("http://localhost:65536/", "1 to 65535"),
+    ("http://localhost:9147/caf\u00e9", "U+00E9"), ("http://local_host:9147/", "not a host name"),
+    ("http://localhost:9147/a\\b", "path"), ("http://localhost:9147/?", "query"),
+])
+def test_an_address_no_call_could_reach_is_refused_with_its_reason_and_nothing_is_stored(url, reason):
+    """Refused as written: never quietly mended (a CR or LF dropped by the parser, ``:0`` read
+    as port 80), never stored to fail at every call, never a database error (PostgreSQL stores
+    no NUL)."""
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=owner, name="Garbled", url=url)
+    assert refused.value.code == "url_refused" and reason in refused.value.message
+    assert not GGPPlayer.objects.exists()
+
+
+def test_a_name_with_a_nul_byte_is_refused_not_a_database_error():
+    [owner] = make_accounts(1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.ggp_player_register(owner=owner, name="Nul\x00l", url="http://localhost:9147/")
+    assert refused.value.code == "invalid_name"
+    assert not GGPPlayer.objects.exists()
+
+
+def test_the_page_refuses_an_address_with_a_nul_byte_with_a_reason():
+    [owner] = make_accounts(1)
+    page = Client()
+    page.force_login(owner)
+    response = page.post("/ggp/", {"name": "Nully", "url": "http://localhost:9147/\x00"})
+    assert response.status_code in {200, 400}
+    assert "NUL" in response.content.decode()
+    assert not GGPPlayer.objects.exists()
+
+
+def test_the_address_is_stored_in_its_normal_form():
+    [owner] = make_accounts(1)
+    player = services.ggp_player_register(owner=owner, name="Shouty", url="  HTTP://LocalHost.:9147/play ")
+    assert player.url == "http://localhost:9147/play"
+
+
+def test_by_default_only_the_ggp_ports_of_the_local_machine_are_allowed(settings):
+    """An account may not make the server call any local service: the default allow-list names
+    ten ports of the loopback (9147, GGP's own, and the nine after it), not the whole machine."""
+    settings.GGP_PLAYER_HOSTS = ["localhost:9147-9156"]
+    [owner] = make_accounts(1)
+    for url in ["http://localhost:8000/", "http://127.0.0.1:6379/", "http://[::1]:5432/", "http://localhost/"]:
+        with pytest.raises(services.ServiceError) as refused:
+            services.ggp_player_register(owner=owner, name="Prober", url=url)
+        assert refused.value.code == "url_refused" and "port" in refused.value.message
+    assert services.ggp_player_register(owner=owner, name="Proper", url="http://127.0.0.1:9156/").pk
+
+
+def test_what_answers_info_at_the_address_is_never_echoed():
+    """Whatever listens at a registered address, its owner never reads what it answered: the
+    note says the answer was not one of the protocol's, not what it was."""
+    [owner] = make_accounts(1)
+    with PlayerServer(lambda body: "SECRET-key-4242 and more") as server:
+        player = services.ggp_player_register(owner=owner, name="Leaky", url=server.url)
+    player.refresh_from_db()
+    assert player.status == "away" and "SECRET" not in player.note and "4242" not in player.note

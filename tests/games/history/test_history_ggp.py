@@ -195,6 +195,10 @@ def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, f
     assert data["timeControl"] == "d2" and data["startClock"] == data["playClock"] == 2 * 86_400
     assert "endReason" not in data
 
+    per_move = start_match("quarto-misere", people, time_control=TimeControl(start=30, play=10))
+    data = export(Client(), per_move)
+    assert data["timeControl"] == "m30/10" and (data["startClock"], data["playClock"]) == (30, 10)
+
 
 @pytest.mark.django_db(transaction=True)  # the GGP seat and the computer play after each commit
 def test_the_export_says_which_seats_are_people_and_which_moves_were_replaced(settings):

@@ -1,0 +1,196 @@
+"""The bot API's OpenAPI document, whole: what ninja generates from the calls' schemas, and what
+it cannot say by itself, added in one place (``describe``):
+
+- the typed objects the calls answer (a challenge, a match's state) and every line of the two
+  NDJSON streams, as schemas in ``components`` (``ANSWERS``, ``STREAM_LINES``): the streams'
+  200 answers are ``application/x-ndjson``, one of their line schemas a line;
+- the refusals every call may meet: 413 for a body over ``REQUEST_MAX_BYTES`` (JSON, as every
+  refusal), 429 with ``Retry-After``, and the error codes (``Error``);
+- ``servers`` (this server: the paths carry ``/api/``).
+
+The models here describe; the calls answer the same dicts as the pages' (``feeds``,
+``games.selectors``), and the API tests validate what they receive against these models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.rules import SLUGS
+
+
+class Open(BaseModel):
+    """An object that may carry more fields than the ones named (new ones are added, never removed)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Player(Open):
+    id: int
+    name: str
+    guest: bool
+    computer: bool
+    bot: bool
+
+
+class ChallengeSettings(Open):
+    game: str = Field(description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})
+    rated: bool
+    clock: str = Field(description='a time control code: "untimed", "5+3", "d2", "m30/10"')
+
+
+class Challenge(Open):
+    """A challenge as both players' pages show it."""
+
+    id: int
+    from_: Player = Field(alias="from")
+    to: Player
+    settings: ChallengeSettings
+    game_name: str
+    clock: str = Field(description="the time control in words")
+    status: Literal["pending", "accepted", "declined", "cancelled", "expired"]
+    expires_at: str = Field(description="ISO 8601")
+    match: int | None = Field(description="the match it started, once accepted")
+
+
+class Seat(Open):
+    role: str
+    player: Player | None
+
+
+class MatchView(Open):
+    """The match's full public state (the match page's): rule set, seats and players, time
+    control and clock, status, offers, every move, the board's view, the result."""
+
+    id: int
+    game: str = Field(json_schema_extra={"enum": list(SLUGS)})
+    status: Literal["waiting", "active", "finished", "aborted"]
+    seats: list[Seat]
+    result: dict[str, Any] | None = None
+
+
+class You(BaseModel):
+    roles: list[str] = Field(description="the roles the token's account holds")
+    legal: dict[str, list[str]] = Field(description="the mover's legal actions, when one of your roles is to move")
+
+
+class GameState(BaseModel):
+    """The match as one viewer sees it: ``GET /api/matches/{id}``, and the match stream's
+    ``gameFull`` (first) and ``gameState`` lines."""
+
+    type: Literal["gameState", "gameFull"]
+    version: int = Field(description="send it back with a move chosen in this state")
+    match: MatchView
+    last_move: dict[str, Any] | None
+    you: You
+
+
+class ChatLine(Open):
+    type: Literal["chatLine"]
+
+
+class Notice(BaseModel):
+    type: Literal["notice"]
+    text: str
+
+
+class OpponentGone(BaseModel):
+    type: Literal["opponentGone"]
+    role: str
+    gone: bool
+    claim_after: Any = Field(description="when the seat's absence may be claimed, as the match page has it")
+
+
+class ChallengeEvent(BaseModel):
+    type: Literal["challenge", "challengeDeclined", "challengeCanceled"]
+    challenge: Challenge
+
+
+class GameRef(BaseModel):
+    id: int
+    game: str = Field(json_schema_extra={"enum": list(SLUGS)})
+    status: str
+    roles: list[str] = Field(description="your roles in it")
+    seats: list[Seat]
+
+
+class FinishedGame(GameRef):
+    result: dict[str, Any] | None
+
+
+class GameStart(BaseModel):
+    type: Literal["gameStart"]
+    game: GameRef
+
+
+class GameFinish(BaseModel):
+    type: Literal["gameFinish"]
+    game: FinishedGame
+
+
+ANSWERS: dict[str, type[BaseModel]] = {  # operation id -> the model of its 200 answer
+    "botapi_api_match_state": GameState, "botapi_api_challenge_create": Challenge,
+    "challenge_accept": Challenge, "challenge_decline": Challenge, "challenge_cancel": Challenge,
+}
+STREAM_LINES: dict[str, list[type[BaseModel]]] = {
+    "botapi_api_match_stream": [GameState, ChatLine, Notice, OpponentGone],
+    "botapi_api_event_stream": [ChallengeEvent, GameStart, GameFinish],
+}
+ERROR_CODES = {
+    400: "a service's refusal, with the match socket's code (illegal_action, not_your_turn, stale_version "
+         "with the current state, match_over, draw_too_early, ...), or malformed (a field wrong, unknown or "
+         "given twice; a body that is not JSON)",
+    401: "no_token (no Authorization: Bearer header; a token in the address is not read), bad_token "
+         "(unknown or revoked)",
+    403: "missing_scope",
+    404: "not_found (also a private match you are not seated in), no_such_challenge, unknown_rules",
+    413: "too_large: the body is over the server's limit (REQUEST_MAX_BYTES, 2.5 MB by default); refused as it "
+         "arrives",
+    429: "rate_limited (the token's budget: BOT_API_BURST at once, BOT_API_CALLS_PER_SECOND more each second; a "
+         "chat line also spends the player's socket budget), too_many_streams (BOT_API_STREAMS open at once); "
+         "wait for the seconds in Retry-After",
+}
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before calling again", "schema": {"type": "integer"}}}
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _add_schemas(schemas: dict[str, Any], models) -> None:
+    for model in models:
+        found = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+        schemas.update(found.pop("$defs", {}))
+        schemas[model.__name__] = found
+
+
+def describe(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (ninja's) made whole, as the module's docstring says."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    _add_schemas(schemas, list(ANSWERS.values()) + [m for lines in STREAM_LINES.values() for m in lines])
+    error = schemas.get("Error", {})
+    error.setdefault("properties", {}).get("code", {})["description"] = "; ".join(
+        f"{status}: {words}" for status, words in ERROR_CODES.items())
+    document["servers"] = [{"url": "/", "description": "this Boardhall server (every path starts with /api/)"}]
+    for path in document["paths"].values():
+        for operation in path.values():
+            answers = operation["responses"] = {str(status): answer for status, answer in
+                                                operation.get("responses", {}).items()}
+            model = ANSWERS.get(operation.get("operationId"))
+            if model is not None:
+                answers["200"]["content"] = {"application/json": {"schema": _ref(model)}}
+            lines = STREAM_LINES.get(operation.get("operationId"))
+            if lines is not None:
+                answers["200"] = {
+                    "description": "NDJSON: one JSON object a line, of one of these types; an empty line first "
+                                   "and every BOT_API_KEEPALIVE_SECONDS (5) is a keep-alive: skip it",
+                    "content": {"application/x-ndjson": {"schema": {"oneOf": [_ref(m) for m in lines]}}}}
+            for status, words in ERROR_CODES.items():
+                answer = answers.setdefault(str(status), {
+                    "description": words, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+                answer["description"] = words
+                if status == 429:
+                    answer["headers"] = RETRY_AFTER
+    return document
