@@ -21,6 +21,7 @@ the same environment variables, read by the same commands as ``deploy/systemd/``
 from __future__ import annotations
 
 import argparse
+import fcntl
 import glob
 import os
 import secrets
@@ -42,12 +43,17 @@ BRIDGE = f"{PREFIX}br"
 NETWORK = "10.77.0"
 MACHINE = f"{NETWORK}.1"  # the bridge's own address: this machine's side, where clients are
 RUN_GLOB = "/tmp/boardhall-cluster-*"
+LOCK = "/tmp/boardhall-cluster.lock"  # held while a cluster runs: the names are fixed, one at a time
 HOSTS = {"lb": 10, "app1": 11, "app2": 12, "worker1": 21, "worker2": 22, "db": 30,
          "redis1": 31, "redis2": 32, "redis3": 33}
 APPS, WORKERS, REDISES = ("app1", "app2"), ("worker1", "worker2"), ("redis1", "redis2", "redis3")
 APP_PORT, LB_PORT, PG_PORT, REDIS_PORT, SENTINEL_PORT = 8000, 80, 5432, 6379, 26379
 SENTINEL_MASTER = "boardhall"
 DOWN_AFTER_MS = 2000  # Sentinel's time before it counts the primary as gone
+# What an app host and a worker host run, after the virtualenv's python: deploy/systemd's units
+# run the same (tests/deploy/test_systemd.py).
+APP_COMMAND = ("-m", "daphne", "--proxy-headers", "-b", "{address}", "-p", "{port}", "config.asgi:application")
+WORKER_COMMAND = ("manage.py", "runworker", "computer", "ggp")
 START_SECONDS = 120  # a host's service up, on a loaded two-core machine
 
 
@@ -86,6 +92,18 @@ def remove_leftovers() -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def hold_the_machine(wait: bool) -> int:
+    """The lock that makes this the machine's only cluster (its file descriptor: held until it
+    is closed, or the process ends, however it ends). ``wait``: until the other is done."""
+    descriptor = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        os.close(descriptor)
+        raise SystemExit("a cluster is running on this machine: stop it first (its Ctrl-C)") from None
+    return descriptor
+
+
 def wait_for(host: str, port: int, process: subprocess.Popen | None = None, log: Path | None = None) -> None:
     """Until ``host``'s ``port`` accepts a connection (from this machine's side of the bridge)."""
     deadline = time.monotonic() + START_SECONDS
@@ -112,7 +130,10 @@ class Cluster:
     """The namespaces, their services and Boardhall's processes. A context manager: on the way
     out (also after an error) everything is removed."""
 
-    def __init__(self, *, computer_seconds: str = "1.5", extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, *, computer_seconds: str = "1.5", extra_env: dict[str, str] | None = None,
+                 wait_for_machine: bool = True) -> None:
+        self.wait_for_machine = wait_for_machine  # while another cluster runs; else stop at once
+        self.lock: int | None = None
         self.run = Path()  # made by ``up``, once the leftovers of an earlier run are gone
         self.processes: dict[str, list[subprocess.Popen]] = {host: [] for host in HOSTS}
         self.secret_key = secrets.token_urlsafe(50)
@@ -235,13 +256,11 @@ class Cluster:
             "print(settings.REQUEST_MAX_BYTES)")).split()[-1])
 
     def start_app(self, host: str) -> subprocess.Popen:
-        process = self.spawn(host, "daphne", [self.python(), "-m", "daphne", "--proxy-headers", "-b", address(host),
-                                              "-p", str(APP_PORT), "config.asgi:application"], self.app_env(host))
-        return process
+        command = [part.replace("{address}", address(host)).replace("{port}", str(APP_PORT)) for part in APP_COMMAND]
+        return self.spawn(host, "daphne", [self.python(), *command], self.app_env(host))
 
     def start_worker(self, host: str) -> subprocess.Popen:
-        return self.spawn(host, "worker", [self.python(), "manage.py", "runworker", "computer", "ggp"],
-                          self.app_env(host))
+        return self.spawn(host, "worker", [self.python(), *WORKER_COMMAND], self.app_env(host))
 
     def wait_for_app(self, host: str) -> None:
         process = self.processes[host][-1]
@@ -257,6 +276,7 @@ class Cluster:
         wait_for("lb", LB_PORT, process, process.log)
 
     def up(self) -> "Cluster":
+        self.lock = hold_the_machine(wait=self.wait_for_machine)
         remove_leftovers()
         self.run = Path(tempfile.mkdtemp(prefix="boardhall-cluster-"))
         self.run.chmod(0o755)
@@ -297,6 +317,9 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     pass
         remove_leftovers()
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
 
     def __enter__(self) -> "Cluster":
         try:
@@ -316,11 +339,12 @@ def main() -> None:
     if os.geteuid() != 0:
         raise SystemExit("the cluster makes network namespaces: run it as root")
     if args.command == "down":
+        os.close(hold_the_machine(wait=False))
         remove_leftovers()
         return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     signal.signal(signal.SIGHUP, lambda *_: sys.exit(0))
-    with Cluster() as cluster:
+    with Cluster(wait_for_machine=False) as cluster:
         print(f"Boardhall on {cluster.url}/ (from this machine), logs in {cluster.run}/<host>/")
         for host in HOSTS:
             print(f"  {host:8} {address(host):12} ip netns exec {namespace(host)} ...")

@@ -52,6 +52,8 @@ def stored(cluster: deploy_cluster.Cluster, match_ids: list[int]) -> dict:
     the database host."""
     url = f"postgresql://postgres@{deploy_cluster.address('db')}:{deploy_cluster.PG_PORT}/boardhall"
     with psycopg.connect(url) as connection:
+        # One snapshot for both reads: a worker may still be storing the computer's moves.
+        connection.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         matches = {row[0]: {"version": row[1], "status": row[2], "game": row[3], "state": row[4], "moves": []}
                    for row in connection.execute(
                        "SELECT id, version, status, game, state FROM games_match WHERE id = ANY(%s)", [match_ids])}
@@ -70,6 +72,8 @@ class Play:
     others: list[tuple[int, int, float]] = field(default_factory=list)  # (match, ply, when): moves not this page's
     closes: list[int | None] = field(default_factory=list)
     reconnect_seconds: list[float] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)  # the error codes the test expects, as they came
+    expected_errors: frozenset[str] = frozenset()
     problems: list[str] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -96,7 +100,10 @@ async def page(url: str, ws_url: str, match_id: int, cookie: str, seed: int, pla
                 while True:
                     message = json.loads(await ws.recv())
                     if message["type"] == "error":
-                        play.problem(f"match {match_id}: error {message}")
+                        if message.get("code") in play.expected_errors:
+                            play.told.append(message["code"])
+                        else:
+                            play.problem(f"match {match_id}: error {message}")
                     if message["type"] != "state":
                         continue
                     if closed_at is not None:
