@@ -30,7 +30,7 @@ def needs_namespaces() -> None:
     the skip into a failure)."""
     if os.geteuid() != 0:
         pytest.skip("the cluster tests make network namespaces: they need root")
-    missing = [name for name in ("ip", "nginx", "redis-server", "runuser", "unshare")
+    missing = [name for name in ("ip", "nginx", "redis-server", "redis-cli", "runuser", "unshare")
                if not (shutil.which(name) or os.path.exists(f"/usr/sbin/{name}"))]
     if missing:
         pytest.skip(f"the cluster tests need {', '.join(missing)}")
