@@ -50,6 +50,7 @@ APPS, WORKERS, REDISES = ("app1", "app2"), ("worker1", "worker2"), ("redis1", "r
 APP_PORT, LB_PORT, PG_PORT, REDIS_PORT, SENTINEL_PORT = 8000, 80, 5432, 6379, 26379
 SENTINEL_MASTER = "boardhall"
 DOWN_AFTER_MS = 2000  # Sentinel's time before it counts the primary as gone
+FAILOVER_TIMEOUT_MS = 4000  # a failed election is tried again after twice this
 # What an app host and a worker host run, after the virtualenv's python: deploy/systemd's units
 # run the same (tests/deploy/test_systemd.py).
 APP_COMMAND = ("-m", "daphne", "--proxy-headers", "-b", "{address}", "-p", "{port}", "config.asgi:application")
@@ -227,7 +228,7 @@ class Cluster:
                 f"bind {address(host)}\nport {SENTINEL_PORT}\nprotected-mode no\ndir {directory}\n"
                 f"sentinel monitor {SENTINEL_MASTER} {primary} {REDIS_PORT} 2\n"
                 f"sentinel down-after-milliseconds {SENTINEL_MASTER} {DOWN_AFTER_MS}\n"
-                f"sentinel failover-timeout {SENTINEL_MASTER} 10000\n")
+                f"sentinel failover-timeout {SENTINEL_MASTER} {FAILOVER_TIMEOUT_MS}\n")
             self.spawn(host, "sentinel", [redis_server, str(conf), "--sentinel"])
         for host in REDISES:
             wait_for(host, REDIS_PORT, log=self.run / host / "redis.log")
