@@ -146,6 +146,25 @@ DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DB_NAME") or (
     str(BASE_DIR / "test_boardhall.sqlite3") if DATABASES["default"]["ENGINE"].endswith("sqlite3") else None)}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis Sentinel (docs/operations.md, "Several hosts"): "host:port,host:port"; the primary is the
+# one they name for REDIS_SENTINEL_MASTER, asked again after a failover. REDIS_URL then gives
+# only the database number and the password.
+REDIS_SENTINELS = [(host, int(port)) for host, _, port in
+                   (entry.rpartition(":") for entry in env_list("REDIS_SENTINELS", ""))]
+REDIS_SENTINEL_MASTER = os.environ.get("REDIS_SENTINEL_MASTER", "boardhall")
+
+
+def redis_host_entry(**options) -> dict:
+    """channels-redis's entry for the Redis of REDIS_URL, or of its Sentinels."""
+    if not REDIS_SENTINELS:
+        return {"address": REDIS_URL, **options}
+    from games.runtime.redisconn import SENTINEL_SECONDS, url_options  # noqa: PLC0415 (settings first)
+
+    return {"sentinels": REDIS_SENTINELS, "master_name": REDIS_SENTINEL_MASTER, **url_options(REDIS_URL),
+            "sentinel_kwargs": {"socket_connect_timeout": SENTINEL_SECONDS, "socket_timeout": SENTINEL_SECONDS},
+            **options}
+
+
 if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
     # Redis publish/subscribe: one subscription per process, a message goes straight to the
     # processes whose sockets listen. (The list-based layer lost state messages under load.)
@@ -156,8 +175,8 @@ if REDIS_URL and os.environ.get("REDIS_LAYER", "pubsub") == "pubsub":
                 # Publishes run concurrently (live/layers.py), each on a pooled connection;
                 # redis-py's default pool refuses past 100 at once. No per-command timeout:
                 # the layer bounds each publish itself, more cheaply (layers.PUBLISH_SECONDS).
-                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5, "socket_timeout": None,
-                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
+                "hosts": [redis_host_entry(socket_connect_timeout=5, socket_timeout=None,
+                                           max_connections=int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")))],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
             },
         }
@@ -169,8 +188,8 @@ elif REDIS_URL:
             "CONFIG": {
                 # redis-py 8 otherwise times out idle channel reads every 5 s; its default pool of
                 # 100 connections ran out under load (MaxConnectionsError).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 5,
-                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
+                "hosts": [redis_host_entry(socket_timeout=None, socket_connect_timeout=5,
+                                           max_connections=int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")))],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "boardhall"),
                 # Every socket of a process shares one inbox in Redis, and a message to a full
                 # inbox is dropped without a word: at 500, a loaded process lost state messages.

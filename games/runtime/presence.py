@@ -67,13 +67,14 @@ class RedisPages:
     blocking = True  # a round trip to Redis: call it off the event loop
 
     def __init__(self, url: str, prefix: str) -> None:
-        import redis  # noqa: PLC0415 (only the scaled set-up needs it)
-        from redis.backoff import NoBackoff  # noqa: PLC0415
+        from redis.backoff import NoBackoff  # noqa: PLC0415 (only the scaled set-up needs it)
         from redis.retry import Retry  # noqa: PLC0415
+
+        from games.runtime import redisconn  # noqa: PLC0415
 
         # Fail fast when Redis is down (the page is told to retry); redis-py would otherwise
         # retry with growing back-off for several seconds.
-        self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
+        self._redis = redisconn.sync_client(url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
         self._prefix = prefix
 
     def _key(self, match_id: int) -> str:

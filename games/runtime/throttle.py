@@ -136,9 +136,10 @@ class RedisLimits(MemoryLimits):
 
     def _connection(self) -> tuple:
         """This event loop's Redis client and its registered ``OPEN_SCRIPT``."""
-        import redis.asyncio  # noqa: PLC0415 (only the scaled set-up needs it)
-        from redis.asyncio.retry import Retry  # noqa: PLC0415
+        from redis.asyncio.retry import Retry  # noqa: PLC0415 (only the scaled set-up needs it)
         from redis.backoff import NoBackoff  # noqa: PLC0415
+
+        from games.runtime import redisconn  # noqa: PLC0415
 
         loop = asyncio.get_running_loop()
         connection = self._loops.get(loop)
@@ -146,10 +147,8 @@ class RedisLimits(MemoryLimits):
             # Fail fast when Redis is down, as presence does; but when many sockets open or close
             # at once, wait for a connection of the pool rather than fail (redis-py's default
             # pool raises "Too many connections" past 100, and 800 closing sockets met it).
-            pool = redis.asyncio.BlockingConnectionPool.from_url(
-                self.url, max_connections=POOL_CONNECTIONS, timeout=CALL_SECONDS,
-                socket_connect_timeout=2, socket_timeout=None, retry=Retry(NoBackoff(), 1))
-            client = redis.asyncio.Redis(connection_pool=pool)
+            client = redisconn.async_client(self.url, max_connections=POOL_CONNECTIONS, timeout=CALL_SECONDS,
+                                            socket_connect_timeout=2, socket_timeout=None, retry=Retry(NoBackoff(), 1))
             connection = self._loops[loop] = (client, client.register_script(OPEN_SCRIPT))
         return connection
 
@@ -244,6 +243,6 @@ def _redis_count(name: str, seconds: int) -> int:
 
 @cache
 def _sync_redis():
-    import redis  # noqa: PLC0415 (only the scaled set-up needs it)
+    from games.runtime import redisconn  # noqa: PLC0415 (only the scaled set-up needs it)
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=CALL_SECONDS)
+    return redisconn.sync_client(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=CALL_SECONDS)

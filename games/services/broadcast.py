@@ -151,6 +151,12 @@ def send(group: str, message: dict) -> None:
         async_to_sync(_send_logged)(group, message)
 
 
+def send_on_loop(group: str, message: dict) -> None:
+    """``send`` from code that runs on the event loop (a socket's handler), behind the group's
+    sends already under way."""
+    _enqueue(group, message)
+
+
 def _enqueue(group: str, message: dict) -> None:
     previous = _tails.get(group)
     if previous is not None and previous.get_loop() is not asyncio.get_running_loop():

@@ -37,6 +37,25 @@ SEAT_ACTIONS = {
 }
 
 
+# Per match, the newest version this process sent to the match's pages again (missed_state_resend).
+resent: dict[int, int] = {}
+RESENT_KEPT = 10_000  # matches remembered; then the memory starts again
+
+
+def missed_state_resend(match_id: int, event: dict[str, Any]) -> None:
+    """A page came back behind the stored version. A process that died between a move's commit
+    and its broadcast (a host that vanished) never sent that state: the match's pages on other
+    processes missed it too, and nothing else would tell them, so it goes to the whole group
+    (a page drops a version it has). Once per version per process, however many pages come
+    back at once (a crowd after an outage)."""
+    if resent.get(match_id, -1) >= event["version"]:
+        return
+    if len(resent) >= RESENT_KEPT:
+        resent.clear()
+    resent[match_id] = event["version"]
+    broadcast.send_on_loop(broadcast.match_group(match_id), event)
+
+
 class MatchConsumer(Socket):
     group: str | None = None  # set once the page may watch the match
     version = -1  # of the last state sent to this page
@@ -127,6 +146,8 @@ class MatchConsumer(Socket):
         event, chat = await db(self._read_state)()
         if event["version"] >= self.version:  # else a newer state already reached the page
             await self._send_state(event)
+        if version is not None and version < event["version"]:
+            missed_state_resend(self.match_id, event)
         await self.send_json_text({"type": "chat", "lines": chat, "replace": True})
 
     def _read_state(self):

@@ -1,5 +1,6 @@
 """Configuration from the environment: safe defaults, a clean deploy check."""
 
+import json
 import os
 import subprocess
 import sys
@@ -71,3 +72,15 @@ def test_processes_starting_together_agree_on_one_secret_key(tmp_path):
               for _ in range(4)]
     keys = {process.communicate(timeout=60)[0].strip() for process in starts}
     assert keys == {key_file.read_text().strip()} and list(tmp_path.iterdir()) == [key_file]
+
+
+def test_with_sentinels_the_channel_layer_asks_them_for_the_primary(tmp_path):
+    show = ("import json; from django.conf import settings as s; "
+            "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts']))")
+    result = run_manage("shell", "-v", "0", "-c", show, SECRET_KEY_FILE=str(tmp_path / "k"),
+                        REDIS_URL="redis://:secret@sentinel/3", REDIS_SENTINELS="10.0.0.5:26379, redis-b:26380",
+                        REDIS_SENTINEL_MASTER="site")
+    [host] = json.loads(result.stdout.splitlines()[-1])
+    assert host["sentinels"] == [["10.0.0.5", 26379], ["redis-b", 26380]] and host["master_name"] == "site"
+    assert (host["db"], host["password"]) == (3, "secret") and "address" not in host
+    assert host["socket_timeout"] is None and host["max_connections"] == 1000

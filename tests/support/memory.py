@@ -22,11 +22,13 @@ def forget_process_memory() -> None:
     from games.selectors import snapshots
     from games.services import clocks as clock_services
     from games.services import flagfall, moves
+    from live.consumers import match as match_sockets
 
     presence.store().forget_all()
     presence.store.cache_clear()
     snapshots.move_lists.clear()
     moves.known.clear()
+    match_sockets.resent.clear()
     rulesets.forget()
     clock_services.forget()
     flagfall.reset()

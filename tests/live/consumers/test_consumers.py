@@ -238,6 +238,31 @@ async def test_sync_returns_the_full_current_state():
     await sx.disconnect()
 
 
+async def test_a_page_back_behind_resends_a_state_whose_broadcast_died_with_its_process(monkeypatch):
+    """A host that dies between a move's commit and its broadcast: the page of that host comes
+    back (sync, behind), and the opponent's page, open all along elsewhere, hears the state
+    too; a second page back at the same version sends nothing more to the group."""
+    x, o, watcher = await database_sync_to_async(make_players)(3)
+    match = await database_sync_to_async(start_match)("quarto-misere", [x, o])
+    so, _ = await join_match(match.pk, o)
+    sw, _ = await join_match(match.pk, watcher)
+    with monkeypatch.context() as died:
+        died.setattr(broadcast, "send", lambda group, message: None)  # committed, never sent
+        await database_sync_to_async(services.move_submit)(match_id=match.pk, user=x, action="(select p1010)",
+                                                           version=0)
+    sx, back = await join_match(match.pk, x)
+    assert back["version"] == 1
+    await sx.send_json_to({"type": "sync", "version": 0})
+    assert (await receive_version(so, 1))["match"]["moves"][0]["action"] == "(select p1010)"
+    await receive_version(sw, 1)
+    await drain(sx)
+    await sw.send_json_to({"type": "sync", "version": 0})
+    await receive_version(sw, 1)
+    assert [m for m in await drain(so) if m["type"] == "state"] == []
+    for comm in (sx, so, sw):
+        await comm.disconnect()
+
+
 async def test_private_match_needs_its_invite_or_a_seat():
     x, o = await database_sync_to_async(make_players)(2)
     match = await database_sync_to_async(start_match)("tictactoe-x9", [x, o], True)
