@@ -23,6 +23,7 @@ from live import protocol
 from lobby import translations
 from notify.events import Notice
 from notify.texts import WHAT, text_of
+from social.services import follow_create
 from tests.support.players import make_accounts, make_players
 from tests.support.waits import EVENT_SECONDS
 
@@ -32,7 +33,7 @@ PSEUDO = "xx"
 # Words that stay as they are in every language: the site's name, names of languages in the
 # menu, protocol names, and the names the fixtures give players.
 KEPT = {"Boardhall", "GGP", "English", "Deutsch", "Français", "Español", "xx", "JSON", "NUL", "true", "false",
-        "member", "player", "1", "2"}
+        "member", "player", "pseudo", "1", "2"}
 # (who, address, status): pages fully marked, as a visitor ("anon"), a guest or an account sees them.
 COVERED = [
     ("anon", "/login/", 200),
@@ -46,6 +47,9 @@ COVERED = [
     ("guest", "/account/notifications/", 200),
     ("account", "/logout/", 200),
     ("account", "/account/notifications/", 200),
+    ("anon", "/following/", 200),
+    ("guest", "/following/", 200),
+    ("account", "/following/", 200),
 ]
 
 
@@ -118,6 +122,19 @@ def test_a_covered_page_has_no_english_left(who, path, status):
     html = response.content.decode()
     assert f'<html lang="{PSEUDO}">' in html
     assert page_words(html) == []
+
+
+def test_the_following_page_with_a_player_followed_and_the_players_actions():
+    member, followed = make_accounts(2, "pseudo")
+    follow_create(user=member, player_id=followed.pk)
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = PSEUDO
+    client.force_login(member, backend="lobby.auth.Backend")
+    assert page_words(client.get("/following/").content.decode()) == []
+    answer = client.post(f"/players/{followed.pk}/unfollow/", follow=True)
+    assert answer.status_code == 200
+    messages = [str(m) for m in answer.context["messages"]]
+    assert len(messages) == 1 and english_left(messages[0]) == []
 
 
 def test_the_finding_fails_on_an_unmarked_string():
