@@ -151,3 +151,10 @@ def test_the_history_search_benchmark_prints_a_row_per_search():
     assert len(rows) == 9, out
     assert all(float(row[2]) > 0 and float(row[3]) >= float(row[2]) for row in rows)
     assert int(rows[0][4]) > 0  # the first page finds the matches built
+
+
+def test_the_pages_benchmark_prints_a_row_per_page_and_language():
+    out = run("benchmarks/pages.py", "--requests", "2")
+    rows = [line.split() for line in out.splitlines() if re.search(r"\s(en|de|fr|es)\s+\d", line)]
+    assert {row[-3] for row in rows} == {"en", "de", "fr", "es"}
+    assert len(rows) == 6 * 4 and all(float(row[-2]) > 0 for row in rows)
