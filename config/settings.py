@@ -92,7 +92,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A signed-in account's own language wins over the cookie, and the cookie follows it.
+    # Signing in sets the language cookie to the account's own choice (lobby/language.py).
     "lobby.language.AccountLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -3,8 +3,9 @@ keeps it for the browser, and a signed-in account keeps it too (``User.language`
 follows the player to another browser and to what reaches them with the page closed.
 
 Django's ``LocaleMiddleware`` reads the cookie, else the browser's ``Accept-Language``;
-``AccountLanguage`` then puts a signed-in account's choice over both. Sockets take the same
-from their handshake (``live.language``); notifications from the account (``notify``).
+signing in sets the cookie to the account's choice (``language_on_login``, ``AccountLanguage``).
+Sockets take the same from their handshake (``live.language``, the account first);
+notifications from the account (``notify``).
 """
 
 from __future__ import annotations
@@ -31,24 +32,30 @@ def account_language(user) -> str | None:
     return supported(getattr(user, "language", ""))
 
 
+def language_on_login(*, request, user, **_) -> None:
+    """Signing in (Django's ``user_logged_in``): the account's language, if it chose one,
+    becomes this request's and, through ``AccountLanguage``, the browser's cookie."""
+    chosen = account_language(user)
+    if chosen is not None and request is not None:
+        translation.activate(chosen)
+        request.LANGUAGE_CODE = chosen
+        request.language_of_account = chosen
+
+
 class AccountLanguage:
-    """After ``AuthenticationMiddleware``: a signed-in account that chose a language gets its
-    pages in it whatever the cookie says (another browser, a new sign-in), and the cookie is
-    set to it, so the browser's next pages and its sockets agree."""
+    """Sets the language cookie to a signing-in account's language (``language_on_login``),
+    so that another browser the account signs in on follows the account's choice. It reads
+    nothing of the session itself: a page that never touches the session (an embedded board)
+    stays free of ``Vary: Cookie``."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        chosen = account_language(getattr(request, "user", None))
-        if chosen is None or chosen == request.LANGUAGE_CODE:
-            return self.get_response(request)
-        translation.activate(chosen)
-        request.LANGUAGE_CODE = chosen
         response = self.get_response(request)
-        if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != chosen:
+        chosen = getattr(request, "language_of_account", None)
+        if chosen is not None and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != chosen:
             set_cookie(response, chosen)
-        response.headers.setdefault("Content-Language", chosen)
         return response
 
 

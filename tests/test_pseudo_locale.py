@@ -50,6 +50,12 @@ COVERED = [
     ("anon", "/following/", 200),
     ("guest", "/following/", 200),
     ("account", "/following/", 200),
+    ("anon", "/rules/", 200),
+    ("anon", "/rules/nine-board-tictactoe/", 200),
+    ("anon", "/rules/tictactoe-x9/", 200),
+    ("anon", "/rules/nine-board-tictactoe-pie/", 200),
+    ("anon", "/rules/tictactoe-3player/", 200),
+    ("account", "/rules/quarto-misere/", 200),
 ]
 
 
@@ -63,24 +69,30 @@ def pseudo_locale(settings):
 
 class _Text(HTMLParser):
     """The text a person reads (or hears) on a page: text outside scripts and styles, and the
-    attributes that are read out or shown."""
+    attributes that are read out or shown. Left out too: code (moves and GDL, as written in
+    every language) and the links to the rule sets' GDL files, named by their file names."""
 
     SHOWN = {"title", "alt", "placeholder", "aria-label"}
+    HIDDEN = {"script", "style", "code"}
 
     def __init__(self) -> None:
         super().__init__()
         self.parts: list[str] = []
         self.hidden = 0
+        self.links: list[bool] = []  # for each open link: whether it names a GDL file
 
     def handle_starttag(self, tag, attrs):
-        if tag in {"script", "style"}:
+        sheet = tag == "a" and (dict(attrs).get("href") or "").endswith(".kif")
+        if tag == "a":
+            self.links.append(sheet)
+        if tag in self.HIDDEN or sheet:
             self.hidden += 1
         for name, value in attrs:
             if value and (name in self.SHOWN or (name == "value" and tag in {"button"})):
                 self.parts.append(value)
 
     def handle_endtag(self, tag):
-        if tag in {"script", "style"}:
+        if tag in self.HIDDEN or (tag == "a" and self.links and self.links.pop()):
             self.hidden -= 1
 
     def handle_data(self, data):
@@ -88,10 +100,15 @@ class _Text(HTMLParser):
             self.parts.append(data)
 
 
+# A mark or a cell as moves name them ("X", "B2", "a3").
+MOVE_WORD = re.compile(r"[A-Za-z]\d?")
+
+
 def english_left(text: str, kept=frozenset()) -> list[str]:
-    """The words of ``text`` spelled in plain English letters, but the ``KEPT`` ones."""
+    """The words of ``text`` spelled in plain English letters, but the ``KEPT`` ones, marks and
+    cells."""
     return [word for word in re.findall(r"\w+", text)
-            if re.search(r"[A-Za-z]", word) and word not in KEPT | kept]
+            if re.search(r"[A-Za-z]", word) and word not in KEPT | kept and not MOVE_WORD.fullmatch(word)]
 
 
 def _read(html: str) -> list[str]:

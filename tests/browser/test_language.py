@@ -58,10 +58,10 @@ def test_an_accounts_choice_follows_it_to_another_browser(browser, live_server):
     try:
         for locale in ("en-GB", "de-DE"):
             context = browser.new_context(base_url=live_server.url, viewport=PHONE, locale=locale)
-            cookie = outside_the_event_loop(lambda: session_cookie(member))
-            context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url}])
             contexts.append(context)
         first, second = (context.new_page() for context in contexts)
+        cookie = outside_the_event_loop(lambda: session_cookie(member))
+        contexts[0].add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url}])
         first.goto("/account/notifications/")
         expect(first.get_by_role("heading", level=1)).to_have_text("Notifications")
         first.get_by_label("Language").select_option("es")
@@ -69,7 +69,11 @@ def test_an_accounts_choice_follows_it_to_another_browser(browser, live_server):
         assert outside_the_event_loop(lambda: User.objects.get(pk=member.pk).language) == "es"
         nothing_overflows(first)
 
-        second.goto("/account/notifications/")  # a German browser, the same account: Spanish
+        second.goto("/login/?next=/account/notifications/")  # a German browser signs in: Spanish from then on
+        expect(second.get_by_role("heading", level=1)).to_have_text("Anmelden")
+        second.get_by_label("Benutzername").fill(member.username)
+        second.get_by_label("Passwort").fill("a long enough password")
+        second.get_by_role("button", name="Anmelden").last.click()
         expect(second.locator("html")).to_have_attribute("lang", "es")
         expect(second.get_by_role("heading", level=1)).to_have_text("Notificaciones")
         nothing_overflows(second)

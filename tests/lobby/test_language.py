@@ -40,7 +40,9 @@ def test_the_menu_keeps_the_choice_on_the_account_and_it_follows_the_account():
     assert User.objects.get(pk=member.pk).language == "es"
 
     elsewhere = Client()  # another browser, which says German, signs in: the account's Spanish wins
-    elsewhere.force_login(member, backend="lobby.auth.Backend")
+    signed_in = elsewhere.post("/login/", {"username": member.username, "password": "a long enough password"},
+                               HTTP_ACCEPT_LANGUAGE="de")
+    assert signed_in.status_code == 302
     page = elsewhere.get("/account/notifications/", HTTP_ACCEPT_LANGUAGE="de")
     assert page["Content-Language"] == "es" and "Notificaciones" in page.content.decode()
     assert elsewhere.cookies[settings.LANGUAGE_COOKIE_NAME].value == "es"
