@@ -14,3 +14,17 @@ ensure_venv() {
     echo "$want" > "$stamp"
   fi
 }
+
+# Compile the translations (locale/*/LC_MESSAGES/*.po into .mo, which git ignores) with
+# Django's compilemessages, which needs msgfmt: Debian's gettext, installed when missing.
+compile_translations() {
+  if ! command -v msgfmt >/dev/null 2>&1; then
+    echo "Installing Debian's gettext (msgfmt, to compile the translations) ..."
+    if [ "$(id -u)" = 0 ]; then
+      (apt-get update -qq && apt-get install -y -qq gettext) >/dev/null
+    else
+      (sudo -n apt-get update -qq && sudo -n apt-get install -y -qq gettext) >/dev/null
+    fi || { echo "Could not install gettext (apt-get install gettext): the site is in English only."; return 0; }
+  fi
+  .venv/bin/python manage.py compilemessages -v0 -i .venv -i node_modules -i staticfiles -i tests
+}

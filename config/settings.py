@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -86,9 +87,13 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie, else the browser's Accept-Language (docs/translating.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Signing in sets the language cookie to the account's own choice (lobby/language.py).
+    "lobby.language.AccountLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errorpages.BlankRefusalPages",
@@ -212,9 +217,34 @@ LOGIN_URL = "lobby:login"
 LOGIN_REDIRECT_URL = "lobby:home"
 LOGOUT_REDIRECT_URL = "lobby:home"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The languages are the folders of locale/ (each a translation, docs/translating.md) and
+# English, the source. Folders named in PSEUDO_LOCALES are the tests' pseudo-locale: offered
+# only when BOARDHALL_PSEUDO_LOCALE is set (the tests set it).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+PSEUDO_LOCALES = ("xx",)
+
+
+def locale_languages(folder: Path, *, pseudo: bool) -> list[tuple[str, str]]:
+    """("en", "English") and, for each folder of ``folder`` holding a django.po, its code and
+    the language's own name (Django's list of languages; the code itself if it has none);
+    a folder in PSEUDO_LOCALES only with ``pseudo``."""
+    codes = sorted(path.parent.parent.name for path in folder.glob("*/LC_MESSAGES/django.po"))
+    found = [code for code in codes if code != "en" and (pseudo or code not in PSEUDO_LOCALES)]
+    languages = [("en", "English")]
+    for code in found:
+        code = code.lower().replace("_", "-")
+        name = LANG_INFO.get(code, {}).get("name_local", code)
+        languages.append((code, name[:1].upper() + name[1:]))  # as a menu shows it: "Español"
+    return languages
+
+
+# The language cookie (the footer's menu sets it) lasts a year; readable by the pages' scripts.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGES = locale_languages(LOCALE_PATHS[0], pseudo=env_bool("BOARDHALL_PSEUDO_LOCALE", False))
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -236,6 +266,7 @@ SESSION_ENGINE = "lobby.sessions.database" if REDIS_URL else "lobby.sessions.cac
 AUTHENTICATION_BACKENDS = ["lobby.auth.Backend", "django.contrib.auth.backends.ModelBackend"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS_ONLY else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY

@@ -21,6 +21,7 @@ import asyncio
 import weakref
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.match.errors import ServiceError
@@ -76,4 +77,4 @@ def _active(call: dict, active: set[int]) -> bool:
 
 
 def _signed_out() -> ServiceError:
-    return ServiceError("signed_out", "You have logged out: this move was not played.")
+    return ServiceError("signed_out", _("You have logged out: this move was not played."))

@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from django.utils.translation import gettext as _
+
 from games.match.text import json_fields_once
 
 MAX_FRAME_CHARS = 4096
@@ -64,22 +66,22 @@ class Malformed(Exception):
 def parse(text_data: str | None, bytes_data: bytes | None = None,
           shapes: dict[str, dict[str, Field]] = SHAPES) -> tuple[str, dict[str, Any]]:
     if text_data is None:
-        raise Malformed("Messages are JSON text, not binary frames.")
+        raise Malformed(_("Messages are JSON text, not binary frames."))
     if len(text_data) > MAX_FRAME_CHARS:
-        raise Malformed(f"Messages must be JSON text of at most {MAX_FRAME_CHARS} characters.")
+        raise Malformed(_("Messages must be JSON text of at most %(count)d characters.") % {"count": MAX_FRAME_CHARS})
     if _brackets_outside_strings(text_data) > MAX_BRACKETS:
-        raise Malformed("A message is one flat JSON object; this one nests arrays or objects.")
+        raise Malformed(_("A message is one flat JSON object; this one nests arrays or objects."))
     try:
         content = json.loads(text_data, object_pairs_hook=json_fields_once)
     except (ValueError, RecursionError):
-        raise Malformed("That message is not valid JSON (or repeats a field).") from None
+        raise Malformed(_("That message is not valid JSON (or repeats a field).")) from None
     kind = content.get("type") if isinstance(content, dict) else None
     if not isinstance(kind, str) or kind not in shapes:
-        raise Malformed(f'Expected a JSON object with "type": one of {", ".join(shapes)}.')
+        raise Malformed(_('Expected a JSON object with "type": one of %(types)s.') % {"types": ", ".join(shapes)})
     shape = shapes[kind]
     unknown = sorted(set(content) - set(shape) - {"type"})
     if unknown:
-        raise Malformed(f"A {kind} message has no field {unknown[0]!r}.")
+        raise Malformed(_("A %(type)s message has no field “%(field)s”.") % {"type": kind, "field": unknown[0]})
     fields = {}
     for name, field in shape.items():
         if name not in content and not field.required:
@@ -87,13 +89,15 @@ def parse(text_data: str | None, bytes_data: bytes | None = None,
         value = content.get(name)
         if field.kind is int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VERSION:
-                raise Malformed(f'A {kind} message needs "{name}", a whole number from 0 to {MAX_VERSION}.')
+                raise Malformed(_('A %(type)s message needs "%(field)s", a whole number from 0 to %(max)d.')
+                                % {"type": kind, "field": name, "max": MAX_VERSION})
         elif field.kind is bool:
             if not isinstance(value, bool):
-                raise Malformed(f'A {kind} message needs "{name}": true or false.')
+                raise Malformed(_('A %(type)s message needs "%(field)s": true or false.') % {"type": kind, "field": name})
         elif not _is_clean_text(value, field.max_chars):
-            raise Malformed(f'A {kind} message needs "{name}": text of at most {field.max_chars} characters, '
-                            "with no NUL or unpaired surrogate characters.")
+            raise Malformed(_('A %(type)s message needs "%(field)s": text of at most %(count)d characters, '
+                              "with no NUL or unpaired surrogate characters.")
+                            % {"type": kind, "field": name, "count": field.max_chars})
         fields[name] = value
     return kind, fields
 

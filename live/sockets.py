@@ -26,6 +26,8 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.runtime import outages, presence, throttle
@@ -33,7 +35,7 @@ from games.runtime.dbthreads import db
 from games.runtime.outages import SERVICE_DOWN, TRY_AGAIN_LATER
 from games.selectors import snapshots
 from games.services import broadcast
-from live import protocol
+from live import language, protocol
 from lobby import sessions
 
 CLOSED_ABNORMALLY = 1006  # the websocket standard's code for a connection that ended without a close
@@ -54,6 +56,7 @@ class Socket(AsyncWebsocketConsumer):
     shapes = protocol.SHAPES  # the messages a client may send on this socket
     # Writes whose own trip to the database checks the sender (a move: ``live.movequeue``).
     checked_with_the_write: frozenset[str] = frozenset()
+    language: str | None = None  # the page's, read from the handshake (``live.language``)
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' ``AsyncConsumer.__call__`` with the lighter loop (``pump``)."""
@@ -105,7 +108,7 @@ class Socket(AsyncWebsocketConsumer):
                 await self.ask_to_retry()
                 return
             logger.exception("%s: %s failed", self, kind)
-            await self._error("server_error", "Something went wrong on our side; nothing was changed. Try again.")
+            await self._error("server_error", _("Something went wrong on our side; nothing was changed. Try again."))
 
     def parse(self, text_data: str | None, bytes_data: bytes | None) -> tuple[str, dict[str, Any]]:
         """The frame as (kind, fields) by this socket's ``shapes``; ``protocol.Malformed`` if not."""
@@ -130,7 +133,7 @@ class Socket(AsyncWebsocketConsumer):
         await getattr(self, f"_on_{kind}")(**fields)
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json_text({"type": "error", "code": code, "message": message, **extra})
+        await self.send_json_text({"type": "error", "code": code, "message": str(message), **extra})
 
     # Channels assigns ``channel_receive`` (the channel layer's receive) and lets its failure
     # end the consumer, which Daphne reports as close 1011. Here it becomes a message instead:
@@ -178,7 +181,7 @@ class Socket(AsyncWebsocketConsumer):
             return
         logger.error("%s: %s failed", self, doing, exc_info=error)
         self.retrying = True  # closing: what it sends from here on changes nothing
-        await self._error("server_error", "Something went wrong on our side. Reload the page to try again.")
+        await self._error("server_error", _("Something went wrong on our side. Reload the page to try again."))
         await self.close(code=SERVER_ERROR)
 
     async def before_retry(self) -> None:
@@ -191,7 +194,7 @@ class Socket(AsyncWebsocketConsumer):
         client = throttle.client_key(self.scope)
         if not await throttle.limits().open(client, self.channel_name):
             await self.send_json_text({"type": "error", "code": "too_many_sockets",
-                                       "message": "Too many pages open at once: close some and reload this one."})
+                                       "message": _("Too many pages open at once: close some and reload this one.")})
             await self.close(code=TOO_MANY)
             return False
         self.client = client
@@ -223,7 +226,7 @@ class Socket(AsyncWebsocketConsumer):
         False is returned: the message changes nothing."""
         if self.client is not None and await throttle.limits().take(self.client):
             return True
-        await self._error("rate_limited", "Too many messages: slow down and try again in a moment.")
+        await self._error("rate_limited", _("Too many messages: slow down and try again in a moment."))
         return False
 
     # -- who may write ---------------------------------------------------------------------------
@@ -271,8 +274,13 @@ class Socket(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
+        if self.language is None:
+            self.language = language.scope_language(self.scope)
         try:
-            await handler(message)
+            # Every message is handled in the page's language: what this socket says (and the
+            # services it calls on the database threads, which carry the context) reads in it.
+            with translation.override(self.language):
+                await handler(message)
         finally:
             if message["type"] == "websocket.receive":  # a restart closes the socket between two (config/drain.py)
                 self.scope.get("message_handled", _nothing)()

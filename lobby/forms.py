@@ -3,6 +3,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _
 
 from games.computer.search import LEVELS
 from games.match import clocks
@@ -13,13 +14,13 @@ from games.rules import GAMES
 
 
 class GuestForm(forms.Form):
-    display_name = forms.CharField(max_length=30, label="Your name")
+    display_name = forms.CharField(max_length=30, label=_("Your name"))
 
 
 class SignupForm(forms.Form):
-    username = forms.CharField(max_length=150, label="User name")
-    display_name = forms.CharField(max_length=30, required=False, label="Display name")
-    password = forms.CharField(widget=forms.PasswordInput, label="Password")
+    username = forms.CharField(max_length=150, label=_("User name"))
+    display_name = forms.CharField(max_length=30, required=False, label=_("Display name"))
+    password = forms.CharField(widget=forms.PasswordInput, label=_("Password"))
 
 
 class _UsernameLengthChecked:
@@ -35,7 +36,11 @@ class _UsernameLengthChecked:
 
 
 class LoginForm(_UsernameLengthChecked, AuthenticationForm):
-    pass
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The site's own words for the two fields (Django's label is the model's "username").
+        self.fields["username"].label = _("User name")
+        self.fields["password"].label = _("Password")
 
 
 class AdminLoginForm(_UsernameLengthChecked, AdminAuthenticationForm):

@@ -23,6 +23,9 @@ class User(AbstractUser):
     # A program playing through the bot API (botapi.services.bot_upgrade): for good, marked
     # "bot" wherever its name shows, never in the quick-game pool.
     is_bot = models.BooleanField(default=False, help_text="a program's account, playing through the bot API")
+    # The language the player chose in the footer's menu (a code of settings.LANGUAGES), blank
+    # until chosen: their pages, sockets, emails and notifications use it (lobby.language).
+    language = models.CharField(max_length=16, blank=True, default="")
 
     objects = Users()
 

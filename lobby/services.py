@@ -12,6 +12,7 @@ from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as match_services
 from games.match import text
@@ -38,7 +39,7 @@ def _clean_name(display_name: str, *, owner: User | None = None) -> tuple[str, s
 
 
 def _name_taken(name: str) -> ServiceError:
-    return ServiceError("name_taken", f"Another player is called {name!r} (or nearly so); choose another name.")
+    return ServiceError("name_taken", _("Another player is called “%(name)s” (or nearly so); choose another name.") % {"name": name})
 
 
 # Tries at a generated guest name before giving up: with a million names, a few are taken at most.
@@ -53,13 +54,13 @@ def guest_create(*, display_name: str | None = None) -> User:
     """
     if display_name is not None:
         return _guest_save(display_name)
-    for _ in range(GENERATED_NAME_TRIES):
+    for _try in range(GENERATED_NAME_TRIES):
         try:
             return _guest_save(f"Guest {secrets.randbelow(1_000_000):06d}")
         except ServiceError as err:
             if err.code != "name_taken":
                 raise
-    raise ServiceError("name_taken", "No free guest name was found: pick a name of your own to play.")
+    raise ServiceError("name_taken", _("No free guest name was found: pick a name of your own to play."))
 
 
 def _guest_save(display_name: str) -> User:
@@ -91,18 +92,19 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
     counts counts only sign-ups that would be made, not a taken name tried again."""
     username = (username or "").strip()
     if not username:
-        raise ServiceError("invalid_username", "Choose a user name.")
+        raise ServiceError("invalid_username", _("Choose a user name."))
     try:
         User.username_validator(username)
     except ValidationError as err:
         raise ServiceError("invalid_username", " ".join(err.messages)) from None
     if username.casefold().startswith(RESERVED_USERNAMES):
-        starts = ", ".join(f"'{prefix}'" for prefix in RESERVED_USERNAMES[:-1]) + f" or '{RESERVED_USERNAMES[-1]}'"
-        raise ServiceError("reserved_username", f"User names starting with {starts} belong to the site's own "
-                                                "accounts (the computer, guests, GGP players); choose another.")
+        starts = ", ".join(f"'{prefix}'" for prefix in RESERVED_USERNAMES)
+        raise ServiceError("reserved_username", _("User names starting with %(starts)s belong to the site's own "
+                                                  "accounts (the computer, guests, GGP players); choose another.")
+                           % {"starts": starts})
     user = guest if guest is not None and guest.is_guest else User()
     if _username_taken(username, user):  # said before the display name, which defaults to it
-        raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.")
+        raise ServiceError("username_taken", _("The user name “%(name)s” is taken; choose another.") % {"name": username})
     user.username = username
     user.display_name, user.name_key = _clean_name(display_name or user.display_name or username, owner=user)
     try:
@@ -118,7 +120,7 @@ def account_signup(*, username: str, password: str, display_name: str = "", gues
             user.save()
     except IntegrityError:  # another sign-up took the user name (or the display name) a moment ago
         if _username_taken(username, user):
-            raise ServiceError("username_taken", f"The user name {username!r} is taken; choose another.") from None
+            raise ServiceError("username_taken", _("The user name “%(name)s” is taken; choose another.") % {"name": username}) from None
         raise _name_taken(user.display_name) from None
     return user
 
@@ -153,6 +155,14 @@ def guests_expire(*, now=None) -> int:
     for guest in stranded:
         guest_leave(user=guest)
     return len(stranded)
+
+
+def user_language_set(*, user: User, language: str) -> None:
+    """Keep ``language`` (a code of ``settings.LANGUAGES``, checked by the caller) as the
+    account's choice (``lobby.language``)."""
+    if user.language != language:
+        user.language = language
+        User.objects.filter(pk=user.pk).update(language=language)
 
 
 def pages_signed_out(*, request, user, **_) -> None:

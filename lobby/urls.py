@@ -13,4 +13,5 @@ urlpatterns = [
     path("matches/new/", views.match_create, name="match_create"),
     path("play/computer/", views.computer_play, name="computer_play"),
     path("play/friend/", views.friend_play, name="friend_play"),
+    path("language/", views.language_set, name="set_language"),
 ]

@@ -6,7 +6,9 @@ from django.contrib.auth import login, logout
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from games import selectors, services
 from games.match import clocks, guide, invites
@@ -15,7 +17,7 @@ from games.runtime import throttle
 from games.selectors.invites import invites_ended
 from games.services import ServiceError
 from games.views import refuse
-from lobby import forms
+from lobby import forms, language
 from lobby import services as accounts
 
 
@@ -41,7 +43,7 @@ def home(request):
 @require_POST
 def guest(request):
     if request.user.is_authenticated:  # a second name would strand the first (its matches, its name)
-        messages.info(request, f"You are already playing as {request.user.display_name}.")
+        messages.info(request, _("You are already playing as %(name)s.") % {"name": request.user.display_name})
         return redirect(_next_url(request))
     form = forms.GuestForm(request.POST)
     if form.is_valid():
@@ -55,7 +57,7 @@ def guest(request):
         else:
             login(request, user, backend="lobby.auth.Backend")
     else:
-        messages.error(request, f"Choose a display name of at most {accounts.NAME_MAX} characters.")
+        messages.error(request, _("Choose a display name of at most %(count)d characters.") % {"count": accounts.NAME_MAX})
     return redirect(_next_url(request))
 
 
@@ -70,7 +72,7 @@ def signup(request):
             form.add_error(None, err.message)
         else:
             login(request, user, backend="lobby.auth.Backend")
-            messages.success(request, f"Welcome, {user.display_name}: your account is ready.")
+            messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user.display_name})
             return redirect("lobby:home")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -187,7 +189,7 @@ def _limits(against_computer: bool) -> tuple[str, int, int]:
 
 
 def _address_may_create(request, *, against_computer: bool) -> bool:
-    action, _, per_address = _limits(against_computer)
+    action, _per_player, per_address = _limits(against_computer)
     return throttle.action_allowed(action, _address(request), per_address)
 
 
@@ -201,9 +203,9 @@ def _guest_refusal(request) -> str | None:
     share of the per-guest limits, which a fresh guest a minute would otherwise evade."""
     return _address_refusal(
         request, "guest", settings.GUEST_CREATE_PER_ADDRESS_PER_MINUTE, settings.GUEST_CREATE_PER_ADDRESS_PER_DAY,
-        too_fast="Too many guests were made from your address just now: wait a minute, then try again.",
-        today=("Your address has made as many guests as it may today: sign up or log in to play on, "
-               "or come back tomorrow."))
+        too_fast=_("Too many guests were made from your address just now: wait a minute, then try again."),
+        today=_("Your address has made as many guests as it may today: sign up or log in to play on, "
+                "or come back tomorrow."))
 
 
 def _signup_refusal(request) -> str | None:
@@ -212,9 +214,9 @@ def _signup_refusal(request) -> str | None:
     accounts by the hundred would farm the ladder (and evade the guests' limit)."""
     return _address_refusal(
         request, "signup", settings.SIGNUP_PER_ADDRESS_PER_MINUTE, settings.SIGNUP_PER_ADDRESS_PER_DAY,
-        too_fast="Too many accounts were made from your address just now: wait a minute, then try again.",
-        today=("Your address has made as many new accounts as it may today: log in to one you have, "
-               "or come back tomorrow."))
+        too_fast=_("Too many accounts were made from your address just now: wait a minute, then try again."),
+        today=_("Your address has made as many new accounts as it may today: log in to one you have, "
+                "or come back tomorrow."))
 
 
 def _address_refusal(request, action: str, per_minute: int, per_day: int, *, too_fast: str, today: str) -> str | None:
@@ -229,7 +231,7 @@ def _address_refusal(request, action: str, per_minute: int, per_day: int, *, too
 
 
 def _player_may_create(user, *, against_computer: bool) -> bool:
-    action, per_player, _ = _limits(against_computer)
+    action, per_player, _per_address = _limits(against_computer)
     return not user.is_authenticated or throttle.action_allowed(action, f"u{user.pk}", per_player)
 
 
@@ -255,7 +257,21 @@ def logout_page(request):
             accounts.guest_leave(user=user)
         logout(request)
         if guest_user:
-            messages.info(request, f"You have logged out; the name {user.display_name} is free again.")
+            messages.info(request, _("You have logged out; the name %(name)s is free again.") % {"name": user.display_name})
         return redirect("lobby:home")
     return render(request, "registration/logout.html", {
         "guest": guest_user, "unfinished": selectors.matches_of_player(user=user)})
+
+
+@require_POST
+def language_set(request):
+    """The footer's language menu: Django's ``set_language`` (the cookie, and back to the page),
+    and for a signed-in account its choice kept on the account too."""
+    chosen = language.supported(request.POST.get("language"))
+    # Only a language of the menu is kept (Django's own check accepts any with a catalogue).
+    request.POST = request.POST.copy()
+    request.POST["language"] = chosen or ""
+    response = set_language(request)
+    if chosen is not None and request.user.is_authenticated:
+        accounts.user_language_set(user=request.user, language=chosen)
+    return response

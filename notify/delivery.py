@@ -22,7 +22,7 @@ from typing import Callable
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from notify.events import CHANNELS, Notice, Reads
 from notify.mail import email_enabled, email_send
@@ -117,6 +117,19 @@ def deliver(notice: Notice) -> list[str]:
         return []
     if not claim(notice):
         return []
+    with translation.override(recipient_language(user)):
+        return _send(notice, user, preference, channels, subscriptions)
+
+
+def recipient_language(user) -> str:
+    """The language the recipient chose in the footer's menu (kept on the account), else the
+    site's default."""
+    chosen = getattr(user, "language", "")
+    codes = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in codes else settings.LANGUAGE_CODE
+
+
+def _send(notice: Notice, user, preference: Preference, channels: list, subscriptions: list) -> list[str]:
     sent = []
     for channel in channels:
         text = text_of(notice, channel)

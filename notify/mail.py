@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.utils.translation import gettext as _
 
 from notify.texts import Text
 
@@ -16,17 +17,17 @@ def email_enabled() -> bool:
 
 def email_send(*, to: str, text: Text, kind_said: str) -> None:
     body = (f"{text.body}\n\n{text.url}\n\n-- \n"
-            f"You get this email because you asked to be told when {kind_said}.\n"
-            f"Stop these emails (one click): {text.unsubscribe_url}\n"
-            f"All your notification settings: {text.settings_url}\n")
+            + _("You get this email because you asked to be told when %(event)s.") % {"event": kind_said} + "\n"
+            + _("Stop these emails (one click): %(url)s") % {"url": text.unsubscribe_url} + "\n"
+            + _("All your notification settings: %(url)s") % {"url": text.settings_url} + "\n")
     EmailMessage(subject=f"Boardhall: {text.title}", body=body, to=[to],
                  headers={"List-Unsubscribe": f"<{text.unsubscribe_url}>",
                           "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}).send()
 
 
 def confirmation_send(*, to: str, confirm_url: str, settings_url: str) -> None:
-    body = (f"Someone (we hope you) asked Boardhall to send notifications to this address.\n\n"
-            f"To confirm it, open this link within three days:\n{confirm_url}\n\n"
-            f"If it was not you, ignore this email: nothing will be sent unless the link is opened.\n"
-            f"Notification settings: {settings_url}\n")
-    EmailMessage(subject="Boardhall: confirm your email address", body=body, to=[to]).send()
+    body = (_("Someone (we hope you) asked Boardhall to send notifications to this address.") + "\n\n"
+            + _("To confirm it, open this link within three days:") + f"\n{confirm_url}\n\n"
+            + _("If it was not you, ignore this email: nothing will be sent unless the link is opened.") + "\n"
+            + _("Notification settings: %(url)s") % {"url": settings_url} + "\n")
+    EmailMessage(subject=_("Boardhall: confirm your email address"), body=body, to=[to]).send()

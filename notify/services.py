@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from notify.delivery import is_person, run_off_thread
 from notify.events import CHANNELS, KINDS
@@ -46,7 +47,7 @@ class Unsubscribed:
 
 def _require_person(user) -> None:
     if not (user.is_authenticated and is_person(user)):
-        raise NotifyError("not_for_guests", "Notifications are for signed-up accounts: sign up to get them.")
+        raise NotifyError("not_for_guests", _("Notifications are for signed-up accounts: sign up to get them."))
 
 
 def preference_of(user) -> Preference:
@@ -64,9 +65,9 @@ def preference_update(*, user, choices: set[str], email: str) -> Preference:
         try:
             validate_email(email)
         except ValidationError:
-            raise NotifyError("bad_email", f"{email[:80]} is not an email address.") from None
+            raise NotifyError("bad_email", _("%(address)s is not an email address.") % {"address": email[:80]}) from None
         if len(email) > 254:
-            raise NotifyError("bad_email", "That email address is too long.")
+            raise NotifyError("bad_email", _("That email address is too long."))
     with transaction.atomic():
         preference = Preference.objects.select_for_update().filter(user=user).first() or Preference(user=user)
         new_address = email.lower() != preference.email.lower()
@@ -78,7 +79,7 @@ def preference_update(*, user, choices: set[str], email: str) -> Preference:
             preference.email, preference.email_confirmed = email, False
         preference.save()
         if new_address and email:
-            transaction.on_commit(partial(run_off_thread, partial(_confirmation_logged, user.pk, email)), robust=True)
+            transaction.on_commit(partial(run_off_thread, partial(_confirmation_logged, user.pk, email, translation.get_language())), robust=True)
     return preference
 
 
@@ -86,15 +87,17 @@ def _confirmation_allowed(user) -> None:
     now = timezone.now()
     row = SendLog.objects.filter(user=user, kind="confirm", key=0).first()
     if row is not None and row.sent_at > now - CONFIRM_EVERY:
-        raise NotifyError("too_soon", "A confirmation email was sent less than a minute ago: "
-                                      "wait a minute before changing the address again.")
+        raise NotifyError("too_soon", _("A confirmation email was sent less than a minute ago: "
+                                        "wait a minute before changing the address again."))
     SendLog.objects.update_or_create(user=user, kind="confirm", key=0, defaults={"sent_at": now})
 
 
-def _confirmation_logged(user_id: int, email: str) -> None:
+def _confirmation_logged(user_id: int, email: str, language: str | None) -> None:
+    """Send the confirmation, in the language of the page that asked for it."""
     try:
-        confirmation_send(to=email, settings_url=absolute(reverse("notify:settings")),
-                          confirm_url=absolute(reverse("notify:confirm", args=[confirm_token(user_id=user_id, email=email)])))
+        with translation.override(language):
+            confirmation_send(to=email, settings_url=absolute(reverse("notify:settings")),
+                              confirm_url=absolute(reverse("notify:confirm", args=[confirm_token(user_id=user_id, email=email)])))
     except Exception:
         logger.exception("could not send the confirmation email of player %s", user_id)
 
@@ -104,12 +107,12 @@ def email_confirm(*, token: str) -> Preference:
     try:
         user_id, email = confirm_read(token)
     except BadToken:
-        raise NotifyError("bad_link", "This confirmation link is not valid or has expired (links last three days): "
-                                      "save your address again to get a new one.") from None
+        raise NotifyError("bad_link", _("This confirmation link is not valid or has expired (links last three days): "
+                                        "save your address again to get a new one.")) from None
     with transaction.atomic():
         preference = Preference.objects.select_for_update().filter(user_id=user_id).first()
         if preference is None or preference.email.lower() != email.lower():
-            raise NotifyError("other_address", "This link is for an address the account no longer uses.")
+            raise NotifyError("other_address", _("This link is for an address the account no longer uses."))
         if not preference.email_confirmed:
             preference.email_confirmed = True
             preference.save(update_fields=["email_confirmed"])
@@ -122,8 +125,8 @@ def unsubscribe(*, token: str) -> Unsubscribed:
     try:
         wanted = unsubscribe_read(token)
     except BadToken:
-        raise NotifyError("bad_link", "This unsubscribe link is not valid: it may have been cut short. "
-                                      "Open your notification settings to turn notifications off.") from None
+        raise NotifyError("bad_link", _("This unsubscribe link is not valid: it may have been cut short. "
+                                        "Open your notification settings to turn notifications off.")) from None
     field = f"{wanted.channel}_{wanted.kind}"
     changed = Preference.objects.filter(user_id=wanted.user_id, **{field: True}).update(**{field: False})
     return Unsubscribed(channel=wanted.channel, kind=wanted.kind, was_on=changed > 0)
@@ -135,7 +138,7 @@ def _key(value: str, size: int, name: str) -> str:
     except (binascii.Error, ValueError):
         raw = b""
     if len(raw) != size:
-        raise NotifyError("bad_subscription", f"The browser's {name} key is not valid.")
+        raise NotifyError("bad_subscription", _("The browser's %(name)s key is not valid.") % {"name": name})
     return value.rstrip("=")
 
 
@@ -144,10 +147,10 @@ def push_subscribe(*, user, endpoint: str, p256dh: str, auth: str) -> PushSubscr
     per account, the oldest going first)."""
     _require_person(user)
     if not isinstance(endpoint, str) or len(endpoint) > 1000 or not endpoint_allowed(endpoint):
-        raise NotifyError("push_service", "This browser's push service is not one this server sends to.")
+        raise NotifyError("push_service", _("This browser's push service is not one this server sends to."))
     p256dh, auth = _key(str(p256dh), 65, "p256dh"), _key(str(auth), 16, "auth")
     with transaction.atomic():
-        subscription, _ = PushSubscription.objects.update_or_create(
+        subscription, _created = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth})
         kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk").values_list("pk", flat=True)
         PushSubscription.objects.filter(user=user).exclude(pk__in=list(kept[:MAX_SUBSCRIPTIONS])).delete()

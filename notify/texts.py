@@ -7,15 +7,18 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from notify.events import Notice
 from notify.tokens import unsubscribe_token
 
-WHAT = {"turn": "it is your turn in a correspondence match",
-        "challenge": "someone challenges you",
-        "rematch": "someone offers you a rematch",
-        "followed": "a player you follow starts a public match",
-        "tournament": "a tournament you entered is about to start"}
+# Each event as the end of "... when <it happens>" (the unsubscribe page and the email's footer).
+WHAT = {"turn": gettext_lazy("it is your turn in a correspondence match"),
+        "challenge": gettext_lazy("someone challenges you"),
+        "rematch": gettext_lazy("someone offers you a rematch"),
+        "followed": gettext_lazy("a player you follow starts a public match"),
+        "tournament": gettext_lazy("a tournament you entered is about to start")}
 
 
 @dataclass(frozen=True)
@@ -32,16 +35,24 @@ def absolute(path: str) -> str:
 
 
 def text_of(notice: Notice, channel: str) -> Text:
+    """The notice's words in the active language (``notify.delivery`` activates the recipient's)."""
+    names = {"by": notice.by, "game": notice.game}
     if notice.kind == "turn":
-        title, body = f"Your turn: {notice.game}", f"{notice.by} moved: it is your turn in your {notice.game} match."
+        title = _("Your turn: %(game)s") % names
+        body = _("%(by)s moved: it is your turn in your %(game)s match.") % names
     elif notice.kind == "challenge":
-        title, body = f"{notice.by} challenges you", f"{notice.by} challenges you to {notice.game}. Answer soon: a challenge is open for a few minutes."
+        title = _("%(by)s challenges you") % names
+        body = _("%(by)s challenges you to %(game)s. Answer soon: a challenge is open for a few minutes.") % names
     elif notice.kind == "followed":
-        title, body = f"{notice.by} starts a match", f"{notice.by}, whom you follow, starts a public {notice.game} match."
+        title = _("%(by)s starts a match") % names
+        body = _("%(by)s, whom you follow, starts a public %(game)s match.") % names
     elif notice.kind == "tournament":
-        title, body = f"{notice.by} starts soon", f"The {notice.game} tournament {notice.by}, which you entered, starts in a few minutes."
+        # (here ``by`` is the tournament's name)
+        title = _("%(by)s starts soon") % names
+        body = _("The %(game)s tournament %(by)s, which you entered, starts in a few minutes.") % names
     else:
-        title, body = f"{notice.by} offers a rematch", f"{notice.by} offers you a rematch of your {notice.game} match."
+        title = _("%(by)s offers a rematch") % names
+        body = _("%(by)s offers you a rematch of your %(game)s match.") % names
     token = unsubscribe_token(user_id=notice.user_id, channel=channel, kind=notice.kind)
     return Text(title=title, body=body, url=absolute(notice.path),
                 unsubscribe_url=absolute(reverse("notify:unsubscribe", args=[token])),

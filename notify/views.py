@@ -13,6 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -25,10 +27,10 @@ from notify.push import vapid_key
 from notify.services import NotifyError
 from notify.texts import WHAT
 
-EVENT_LABELS = {"turn": "Your turn in a correspondence match", "challenge": "A challenge",
-                "rematch": "A rematch offer", "followed": "A player you follow starts a public match",
-                "tournament": "A tournament you entered is about to start"}
-CHANNEL_LABELS = {"email": "email", "push": "push notifications"}
+EVENT_LABELS = {"turn": gettext_lazy("Your turn in a correspondence match"), "challenge": gettext_lazy("A challenge"),
+                "rematch": gettext_lazy("A rematch offer"),
+                "followed": gettext_lazy("A player you follow starts a public match"),
+                "tournament": gettext_lazy("A tournament you entered is about to start")}
 
 
 @never_cache
@@ -42,7 +44,7 @@ def settings_page(request):
         except NotifyError as err:
             messages.error(request, err.message)
         else:
-            messages.success(request, "Your notification settings are saved.")
+            messages.success(request, _("Your notification settings are saved."))
         return redirect("notify:settings")
     person = not request.user.is_guest
     preference = services.preference_of(request.user)
@@ -59,9 +61,9 @@ def _json_body(request) -> dict:
     try:
         body = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError):
-        raise NotifyError("malformed", "The request was not JSON.") from None
+        raise NotifyError("malformed", _("The request was not JSON.")) from None
     if not isinstance(body, dict):
-        raise NotifyError("malformed", "The request was not a JSON object.")
+        raise NotifyError("malformed", _("The request was not a JSON object."))
     return body
 
 
@@ -98,12 +100,16 @@ def unsubscribe(request, token: str):
     try:
         done = services.unsubscribe(token=token)
     except NotifyError as err:
-        return render(request, "notify/link.html", {"title": "This link does not work", "message": err.message},
+        return render(request, "notify/link.html", {"title": _("This link does not work"), "message": err.message},
                       status=400)
-    what = WHAT[done.kind]
-    said = (f"You will no longer get {CHANNEL_LABELS[done.channel]} when {what}." if done.was_on
-            else f"You were already not getting {CHANNEL_LABELS[done.channel]} when {what}.")
-    return render(request, "notify/link.html", {"title": "Unsubscribed", "message": said})
+    what = {"event": WHAT[done.kind]}
+    if done.channel == "email":
+        said = (_("You will no longer get emails when %(event)s.") if done.was_on
+                else _("You were already not getting emails when %(event)s.")) % what
+    else:
+        said = (_("You will no longer get push notifications when %(event)s.") if done.was_on
+                else _("You were already not getting push notifications when %(event)s.")) % what
+    return render(request, "notify/link.html", {"title": _("Unsubscribed"), "message": said})
 
 
 @never_cache
@@ -112,11 +118,11 @@ def confirm(request, token: str):
     try:
         preference = services.email_confirm(token=token)
     except NotifyError as err:
-        return render(request, "notify/link.html", {"title": "This link does not work", "message": err.message},
+        return render(request, "notify/link.html", {"title": _("This link does not work"), "message": err.message},
                       status=400)
     return render(request, "notify/link.html", {
-        "title": "Address confirmed",
-        "message": f"Notifications you choose will be emailed to {preference.email}."})
+        "title": _("Address confirmed"),
+        "message": _("Notifications you choose will be emailed to %(address)s.") % {"address": preference.email}})
 
 
 @cache

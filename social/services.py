@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.match.errors import ServiceError
 from social.models import Block, Follow
@@ -16,15 +17,15 @@ BLOCK_MAX = 500  # players one player may block
 
 def _require_signed_in(user) -> None:
     if user is None or not user.is_authenticated or not user.is_active:
-        raise ServiceError("not_signed_in", "Choose a name (play as a guest) or log in first.")
+        raise ServiceError("not_signed_in", _("Choose a name (play as a guest) or log in first."))
 
 
 def _other_player(user, player_id: int):
     player = get_user_model().objects.filter(pk=player_id).first()
     if player is None:
-        raise ServiceError("no_such_player", "There is no such player.")
+        raise ServiceError("no_such_player", _("There is no such player."))
     if player.pk == user.pk:
-        raise ServiceError("yourself", "That is you.")
+        raise ServiceError("yourself", _("That is you."))
     return player
 
 
@@ -33,18 +34,18 @@ def follow_create(*, user, player_id: int) -> Follow:
     (``sign_up_required``), for oneself, for a player ``user`` has blocked, past ``FOLLOW_MAX``."""
     _require_signed_in(user)
     if user.is_guest:
-        raise ServiceError("sign_up_required", "Sign up to follow players: a guest's name is not kept.")
+        raise ServiceError("sign_up_required", _("Sign up to follow players: a guest's name is not kept."))
     player = _other_player(user, player_id)
     with transaction.atomic():
         existing = Follow.objects.filter(follower=user, followed=player).first()
         if existing is not None:
             return existing
         if Block.objects.filter(blocker=user, blocked=player).exists():
-            raise ServiceError("blocked", f"You have blocked {player}: unblock them first to follow them.")
+            raise ServiceError("blocked", _("You have blocked %(name)s: unblock them first to follow them.") % {"name": player})
         if Follow.objects.filter(follower=user).count() >= FOLLOW_MAX:
-            raise ServiceError("too_many_follows", f"You follow {FOLLOW_MAX} players, the most one account may: "
-                                                   "unfollow someone first.")
-        follow, _ = Follow.objects.get_or_create(follower=user, followed=player)
+            raise ServiceError("too_many_follows", _("You follow %(count)d players, the most one account may: "
+                                                     "unfollow someone first.") % {"count": FOLLOW_MAX})
+        follow, _created = Follow.objects.get_or_create(follower=user, followed=player)
     return follow
 
 
@@ -66,9 +67,9 @@ def block_create(*, user, player_id: int) -> Block:
         if existing is not None:
             return existing
         if Block.objects.filter(blocker=user).count() >= BLOCK_MAX:
-            raise ServiceError("too_many_blocks", f"You have blocked {BLOCK_MAX} players, the most one player may: "
-                                                  "unblock someone first.")
-        block, _ = Block.objects.get_or_create(blocker=user, blocked=player)
+            raise ServiceError("too_many_blocks", _("You have blocked %(count)d players, the most one player may: "
+                                                    "unblock someone first.") % {"count": BLOCK_MAX})
+        block, _created = Block.objects.get_or_create(blocker=user, blocked=player)
         Follow.objects.filter(follower=user, followed=player).delete()
     return block
 

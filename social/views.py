@@ -5,6 +5,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games.match.errors import ServiceError
@@ -35,20 +36,20 @@ def _act(request, player_id: int, service, done: str):
 
 @require_POST
 def follow(request, player_id: int):
-    return _act(request, player_id, services.follow_create, "You follow this player: see them under Following.")
+    return _act(request, player_id, services.follow_create, _("You follow this player: see them under Following."))
 
 
 @require_POST
 def unfollow(request, player_id: int):
-    return _act(request, player_id, services.follow_delete, "You no longer follow this player.")
+    return _act(request, player_id, services.follow_delete, _("You no longer follow this player."))
 
 
 @require_POST
 def block(request, player_id: int):
     return _act(request, player_id, services.block_create,
-                "Blocked: neither of you can challenge the other, and quick games never pair you.")
+                _("Blocked: neither of you can challenge the other, and quick games never pair you."))
 
 
 @require_POST
 def unblock(request, player_id: int):
-    return _act(request, player_id, services.block_delete, "Unblocked.")
+    return _act(request, player_id, services.block_delete, _("Unblocked."))

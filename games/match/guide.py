@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from games.match.labels import role_label
 from games.rules import GAMES, get_game
 
@@ -55,10 +57,51 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
 }
 
 
+# What people read of each rule set, in their language (the rules keep the English: GDL, the
+# move lists and the history use it). Game names as players of each language know them
+# (docs/translating.md, "Game vocabulary").
+TEXTS = {
+    "nine-board-tictactoe": (gettext_lazy("Nine-Board Tic-Tac-Toe"), gettext_lazy(
+        "Nine small boards in a 3x3 grid. The cell you play picks the small board your opponent must "
+        "play in next (any board when that one is full). Three in a row inside any one small board wins.")),
+    "tictactoe-x9": (gettext_lazy("Tic-Tac-Toe x9"), gettext_lazy(
+        "Nine-board tic-tac-toe in its x9 notation: mark a cell of the small board your opponent's last "
+        "cell points to (anywhere when it is full). Three in a row in any small board wins.")),
+    "nine-board-tictactoe-pie": (gettext_lazy("Nine-Board Tic-Tac-Toe with the pie rule"), gettext_lazy(
+        "Nine-board tic-tac-toe where red opens and blue may answer by swapping sides: blue then owns red's "
+        "first mark and red plays on with the other marker. Three in a row in any small board wins.")),
+    "tictactoe-3player": (gettext_lazy("Three-Player Tic-Tac-Toe"), gettext_lazy(
+        "Three players take turns on a 5x5 board. Four in a row ends the game and scores 100; "
+        "when it ends, three in a row still earns 66.")),
+    "tictactoe-3player-torus": (gettext_lazy("Three-Player Tic-Tac-Toe on a torus"), gettext_lazy(
+        "Three-player tic-tac-toe on a 5x5 board whose edges wrap around: a line leaving one side "
+        "continues on the opposite side.")),
+    "quarto-misere": (gettext_lazy("Misère Quarto"), gettext_lazy(
+        "Pick a piece from the pool, then place it on the 4x4 board. Whoever completes a row, column or "
+        "diagonal of four pieces sharing a trait (tall, dark, square, hollow, or their opposites) loses.")),
+    "quarto-misere-classic": (gettext_lazy("Misère Quarto, classic order"), gettext_lazy(
+        "Misère Quarto as originally played: you choose the piece your opponent must place. Whoever "
+        "completes a line of four pieces sharing a trait loses.")),
+}
+# The seats named by colour; marks (X, O, Z) read the same in every language.
+ROLE_WORDS = {"Red": pgettext_lazy("seat", "Red"), "Blue": pgettext_lazy("seat", "Blue"),
+              "White": pgettext_lazy("seat", "White"), "Black": pgettext_lazy("seat", "Black")}
+
+
+def _texts(info) -> dict[str, Any]:
+    name, summary = TEXTS.get(info.slug, (info.name, info.summary))
+    return {"slug": info.slug, "name": str(name), "summary": str(summary)}
+
+
+def _role(role: str) -> str:
+    label = role_label(role)
+    return str(ROLE_WORDS.get(label, label))
+
+
 def guide_games() -> list[dict[str, Any]]:
-    """The games that have a rules page, in lobby order, each with its variants."""
-    return [{"slug": info.slug, "name": info.name, "summary": info.summary,
-             "variants": [v for v in GAMES if v.variant_of == info.slug]}
+    """The games that have a rules page, in lobby order, each with its variants, in the active
+    language."""
+    return [{**_texts(info), "variants": [_texts(v) for v in GAMES if v.variant_of == info.slug]}
             for info in GAMES if not info.variant_of]
 
 
@@ -76,9 +119,9 @@ def game_guide(*, slug: str) -> dict[str, Any]:
     for diagram in DIAGRAMS[slug]:
         game = get_game(diagram.game)
         state = game.replay(list(diagram.actions))
-        facts: dict[str, Any] = {"to_move": role_label(game.to_move(state)) if not game.is_terminal(state) else None}
+        facts: dict[str, Any] = {"to_move": _role(game.to_move(state)) if not game.is_terminal(state) else None}
         if game.is_terminal(state):
-            facts["scores"] = {role_label(role): score for role, score in game.goals(state).items()}
+            facts["scores"] = {_role(role): score for role, score in game.goals(state).items()}
         diagrams[diagram.name] = {"view": game.view(state), "last": diagram.actions[-1] if diagram.actions else None,
                                   **facts}
-    return {**info, "diagrams": diagrams, "roles": [role_label(r) for r in get_game(slug).roles]}
+    return {**info, "diagrams": diagrams, "roles": [_role(r) for r in get_game(slug).roles]}

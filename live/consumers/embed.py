@@ -14,6 +14,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games import selectors
 from games.match.rulesets import stored_rules
 from games.runtime import outages, throttle
@@ -23,7 +26,7 @@ from games.services import ServiceError, broadcast
 from live.sockets import NOT_FOUND, READS, Socket
 
 logger = logging.getLogger(__name__)
-READ_ONLY = "This board is read-only: open the match on Boardhall to play, chat or offer anything."
+READ_ONLY = gettext_lazy("This board is read-only: open the match on Boardhall to play, chat or offer anything.")
 
 
 class EmbedConsumer(Socket):
@@ -59,7 +62,7 @@ class EmbedConsumer(Socket):
         """The state of the match if it is public; ``not_found`` otherwise. Reads only."""
         match = rows.match_by_id(self.match_id)
         if match is None or match.is_private:
-            raise ServiceError("not_found", "There is no such public match: private matches cannot be embedded.")
+            raise ServiceError("not_found", _("There is no such public match: private matches cannot be embedded."))
         stored_rules(match.game)
         return snapshots.state_event(selectors.match_snapshot(match=match), None)
 

@@ -6,6 +6,7 @@ import logging
 import random
 
 import orjson
+from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.match.settings import MatchSettings
@@ -72,7 +73,7 @@ class LobbyConsumer(Socket):
     def parse(self, text_data=None, bytes_data=None):
         """Whatever a client sends (text, bytes, JSON or not) gets the same answer (and is taken
         from the client's message budget like any socket's message)."""
-        raise protocol.Malformed("The lobby socket only sends.")
+        raise protocol.Malformed(_("The lobby socket only sends."))
 
     async def lobby_stale(self, event) -> None:
         try:
@@ -118,7 +119,7 @@ class LobbyConsumer(Socket):
     async def _send_mine(self) -> None:
         """Read the player's matches, listen to exactly their groups, and send the list. A match
         new to the list is read again once its group is joined, so no change falls between."""
-        for _ in range(2):
+        for _attempt in range(2):
             mine = await db(selectors.matches_of_player)(user=self.user)
             groups = frozenset(broadcast.match_group(m["id"]) for m in mine)
             added = groups - self.mine_groups
@@ -149,7 +150,7 @@ class SiteConsumer(Socket):
         self.user = self.scope.get("user")
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
-            await self._error("not_signed_in", "Choose a name (play as a guest) or log in first.")
+            await self._error("not_signed_in", _("Choose a name (play as a guest) or log in first."))
             await self.close(code=SIGNED_OUT)
             self.user = None
             return

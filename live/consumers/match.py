@@ -12,6 +12,8 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
+from django.utils.translation import gettext as _
+
 from games import selectors, services
 from games.match.rulesets import stored_rules
 from games.runtime import outages
@@ -102,7 +104,7 @@ class MatchConsumer(Socket):
         invitation) or ``unknown_rules`` (a match of rules this site no longer has)."""
         match = rows.match_by_id(self.match_id)
         if match is None or not selectors.match_can_view(match=match, user=self.user, invite_token=invite):
-            raise ServiceError("not_found", "There is no such match, or it is private and you have no invitation.")
+            raise ServiceError("not_found", _("There is no such match, or it is private and you have no invitation."))
         stored_rules(match.game)
         seats = services.presence_enter(match_id=self.match_id, channel_name=self.channel_name, user=self.user)
         snapshot = selectors.match_snapshot(match=match, seats=seats)

@@ -21,3 +21,8 @@ if (header && button && menu) {
     button.focus();
   });
 }
+
+// The footer's language menu: choosing a language sends its form at once (without this
+// script, its button does).
+const languageForm = document.querySelector("[data-testid=language-form]");
+languageForm?.querySelector("select")?.addEventListener("change", () => languageForm.requestSubmit());

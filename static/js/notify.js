@@ -20,7 +20,7 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.message || "The server refused this browser's subscription.");
+  if (!response.ok) throw new Error(answer.message || gettext("The server refused this browser's subscription."));
   return answer;
 }
 
@@ -39,13 +39,13 @@ async function turnOn() {
   try {
     const permission = await Notification.requestPermission();
     if (permission !== "granted") {
-      status.textContent = "This browser does not allow notifications from this site: allow them in its settings, then try again.";
+      status.textContent = gettext("This browser does not allow notifications from this site: allow them in its settings, then try again.");
       return;
     }
     const worker = await registration();
     const subscription = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(data.publicKey) });
     await post("/account/notifications/push/", subscription.toJSON());
-    status.textContent = "Push notifications are on in this browser. Choose above which events they are for.";
+    status.textContent = gettext("Push notifications are on in this browser. Choose above which events they are for.");
     show(true);
   } catch (error) {
     status.textContent = `Push notifications could not be turned on in this browser: ${error.message}`;
@@ -63,7 +63,7 @@ async function turnOff() {
       await post("/account/notifications/push/remove/", { endpoint: subscription.endpoint });
       await subscription.unsubscribe();
     }
-    status.textContent = "Push notifications are off in this browser.";
+    status.textContent = gettext("Push notifications are off in this browser.");
     show(false);
   } catch (error) {
     status.textContent = `Push notifications could not be turned off: ${error.message}`;
@@ -74,7 +74,7 @@ async function turnOff() {
 
 async function start() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    status.textContent = "This browser cannot receive push notifications.";
+    status.textContent = gettext("This browser cannot receive push notifications.");
     return;
   }
   const worker = await registration();

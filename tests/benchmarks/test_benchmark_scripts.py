@@ -157,3 +157,10 @@ def test_the_arena_wave_benchmark_pairs_a_pool():
     out = run("benchmarks/arena_waves.py", "--runs", "1", "--sizes", "20")
     row = next(line for line in out.splitlines() if line.startswith("| 20 |")).split("|")
     assert 0 < int(row[2]) <= 10
+
+
+def test_the_pages_benchmark_prints_a_row_per_page_and_language():
+    out = run("benchmarks/pages.py", "--requests", "2")
+    rows = [line.split() for line in out.splitlines() if re.search(r"\s(en|de|fr|es)\s+\d", line)]
+    assert {row[-3] for row in rows} == {"en", "de", "fr", "es"}
+    assert len(rows) == 6 * 4 and all(float(row[-2]) > 0 for row in rows)

@@ -50,3 +50,22 @@ def test_a_turn_email_says_whose_move_it_was(smtp):
     assert mail["Subject"] == "Boardhall: Your turn: Nine-Board Tic-Tac-Toe"
     assert "member 2 moved: it is your turn in your Nine-Board Tic-Tac-Toe match." in mail.get_content()
     assert "when it is your turn in a correspondence match" in mail.get_content()
+
+
+def test_an_email_goes_in_the_recipients_language(smtp):
+    """The account's language, not the sender's page's: the notice is sent off any request."""
+    one, two = make_accounts(2)
+    one.language, two.language = "de", "fr"
+    one.save(update_fields=["language"])
+    two.save(update_fields=["language"])
+    opt_in(one, "email_turn", email="one@example.org")
+    opt_in(two, "email_challenge", email="two@example.org")
+    deliver(Notice(kind="turn", user_id=one.pk, key=3, watched_match=3, path="/matches/3/",
+                   game="Quarto", by="member 2"))
+    deliver(Notice(kind="challenge", user_id=two.pk, key=one.pk, path="/", game="Quarto", by="member 1"))
+    german, french = smtp.messages
+    assert german["Subject"] == "Boardhall: Du bist am Zug: Quarto"
+    assert "member 2 hat gezogen: du bist in deiner Partie Quarto am Zug." in german.get_content()
+    assert "wenn du in einer Fernpartie am Zug bist" in german.get_content()
+    assert french["Subject"] == "Boardhall: member 1 vous défie"
+    assert "Ne plus recevoir ces e-mails (un clic)" in french.get_content()
