@@ -11,9 +11,12 @@ the turn. Where it is thought about (``COMPUTER_WORKERS``):
 Every path reads the position (``selectors.computer_turn``), thinks with no database
 connection or lock held, and submits through ``move_submit`` like any player, with the version
 it thought about: if the match moved on meanwhile, the stale version is refused and nothing
-happens. A restart loses no turn: each server process asks for every pending one as it starts,
-its clock sweep asks again for one that has waited too long (``services.computer_turns_resume``,
-from ``games/services/flagfall.py``), and opening the match page asks again.
+happens. Across processes and hosts (every worker hears every ask on the publish/subscribe
+layer, and web processes ask again) one process at a time thinks about a turn: the one that
+holds its lease (``turn_lease``, ``games.runtime.leases``). A restart loses no turn: each
+server process asks for every pending one as it starts, its clock sweep asks again for one
+that has waited too long (``services.computer_turns_resume``, from
+``games/services/flagfall.py``), and opening the match page asks again.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from django.db import transaction
 from games import selectors
 from games.computer import search as computer
 from games.match.errors import ServiceError
-from games.runtime import eventloop, outages
+from games.runtime import eventloop, leases, outages
 from games.runtime.dbthreads import db
 from games.runtime.handoffs import Handoff
 
@@ -118,19 +121,42 @@ async def play_turn_when_possible(match_id: int, version: int, executor: Executo
 
 
 async def play_turn(match_id: int, version: int, executor: Executor) -> None:
-    """Play the computer's turn at ``version``, thinking on ``executor``; once per process."""
+    """Play the computer's turn at ``version``, thinking on ``executor``: once per process, and
+    once across processes and hosts while its lease holds (``turn_lease``; a turn another
+    process holds is left to it)."""
     key = (match_id, version)
     if key in _tasks:
         return
     _tasks[key] = asyncio.current_task()
+    lease, token, submitted = "", None, False
     try:
         turn = await db(selectors.computer_turn)(match_id=match_id, version=version)
         if turn is None:
             return
+        lease = turn_lease(turn)
+        token = await asyncio.to_thread(leases.lease_take, lease, seconds=stalled_after_seconds())
+        if token is None:
+            return
         action = await asyncio.get_running_loop().run_in_executor(executor, _think_args(turn))
         await db(_submit_turn)(turn, action)
+        submitted = True
     finally:
         _tasks.pop(key, None)
+        if token is not None and not submitted:  # not played: another process may try at once
+            await asyncio.to_thread(leases.lease_release, lease, token)
+
+
+def turn_lease(turn: selectors.ComputerTurn) -> str:
+    """The lease of the computer's ``turn`` (its match and version, and the match's own random
+    token: ids come back after a database is emptied, a match's token does not). It lasts as
+    long as a turn may take before it counts as lost (``stalled_after_seconds``): a holder that
+    died loses it then, and the next ask (the asking web process's, or a clock sweep's) is
+    taken by a process that runs. Once the move is submitted the lease is kept until it runs
+    out, not given back: a process that read the turn just before the move committed must not
+    take it then. A holder slower than the lease (a machine overloaded for seconds) may see a
+    second process think about the same turn: its move is still played once, the later one
+    refused as stale."""
+    return f"computer-turn:{turn.match_id}:{turn.seed}"
 
 
 def _think_args(turn: selectors.ComputerTurn):
