@@ -92,8 +92,8 @@ def stalled_after_seconds() -> float:
 async def _to_worker(match_id: int, version: int) -> None:
     """Ask the workers, and ask again while the turn is still not played: a message on a channel
     nobody listens to is lost (Redis was away, or a worker had not subscribed again yet after
-    it came back). A worker already playing the turn refuses a second one; a played turn ends
-    the asking."""
+    it came back). Only the process that holds the turn's lease thinks about it (``turn_lease``);
+    a played turn ends the asking."""
     for _ in range(WORKER_ASKS):
         try:
             await get_channel_layer().send(COMPUTER_CHANNEL, {"type": "computer.turn", "match_id": match_id,
