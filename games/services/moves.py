@@ -232,8 +232,8 @@ def computer_turns_resume(*, stalled_only: bool) -> int:
     computer's (``computer_turn_resume``): all of them when a server process starts (the turns
     it was playing died with the last one), or with ``stalled_only`` those whose turn began
     longer ago than a turn takes (``bots.stalled_after_seconds``: its request was lost). Asking
-    for a turn being played is harmless: that process refuses it, and a stale version is
-    refused by ``move_submit``. Two queries, plus the seats of each match asked for; returns
+    for a turn being played is harmless: only the holder of its lease plays it (``bots.turn_lease``),
+    and a stale version is refused by ``move_submit``. Two queries, plus the seats of each match asked for; returns
     how many were asked for. A match of rules this site no longer has is skipped (``rules_or_skip``)."""
     active = Match.objects.filter(status=Match.Status.ACTIVE, seats__player__is_computer=True,
                                   seats__resigned=False).distinct()
