@@ -23,7 +23,7 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import Match, Move
 from games.rules import get_game
-from games.runtime import starting
+from games.runtime import leases, starting
 from games.runtime.starting import RunStartHooks
 from games.services import flagfall
 from tests.games.services.test_services import assert_refused
@@ -346,6 +346,38 @@ async def test_asking_again_for_a_turn_being_played_plays_it_once(monkeypatch):
     assert thinking == [1]
     assert await database_sync_to_async(lambda: Move.objects.filter(match=match).count())() == 2
     assert await database_sync_to_async(services.computer_turns_resume)(stalled_only=False) == 0  # the human's turn
+    computer.pool.shutdown()
+
+
+@pytest.mark.services  # the lease lives in Redis: bin/test stage 2
+@pytest.mark.django_db(transaction=True)
+@override_settings(COMPUTER_WORKERS="pool", **FAST)
+async def test_a_turn_whose_lease_a_dead_process_holds_is_played_once_the_lease_runs_out(monkeypatch, settings):
+    """Another process took the turn's lease and died: this one leaves the turn until the lease
+    runs out, then plays it, and keeps the lease after the move (a process that read the turn
+    before the move must not take it)."""
+    if not settings.REDIS_URL:
+        pytest.skip("the lease lives in Redis (REDIS_URL): bin/test stage 2")
+    computer = HeldComputer(monkeypatch)
+    computer.answer.set()  # it answers at once
+    monkeypatch.setattr(bots, "_request", lambda match_id, version: None)  # only the test asks
+    human, = await database_sync_to_async(make_players)(1)
+    match = await database_sync_to_async(services.match_create)(
+        user=human, settings=MatchSettings("nine-board-tictactoe"), role="oPlayer", against_computer=True)
+    turn = await database_sync_to_async(selectors.computer_turn)(match_id=match.pk, version=match.version)
+    lease = bots.turn_lease(turn)
+    dead = await asyncio.to_thread(leases.lease_take, lease, seconds=0.5)
+    assert dead is not None
+    await bots.play_turn(match.pk, match.version, computer.pool)
+    assert computer.thinking == [] and await database_sync_to_async(
+        lambda: Move.objects.filter(match=match).count())() == 0
+    async with asyncio.timeout(EVENT_SECONDS):
+        while await asyncio.to_thread(leases.lease_holder, lease) is not None:
+            await asyncio.sleep(POLL_SECONDS)
+    await bots.play_turn(match.pk, match.version, computer.pool)
+    assert computer.thinking == [match.version]
+    assert await database_sync_to_async(lambda: Move.objects.filter(match=match).count())() == 1
+    assert await asyncio.to_thread(leases.lease_holder, lease) not in (None, dead)
     computer.pool.shutdown()
 
 
