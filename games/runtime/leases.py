@@ -3,10 +3,11 @@ of its own (the computer's turn at one version of a match).
 
 A lease is a Redis key set only if absent (``SET NX PX``), holding a token of its holder, that
 expires by itself after its stated time: a holder that dies (its host gone) loses the work
-when the time is up, and the next process asked for it takes it. Its holder gives it back
-when done (deleted only if the token is still its own, so a late release never frees a lease
-another took after expiry). The keys carry ``CHANNEL_LAYER_PREFIX``, as every Redis key of
-the site does.
+when the time is up, and the next process asked for it takes it. A holder that was a process
+of this host that no longer runs (a restart: ``games.runtime.holders``) loses it at once to the
+next process of the host that asks. Its holder gives it back when done (deleted only if the
+token is still its own, so a late release never frees a lease another took after expiry). The
+keys carry ``CHANNEL_LAYER_PREFIX``, as every Redis key of the site does.
 
 Without ``REDIS_URL`` (the embedded set-up: one process) every lease is granted. With Redis
 away, a lease is granted too, and a warning logged: a lease here only saves work done twice
@@ -23,6 +24,7 @@ from functools import cache
 from django.conf import settings
 
 from games.runtime import outages
+from games.runtime.holders import holder_gone, holder_here
 
 CALL_SECONDS = 2.0  # a lease call that gets no answer from Redis within this counts as Redis away
 
@@ -30,6 +32,11 @@ CALL_SECONDS = 2.0  # a lease call that gets no answer from Redis within this co
 RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+# Set KEYS[1] to ARGV[1] for ARGV[2] ms if it still holds ARGV[3] (a token whose holder is gone).
+TAKE_OVER_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[3] then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return false
 """
 
 
@@ -41,15 +48,20 @@ def lease_key(name: str) -> str:
 def lease_take(name: str, *, seconds: float) -> str | None:
     """Take the lease ``name`` for ``seconds``: its token when this process now holds it, None
     when another holder has it. Blocking (one round trip to Redis): call it off the event loop."""
-    token = secrets.token_hex(8)
+    token = f"{secrets.token_hex(8)} {holder_here()}"
     if not settings.REDIS_URL:
         return token
+    key, ms = lease_key(name), max(1, int(seconds * 1000))
     try:
-        taken = _redis().set(lease_key(name), token, nx=True, px=max(1, int(seconds * 1000)))
+        if _redis().set(key, token, nx=True, px=ms):
+            return token
+        held = _redis().get(key)
+        if held is not None and holder_gone(held.decode().partition(" ")[2]):
+            return token if _redis().eval(TAKE_OVER_SCRIPT, 1, key, token, ms, held) else None
     except outages.SERVICE_DOWN as err:
         outages.report("taking a lease (the work goes on without one)", err)
         return token
-    return token if taken else None
+    return None
 
 
 def lease_release(name: str, token: str) -> None:

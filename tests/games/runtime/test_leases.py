@@ -1,12 +1,14 @@
 """Leases across processes (``games.runtime.leases``): one holder at a time while it lasts,
 given back only by its holder, free again once its time is up; every lease granted without
-Redis (one process) and while Redis is away (the work goes on, a warning said once)."""
+Redis (one process) and while Redis is away (the work goes on, a warning said once); one of a
+gone process of this host taken at once."""
 
 import logging
+import subprocess
 
 import pytest
 
-from games.runtime import leases, outages
+from games.runtime import holders, leases, outages
 from tests.support.live import free_port
 from tests.support.waits import until_here
 
@@ -46,6 +48,22 @@ def test_a_lease_whose_holder_died_is_free_once_its_time_is_up(settings, fresh_c
     leases.lease_release("test-expiry", dead)  # the dead holder's late release frees nothing
     assert leases.lease_holder("test-expiry") == taken
     leases.lease_release("test-expiry", taken)
+
+
+@pytest.mark.services
+def test_a_lease_of_a_gone_process_of_this_host_is_taken_at_once_one_elsewhere_is_not(settings, fresh_client):
+    """A restart: the process that held the lease on this host no longer runs, so the next one
+    need not wait for the lease to run out. A holder on another host cannot be judged from here."""
+    needs_redis(settings)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    leases._redis().set(leases.lease_key("test-gone"), f"abc {holders.HOST}:{gone.pid}:0000", px=30_000)
+    leases._redis().set(leases.lease_key("test-elsewhere"), "abc another-host:1:0000", px=30_000)
+    taken = leases.lease_take("test-gone", seconds=30)
+    assert taken is not None and leases.lease_holder("test-gone") == taken
+    assert leases.lease_take("test-elsewhere", seconds=30) is None
+    for name in ("test-gone", "test-elsewhere"):
+        leases._redis().delete(leases.lease_key(name))
 
 
 def test_without_redis_every_lease_is_granted(settings, fresh_client):
