@@ -85,6 +85,7 @@ def lease_holder(name: str) -> str | None:
 
 @cache
 def _redis():
-    import redis  # noqa: PLC0415 (only the scaled set-up needs it)
+    """A blocking client of the Redis primary (Sentinel's, with ``REDIS_SENTINELS``)."""
+    from games.runtime import redisconn  # noqa: PLC0415 (only the scaled set-up needs it)
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=CALL_SECONDS, socket_timeout=CALL_SECONDS)
+    return redisconn.sync_client(settings.REDIS_URL, socket_connect_timeout=CALL_SECONDS, socket_timeout=CALL_SECONDS)

@@ -44,6 +44,7 @@ def test_two_managers_asked_at_once_drive_each_match_once(settings, monkeypatch)
     needs_the_scaled_path()
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # accounts made quickly
     settings.COMPUTER_WORKERS = "inline"  # the players' INFO checks, here
+    settings.GGP_PLAYER_HOSTS = ["localhost"]  # the test's players, on any port of the loopback
     [owner] = make_accounts(1, "owner")
     with ExitStack() as stack:
         players = [stack.enter_context(GGPTestPlayer(seed=i)) for i in range(2 * MATCHES)]  # one match each
@@ -59,7 +60,7 @@ def test_two_managers_asked_at_once_drive_each_match_once(settings, monkeypatch)
                                           role="xPlayer", ggp_players={"oPlayer": o.pk})
             matches[match.pk] = (players[2 * i], players[2 * i + 1])
         with own_redis() as redis, hosts_running(["runworker", offpath.GGP_CHANNEL], redis_url=redis.url,
-                                                 env={"COMPUTER_WORKERS": "channel"}) as hosts:
+                                                 env={"COMPUTER_WORKERS": "channel", "GGP_PLAYER_HOSTS": "localhost"}) as hosts:
             hosts.until(lambda: hosts.redis.pubsub_numsub(offpath.GGP_CHANNEL)[0][1] == 2, "both workers listening")
             asyncio.run(ask_workers(redis.url, list(matches)))
             hosts.until(lambda: all(p.done.is_set() for p in players), "every player told the end of its match")
