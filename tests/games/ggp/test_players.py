@@ -192,7 +192,9 @@ def test_the_page_gives_the_persons_seat_to_a_second_ggp_player():
         answer = client.post(f"/ggp/{one.pk}/play/", {"game": "quarto-misere", "clock": "m30/10",
                                                       "seat": f"ggp:{two.pk}"})
         assert answer.status_code == 302
-    match = Match.objects.get()
+        match = Match.objects.get()
+        assert answer["Location"] == f"/matches/{match.pk}/"
+        assert client.get(answer["Location"]).status_code == 200  # the page opens for the creator, who watches
     assert {s.player_id for s in match.seats.all()} == {one.account_id, two.account_id}
     assert match.created_by == owner
 
