@@ -105,6 +105,8 @@ def ggp_player_play(request, player_id: int):
     person takes a random seat, the player the next one, the other seat (three players) waits
     for people, goes to the computer, or to a second GGP player (``rest``: ``people``,
     ``computer``, ``ggp:<id>``; a two-player rule set has no such seat).
+    ``seat`` ``ggp:<id>`` gives the person's seat to another GGP player instead: programs meet
+    and the person watches (``match_create``'s ``watch``); ``me`` (the default) keeps it.
     The per-move clock is the GGP way."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.path)
@@ -120,21 +122,34 @@ def ggp_player_play(request, player_id: int):
     roles = list(game.roles)
     role = random.choice(roles)
     ggp_role = roles[(roles.index(role) + 1) % len(roles)]
-    seated, rest = {ggp_role: player_id}, request.POST.get("rest", "")
-    if len(roles) > 2 and rest.startswith("ggp:"):  # a second program in the third seat: two programs meet
-        other = rest.removeprefix("ggp:")
-        if not other.isdigit() or len(other) > 18:
+    seated, rest, seat = {ggp_role: player_id}, request.POST.get("rest", ""), request.POST.get("seat", "me")
+    if seat != "me":  # the person's seat to a second program: the person watches
+        other = _ggp_choice(seat)
+        if other is None:
+            messages.error(request, "Choose your seat from the list.")
+            return redirect("botapi:ggp_players")
+        seated[role] = other
+    if len(roles) > 2 and rest.startswith("ggp:"):  # a program in the third seat: programs meet
+        other = _ggp_choice(rest)
+        if other is None:
             messages.error(request, "Choose the third seat from the list.")
             return redirect("botapi:ggp_players")
-        seated[roles[(roles.index(role) + 2) % len(roles)]] = int(other)
+        seated[roles[(roles.index(role) + 2) % len(roles)]] = other
     try:
         match = match_services.match_create(
             user=request.user, settings=MatchSettings(game.slug, request.POST.get("rated") == "on", control),
-            role=role, ggp_players=seated, against_computer=len(roles) > 2 and rest == "computer")
+            role=role, ggp_players=seated, against_computer=len(roles) > 2 and rest == "computer",
+            watch=seat != "me")
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("botapi:ggp_players")
     return redirect("games:match", match_id=match.pk)
+
+
+def _ggp_choice(value: str) -> int | None:
+    """The GGP player id of a choice ``ggp:<id>``, or None for anything else."""
+    number = value.removeprefix("ggp:")
+    return int(number) if value.startswith("ggp:") and number.isdigit() and len(number) <= 18 else None
 
 
 @require_POST

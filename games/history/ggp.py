@@ -13,9 +13,10 @@ The keys written, as in ggp-base's ``Match.toJSON``:
 - ``moves``: one list per step with one GDL action per role in role order, ``noop`` for
   the roles not in control (the rules' ``joint`` move);
 - ``states``: one more than ``moves``; state *n* is the position after *n* steps, written as
-  GDL facts in the order cells, control, markers, then family-specific facts
-  (see ``state_gdl``). They are derived from ``Game.view``, so a reader can check them by
-  replaying the moves with the rules;
+  the true facts of the rule set's GDL sheet (the one served at ``/rules/<slug>.kif`` and
+  sent to GGP players), sorted (see ``state_gdl``), so a GGP tool can replay the moves
+  against the sheet and compare; reading accepts them in any order and the older spelling
+  (``legacy_state_gdl``);
 - ``stateTimes``: ms since the epoch for every state (state 0: ``startTime``).
 
 Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``gameSlug``
@@ -57,6 +58,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from games.ggp.gdl import kif, moves
 from games.match.text import TextRefused, text_clean
 from games.rules import get_game
 from games.rules.base import Game, RulesError
@@ -108,13 +110,24 @@ def _cell_coordinates(family: str, index: int) -> tuple[int, ...]:
     raise ValueError(f"unknown board family {family!r}")
 
 
-def state_gdl(game: Game, state: Any) -> str:
-    """The position as GDL facts, e.g. ``((cell 1 1 b) ... (control xplayer) (marker xplayer x))``.
+STATE_MAX_LENGTH = 20_000  # characters of one state read from a file; the largest (nine-board) is under 2,000
 
-    Cells use the coordinates of RULES.md (``b`` for blank); then ``control``, one ``marker``
-    per role, and ``currentboard i j`` (nine-board), or ``pool``, ``selected`` and ``phase``
-    (Quarto).
+
+def state_gdl(game: Game, state: Any) -> str:
+    """The position as its GDL sheet's true facts, sorted, e.g.
+    ``((cell 1 1 b) ... (control xplayer))``.
+
+    The facts are those of the sheet the site sends to GGP players (``games/ggp/gdl/sheets``):
+    ``games.ggp.gdl.moves.state_facts``, which the GDL equality tests show equal to what the
+    sheet's reasoner holds after the same moves, at every step up to and including the end.
     """
+    return f"({' '.join(sorted(moves.state_facts(game.slug, state)))})"
+
+
+def legacy_state_gdl(game: Game, state: Any) -> str:
+    """The position as exports wrote it before they used the sheets' terms (still read on import):
+    cells, ``control`` (not at the end), one ``marker`` per role, ``currentboard i j``
+    (nine-board), ``pool``, ``selected`` and ``phase`` (Quarto)."""
     view = game.view(state)
     family = view["family"]
     facts = [f"(cell {' '.join(map(str, _cell_coordinates(family, i)))} {mark or 'b'})"
@@ -130,6 +143,22 @@ def state_gdl(game: Game, state: Any) -> str:
     if view.get("phase") and view.get("to_move"):
         facts.append(f"(phase {view['phase']})")
     return f"({' '.join(facts)})"
+
+
+def state_matches(game: Game, text: str, state: Any) -> bool:
+    """Whether ``text`` (a file's state) is ``state``: the sheet's facts in any order, spacing and
+    case (GDL ignores case), or the text older exports wrote (``legacy_state_gdl``)."""
+    if gdl_normalize(text) == legacy_state_gdl(game, state):
+        return True
+    try:
+        term = kif.parse_term(text, max_length=STATE_MAX_LENGTH)
+    except kif.KifError:
+        return False
+    if not isinstance(term, tuple):
+        return False
+    given = [kif.to_text(fact).lower() for fact in term]
+    expected = {fact.lower() for fact in moves.state_facts(game.slug, state)}
+    return len(given) == len(expected) and set(given) == expected
 
 
 def gdl_normalize(text: str) -> str:
@@ -339,7 +368,7 @@ def ggp_load(*, data: Any) -> tuple[MatchRecord, Any]:
                 not all(isinstance(s, str) for s in states):
             raise GGPFormatError(f"'states' must list {len(positions)} states (one more than the moves).")
         for number, (text, position) in enumerate(zip(states, positions)):
-            if gdl_normalize(text) != state_gdl(game, position):
+            if not state_matches(game, text, position):
                 raise GGPFormatError(f"State {number} is not the position the rules give after {number} steps.")
 
     outcome = record_outcome(game, state, resigned)

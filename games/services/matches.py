@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 def match_create(*, user, settings: MatchSettings, is_private: bool = False, role: str | None = None,
                  opponents: Sequence = (), against_computer: bool = False,
                  computer_level: int = computer.STRONGEST, rng: random.Random | None = None,
-                 ggp_players: Mapping[str, int] | None = None) -> Match:
+                 ggp_players: Mapping[str, int] | None = None, watch: bool = False) -> Match:
     """Create a match with ``settings`` (rule set, rated or casual, time control) and seat its
     creator (``role=None`` picks a random seat).
 
@@ -46,7 +46,10 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     computer is seated; such a match needs the per-move time control (the GGP way), and
     people and the computer may take the other seats; rated only against programs that
     answered their last check and that none of the people seated registered
-    (``require_ggp_seats_ratable``).
+    (``require_ggp_seats_ratable``). With ``watch`` the creator takes no seat (``role`` is
+    ignored): every seat goes at once to ``ggp_players`` and, with ``against_computer``, the
+    computer, so programs meet; such a match starts at once, and its creator has at most
+    ``WATCHED_MAX`` of them unfinished.
     """
     require_player(user)
     if against_computer:
@@ -57,7 +60,12 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
                                                    "casual matches. Sign up, or choose casual.")
     game = get_game(settings.game)
     rng = rng or random
-    if role is None:
+    if watch:
+        role = None
+        if opponents or len(ggp_players or {}) + against_computer < 2:
+            raise ServiceError("ggp_seats", "Without a seat of your own, the seats go to programs: "
+                                            "choose at least two GGP players, or one and the computer.")
+    elif role is None:
         role = rng.choice(game.roles)
     elif role not in game.roles:
         raise ServiceError("unknown_role", f"{game.name} has no seat {role!r}; pick one of {', '.join(game.roles)}.")
@@ -71,13 +79,20 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         shuffled = rng.sample(others, len(others))
         seated = dict(zip(shuffled, opponents))
     seated.update(ggp)
-    seated[role] = user
+    if role is not None:
+        seated[role] = user
+    elif len(seated) < len(game.roles):
+        raise ServiceError("ggp_seats", "Without a seat of your own, every seat goes to a program: "
+                                        "choose a GGP player or the computer for each.")
     control = settings.time_control
     starts = len(seated) == len(game.roles)
     with transaction.atomic():
-        lock_players(p.pk for p in seated.values())  # first of all its locks (playing.py)
+        # First of all its locks (playing.py); the watching creator's row too, for the count below.
+        lock_players([*(p.pk for p in seated.values()), *([user.pk] if watch else [])])
         if not starts and not opponents:
             _require_room_to_wait(user)
+        if watch:
+            _require_room_to_watch(user)
         if against_computer:
             require_room_for_the_computer(user)
         if is_real_time(control) and not starts:  # a seek while playing would start a second match
@@ -103,6 +118,19 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     return match
 
 
+WATCHED_MAX = 3  # unfinished matches a person created between programs only, without a seat of their own
+
+
+def _require_room_to_watch(user) -> None:
+    """Refuse a ``watch`` match while ``user`` has ``WATCHED_MAX`` such matches unfinished: each
+    keeps the game manager calling programs for them."""
+    watched = (Match.objects.filter(created_by=user, status__in=[Match.Status.WAITING, Match.Status.ACTIVE])
+               .exclude(seats__player=user).order_by("pk").values_list("pk", flat=True)[:WATCHED_MAX])
+    if len(watched) >= WATCHED_MAX:
+        raise ServiceError("too_many_watched", f"You already have {WATCHED_MAX} unfinished matches between programs "
+                                               "(without a seat of your own): let one end first.")
+
+
 def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeControl) -> dict:
     """The accounts of the GGP players ``chosen`` for their roles (ServiceError if a role or
     player is wrong, or the time control is not per move)."""
@@ -111,7 +139,7 @@ def _ggp_accounts(chosen: Mapping[str, int], game, role: str, control: TimeContr
     if not control.play:
         raise ServiceError("ggp_needs_per_move", "A match with a GGP player uses the per-move time control "
                                                  "(a start clock and a play clock): choose one.")
-    if role in chosen or not set(chosen) <= set(game.roles) or len(set(chosen.values())) != len(chosen):
+    if (role is not None and role in chosen) or not set(chosen) <= set(game.roles) or len(set(chosen.values())) != len(chosen):
         raise ServiceError("ggp_seats", "Each GGP player takes one seat other than yours.")
     storable = [pk for pk in chosen.values() if 0 < pk <= MAX_ID]  # no row has another; the database refuses larger
     players = {p.pk: p for p in GGPPlayer.objects.select_related("account")

@@ -17,6 +17,7 @@ from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
 from games.models import GGPPlayer, GGPProgress, Match, Move, ReplacedMove
 from games.rules import SLUGS, get_game
+from games.services.matches import WATCHED_MAX
 from tests.support.players import make_accounts
 from tests.support.waits import EVENT_SECONDS, until_here
 
@@ -264,3 +265,52 @@ def test_a_player_that_uses_its_play_clock_on_noop_turns_has_its_own_moves_playe
                    "its move played, the next step sent and the match let go")
     assert not ReplacedMove.objects.filter(match=match).exists()
     assert Move.objects.get(match=match, ply=2).action == player.moves[0]
+
+
+@pytest.mark.parametrize("slug", ["nine-board-tictactoe-pie", "quarto-misere-classic"])
+def test_two_ggp_players_meet_in_a_two_player_match_their_creator_watching(slug):
+    game = get_game(slug)
+    [person] = make_accounts(1, prefix=f"w{slug[:4]}")
+    with GGPTestPlayer(seed=3, grace=GRACE) as one, GGPTestPlayer(seed=4, grace=GRACE) as two:
+        first, second = register(one, person, "One"), register(two, person, "Two")
+        seats = dict(zip(game.roles, (first, second)))
+        match = services.match_create(user=person, settings=MatchSettings(slug, time_control=PER_MOVE),
+                                      ggp_players={r: p.pk for r, p in seats.items()}, watch=True)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED, f"stopped at ply {match.plies}, {mover_of(match)} to move"
+        assert {s.role: s.player_id for s in match.seats.all()} == {r: p.account_id for r, p in seats.items()}
+        one.done.wait(10)
+        two.done.wait(10)
+        check_the_player_followed(match, one, game.roles[0])
+        check_the_player_followed(match, two, game.roles[1])
+    assert not ReplacedMove.objects.filter(match=match).exists()
+
+
+def test_a_match_without_the_creators_seat_needs_a_program_in_every_seat_and_is_limited(settings):
+    [person, other] = make_accounts(2)
+    with GGPTestPlayer(seed=5, grace=GRACE, always="silent") as one, \
+            GGPTestPlayer(seed=6, grace=GRACE, always="silent") as two:
+        first, second = register(one, other, "Uno"), register(two, other, "Dos")
+        per_move = MatchSettings("tictactoe-3player", time_control=PER_MOVE)
+        refusals = [
+            dict(settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE), ggp_players={"xplayer": first.pk}),
+            dict(settings=per_move, ggp_players={"xplayer": first.pk, "oplayer": second.pk}),
+            dict(settings=per_move, ggp_players={"xplayer": first.pk}, opponents=[other]),
+        ]
+        for refused_call in refusals:
+            with pytest.raises(services.ServiceError) as refused:
+                services.match_create(user=person, watch=True, **refused_call)
+            assert refused.value.code == "ggp_seats"
+        assert not Match.objects.exists()
+        with pytest.raises(services.ServiceError) as refused:  # the creator's own programs: never rated
+            services.match_create(user=other, watch=True, ggp_players={"xplayer": first.pk, "oplayer": second.pk},
+                                  settings=MatchSettings("tictactoe-x9", rated=True, time_control=PER_MOVE))
+        assert refused.value.code == "ggp_own_program" and not Match.objects.exists()
+        for _ in range(WATCHED_MAX):
+            Match.objects.create(game="tictactoe-x9", created_by=person, status=Match.Status.ACTIVE,
+                                 state=get_game("tictactoe-x9").state_to_json(get_game("tictactoe-x9").initial_state()))
+        with pytest.raises(services.ServiceError) as refused:
+            services.match_create(user=person, watch=True, ggp_players={"xplayer": first.pk, "oplayer": second.pk},
+                                  settings=MatchSettings("tictactoe-x9", time_control=PER_MOVE))
+        assert refused.value.code == "too_many_watched"
+        assert Match.objects.count() == WATCHED_MAX

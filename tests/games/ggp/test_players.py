@@ -171,6 +171,34 @@ def test_the_page_seats_two_ggp_players_in_a_three_player_match():
     assert match.status == Match.Status.ACTIVE
 
 
+def test_the_page_gives_the_persons_seat_to_a_second_ggp_player():
+    """Two programs meet in a two-player match; the person who made it takes no seat."""
+    [owner, other_owner] = make_accounts(2)
+    with PlayerServer(lambda body: "available") as server, PlayerServer(lambda body: "available") as second:
+        one = services.ggp_player_register(owner=owner, name="Left", url=server.url)
+        two = services.ggp_player_register(owner=other_owner, name="Right", url=second.url)
+        client = Client()
+        client.force_login(owner)
+        page = client.get("/ggp/").content.decode()
+        assert f'<option value="ggp:{two.pk}">Right (GGP): you watch</option>' in page
+        for bad in ["ggp:", "ggp:x", f"ggp:{one.pk}", "ggp:99999999999999999999", "nobody"]:
+            refused = client.post(f"/ggp/{one.pk}/play/", {"game": "quarto-misere", "clock": "m30/10",
+                                                           "seat": bad}, follow=True)
+            assert refused.status_code == 200 and refused.redirect_chain[-1][0] == "/ggp/", bad
+        assert not Match.objects.exists()
+        refused = client.post(f"/ggp/{one.pk}/play/", {"game": "tictactoe-3player", "clock": "m30/10",
+                                                       "seat": f"ggp:{two.pk}", "rest": "people"}, follow=True)
+        assert b"every seat goes to a program" in refused.content and not Match.objects.exists()
+        answer = client.post(f"/ggp/{one.pk}/play/", {"game": "quarto-misere", "clock": "m30/10",
+                                                      "seat": f"ggp:{two.pk}"})
+        assert answer.status_code == 302
+        match = Match.objects.get()
+        assert answer["Location"] == f"/matches/{match.pk}/"
+        assert client.get(answer["Location"]).status_code == 200  # the page opens for the creator, who watches
+    assert {s.player_id for s in match.seats.all()} == {one.account_id, two.account_id}
+    assert match.created_by == owner
+
+
 @pytest.mark.parametrize("player_id", [999, 2**63, 10**20])
 def test_playing_a_missing_ggp_player_is_refused_whatever_its_number(player_id):
     """An id no database can hold (2^63 and over) is answered as a missing player, not a 500."""

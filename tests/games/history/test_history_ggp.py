@@ -8,9 +8,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from games import services as game_services
-from games.history.ggp import gdl_normalize, state_gdl
+from games.ggp.gdl import kif
+from games.ggp.gdl.reasoner import Reasoner
+from games.ggp.gdl.sheets import sheet_text
+from games.history.ggp import gdl_normalize, legacy_state_gdl, state_gdl
 from games.models import Match, Move, Seat
-from games.rules import get_game
+from games.rules import SLUGS, get_game
 from tests.games.history.conftest import FIVE_GAMES
 from tests.support.players import make_players, play_out, start_match
 
@@ -94,6 +97,50 @@ def test_a_resigned_match_round_trips(uploader):
     assert upload(uploader, data).status_code == 302
     imported = Match.objects.latest("pk")
     assert imported.result["winners"] == ["black"] and imported.seats.get(role="white").resigned
+
+
+def facts(text: str) -> frozenset[str]:
+    return frozenset(kif.to_text(fact) for fact in kif.parse_term(text))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_exported_states_are_the_sheets_states_step_by_step(slug, played):
+    """A GGP tool's check: replay the exported moves through the site's own GDL sheet (the one
+    sent to GGP players) and compare every exported state with the reasoner's."""
+    match, _ = played(slug, seed=3)
+    data = export(Client(), match)
+    reasoner = Reasoner(sheet_text(slug))
+    assert reasoner.roles == data["matchRoles"]
+    state = reasoner.initial()
+    assert facts(data["states"][0]) == state
+    for number, (joint, text) in enumerate(zip(data["moves"], data["states"][1:]), start=1):
+        assert not reasoner.terminal(state)
+        for role, move in zip(reasoner.roles, joint):
+            assert move in reasoner.legal(state, role), (number, role, move)
+        state = reasoner.next(state, dict(zip(reasoner.roles, joint)))
+        assert facts(text) == state, number
+        assert text == f"({' '.join(sorted(state))})"  # sorted, in the sheet's own spelling
+    assert reasoner.terminal(state)
+    assert data["goalValues"] == [reasoner.goal(state, role) for role in reasoner.roles]
+
+
+def test_states_in_the_older_spelling_or_any_order_still_import(played, uploader):
+    match, _ = played("nine-board-tictactoe-pie", seed=4)
+    data = export(Client(), match)
+    game = get_game(match.game)
+    state, positions = game.initial_state(), []
+    for role, action in match.moves.values_list("role", "action"):
+        positions.append(state)
+        state = game.next_state(state, game.joint(state, action))
+    positions.append(state)
+    older = with_changes(data, lambda d: d.update(states=[legacy_state_gdl(game, p) for p in positions]))
+    assert "(currentboard" in " ".join(older["states"]) and older["states"] != data["states"]
+    assert upload(uploader, older).status_code == 302
+    shuffled = with_changes(data, lambda d: d.update(
+        states=["( " + " ".join(kif.to_text(f).upper() for f in reversed(kif.parse_term(t))) + " )"
+                for t in d["states"]]))
+    Match.objects.exclude(pk=match.pk).delete()
+    assert upload(uploader, shuffled).status_code == 302
 
 
 def refusal(played):
