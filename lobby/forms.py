@@ -3,12 +3,12 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.computer.search import LEVELS
-from games.match import clocks
+from games.match import clocks, guide
 from games.match.clocks import TimeControl
-from games.match.labels import role_label
 from games.match.settings import MatchSettings
 from games.rules import GAMES
 
@@ -54,9 +54,15 @@ def roles_by_game() -> dict[str, list[str]]:
 
 def seat_choices(game: str) -> list[tuple[str, str]]:
     """The seat list of one rule set, as the lobby's script draws it: "X (first to move)", ..."""
-    ordinals = ("first", "second", "third")
-    return [("", "Random seat")] + [(role, f"{role_label(role)} ({ordinals[index]} to move)")
-                                    for index, role in enumerate(roles_by_game().get(game, []))]
+    ordinals = (gettext("%(seat)s (first to move)"), gettext("%(seat)s (second to move)"),
+                gettext("%(seat)s (third to move)"))
+    return [("", gettext("Random seat"))] + [(role, ordinals[index] % {"seat": guide.seat_words(role)})
+                                             for index, role in enumerate(roles_by_game().get(game, []))]
+
+
+# The computer's levels in words (games.computer.search.LEVELS keeps the English, by name).
+LEVEL_NAMES = {"easy": pgettext_lazy("computer level", "Easy"), "medium": pgettext_lazy("computer level", "Medium"),
+               "strong": pgettext_lazy("computer level", "Strong"), "expert": pgettext_lazy("computer level", "Expert")}
 
 
 class LevelSelect(forms.Select):
@@ -79,8 +85,8 @@ class ComputerLevelForm(forms.Form):
     """The computer's strength, 1 to 4 (``LEVELS``); medium unless chosen."""
 
     computer_level = forms.TypedChoiceField(
-        required=False, coerce=int, empty_value=2, initial=2, label="Its strength", widget=LevelSelect,
-        choices=[(number, level.name.capitalize()) for number, level in enumerate(LEVELS, start=1)])
+        required=False, coerce=int, empty_value=2, initial=2, label=_("Its strength"), widget=LevelSelect,
+        choices=[(number, LEVEL_NAMES[level.name]) for number, level in enumerate(LEVELS, start=1)])
 
     def level_description(self) -> str:
         """What the level the form shows does, for the page's first paint."""
@@ -107,7 +113,7 @@ class ComputerPlayForm(ComputerLevelForm):
     """Play the computer at once, from the home page: the rule set (the first, Nine-Board
     Tic-Tac-Toe, unless chosen) and the level; the match is untimed and casual, the seat random."""
 
-    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game")
+    game = forms.ChoiceField(choices=guide.game_choices, initial=GAMES[0].slug, label=_("Game"))
 
     def match_settings(self) -> MatchSettings:
         return MatchSettings(game=self.cleaned_data["game"])
@@ -117,19 +123,19 @@ class MatchCreateForm(ComputerLevelForm):
     """A new match. The seat field takes a seat of any rule set (``clean`` checks it is one of the
     chosen one's); shown, it lists the chosen rule set's seats only."""
 
-    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES])
-    role = forms.ChoiceField(required=False, label="Your seat",
-                             choices=[("", "Random seat")] + sorted({(r, r) for g in GAMES for r in g.roles}))
+    game = forms.ChoiceField(choices=guide.game_choices)
+    role = forms.ChoiceField(required=False, label=_("Your seat"),
+                             choices=[("", _("Random seat"))] + sorted({(r, r) for g in GAMES for r in g.roles}))
     opponents = forms.ChoiceField(
-        required=False, initial="people", widget=forms.RadioSelect, label="Play against",
-        choices=[("people", "People: wait for them to join"), ("computer", "The computer: start at once")])
-    private = forms.BooleanField(required=False, label="Private (only people with the invite link)")
-    rated = forms.BooleanField(required=False, label="Rated (signed-up players only; the result changes ratings)")
-    clock = forms.ChoiceField(required=False, initial="untimed", label="Time control",
-                              choices=clocks.choices() + [("custom", "Real time: custom")])
-    clock_minutes = forms.IntegerField(required=False, initial=5, label="Minutes each",
+        required=False, initial="people", widget=forms.RadioSelect, label=_("Play against"),
+        choices=[("people", _("People: wait for them to join")), ("computer", _("The computer: start at once"))])
+    private = forms.BooleanField(required=False, label=_("Private (only people with the invite link)"))
+    rated = forms.BooleanField(required=False, label=_("Rated (signed-up players only; the result changes ratings)"))
+    clock = forms.ChoiceField(required=False, initial="untimed", label=_("Time control"),
+                              choices=lambda: clocks.choices() + [("custom", gettext("Real time: custom"))])
+    clock_minutes = forms.IntegerField(required=False, initial=5, label=_("Minutes each"),
                                        min_value=clocks.MIN_BASE_MINUTES, max_value=clocks.MAX_BASE_MINUTES)
-    clock_increment = forms.IntegerField(required=False, initial=3, label="Seconds added per move",
+    clock_increment = forms.IntegerField(required=False, initial=3, label=_("Seconds added per move"),
                                          min_value=0, max_value=clocks.MAX_INCREMENT_SECONDS)
 
     def __init__(self, *args, **kwargs):
@@ -149,7 +155,7 @@ class MatchCreateForm(ComputerLevelForm):
         data = super().clean()
         game, role = data.get("game"), data.get("role")
         if game and role and role not in roles_by_game()[game]:
-            self.add_error("role", f"That game has no seat {role}.")
+            self.add_error("role", gettext("That game has no seat %(seat)s.") % {"seat": role})
         code = data.get("clock") or "untimed"
         if code == "custom":
             code = f"{data.get('clock_minutes') or 0}+{data.get('clock_increment') or 0}"
@@ -165,13 +171,14 @@ class FriendPlayForm(forms.Form):
     seat chosen (by turn order, so one list serves every game), whose invite link the creator
     sends; a visitor may give a name (else they play as a guest with a generated one)."""
 
-    SEATS = [("", "Random"), ("1", "Move first"), ("2", "Move second"), ("3", "Move third (three-player games)")]
+    SEATS = [("", _("Random")), ("1", _("Move first")), ("2", _("Move second")),
+             ("3", _("Move third (three-player games)"))]
 
     # Labels of their own: the lobby's other forms have a "Game", a "Time control", a "Your seat".
-    game = forms.ChoiceField(choices=[(g.slug, g.name) for g in GAMES], initial=GAMES[0].slug, label="Game to play")
-    clock = forms.ChoiceField(required=False, initial="untimed", label="Clock", choices=clocks.choices())
-    seat = forms.ChoiceField(required=False, choices=SEATS, label="Seat")
-    display_name = forms.CharField(required=False, max_length=30, label="Your name (optional)")
+    game = forms.ChoiceField(choices=guide.game_choices, initial=GAMES[0].slug, label=_("Game to play"))
+    clock = forms.ChoiceField(required=False, initial="untimed", label=_("Clock"), choices=clocks.choices)
+    seat = forms.ChoiceField(required=False, choices=SEATS, label=_("Seat"))
+    display_name = forms.CharField(required=False, max_length=30, label=_("Your name (optional)"))
 
     def clean(self):
         data = super().clean()
@@ -180,7 +187,8 @@ class FriendPlayForm(forms.Form):
             roles = roles_by_game()[game]
             seat = data.get("seat") or ""
             if seat and int(seat) > len(roles):
-                self.add_error("seat", f"That game has {len(roles)} seats.")
+                self.add_error("seat", ngettext("That game has %(count)d seat.", "That game has %(count)d seats.",
+                                                len(roles)) % {"count": len(roles)})
             else:
                 data["role"] = roles[int(seat) - 1] if seat else None
         try:

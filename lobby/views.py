@@ -12,6 +12,7 @@ from django.views.i18n import set_language
 
 from games import selectors, services
 from games.match import clocks, guide, invites
+from games.match.labels import ROLE_LABELS
 from games.rules import GAMES
 from games.runtime import throttle
 from games.selectors.invites import invites_ended
@@ -24,10 +25,12 @@ from lobby import services as accounts
 def home(request):
     services.waiting_matches_expire()
     return render(request, "lobby/home.html", {
-        "games": GAMES,
+        "games": guide.shown_games(),
         "guide_games": guide.guide_games(),
         "lists": selectors.lobby_lists(),
-        "mine": selectors.matches_of_player(user=request.user),
+        "mine": [{**m, "game_name": guide.game_name(m["game"])} for m in selectors.matches_of_player(user=request.user)],
+        "game_names": {g.slug: guide.game_name(g.slug) for g in GAMES},
+        "role_labels": {role: guide.seat_words(role) for role in ROLE_LABELS},
         "guest_form": forms.GuestForm(),
         "create_form": forms.MatchCreateForm(initial=forms.MatchCreateForm.choices_in(request.GET)),
         "computer_form": forms.ComputerPlayForm(initial=forms.ComputerPlayForm.choices_in(request.GET),
@@ -35,7 +38,8 @@ def home(request):
         "roles_by_game": forms.roles_by_game(),
         "friend_form": forms.FriendPlayForm(auto_id="friend-%s"),
         "invite_grace": invites.grace_words(settings.INVITE_GRACE_SECONDS),
-        "invites_ended": invites_ended(user=request.user),
+        "invites_ended": [{**ended, "game_name": guide.game_name(ended["game"])}
+                          for ended in invites_ended(user=request.user)],
         "clock_choices": clocks.choices(),
     })
 
@@ -236,7 +240,7 @@ def _player_may_create(user, *, against_computer: bool) -> bool:
 
 
 def _too_fast(request) -> None:
-    messages.error(request, "You are creating matches too fast: wait a minute, then try again.")
+    messages.error(request, _("You are creating matches too fast: wait a minute, then try again."))
 
 
 def _next_url(request) -> str:

@@ -19,6 +19,9 @@ from django.test import Client
 from django.utils import translation
 
 from config.asgi import application
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
+from games.services import match_abort, match_create
 from live import protocol
 from lobby import translations
 from notify.events import Notice
@@ -56,6 +59,9 @@ COVERED = [
     ("anon", "/rules/nine-board-tictactoe-pie/", 200),
     ("anon", "/rules/tictactoe-3player/", 200),
     ("account", "/rules/quarto-misere/", 200),
+    ("anon", "/", 200),
+    ("guest", "/", 200),
+    ("account", "/", 200),
 ]
 
 
@@ -176,7 +182,9 @@ def test_a_form_refusal():
 def test_the_scripts_catalogue_is_served_in_the_language():
     body = client_as("anon").get(f"/jsi18n/?l={PSEUDO}").content.decode()
     catalog = json.loads(re.search(r"const newcatalog = (\{.*?\});", body, re.S).group(1))
-    assert catalog and all(value.startswith(translations.OPEN) for value in catalog.values())
+    # A plural entry is the list of its forms.
+    forms = [form for value in catalog.values() for form in (value if isinstance(value, list) else [value])]
+    assert catalog and all(form.startswith(translations.OPEN) for form in forms)
 
 
 @pytest.mark.parametrize("kind", sorted(WHAT))
@@ -229,3 +237,18 @@ async def test_a_match_socket_that_cannot_be_served_says_so_in_the_language():
     await comm.disconnect()
     assert message["code"] == "not_found" and english_left(message["message"]) == []
 
+
+
+def test_the_home_page_with_matches_of_the_player_and_an_ended_invitation():
+    """The player's own matches (a waiting one, a correspondence one) and an invitation that
+    ended read in the language too, the rule sets and time controls named in it."""
+    member = make_accounts(1, "pseudo")[0]
+    match_create(user=member, settings=MatchSettings(game="quarto-misere", time_control=TimeControl(days=2)))
+    invited = match_create(user=member, settings=MatchSettings(game="tictactoe-3player"), is_private=True)
+    match_abort(match_id=invited.pk, user=member)
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = PSEUDO
+    client.force_login(member, backend="lobby.auth.Backend")
+    html = client.get("/").content.decode()
+    assert 'id="invites-ended"' in html and 'data-match-id' in html
+    assert page_words(html) == []

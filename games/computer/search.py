@@ -84,6 +84,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from django.utils.translation import gettext_lazy
+
 from games.rules import Action, Game, Role, get_game
 from games.rules.quarto import MisereQuarto
 
@@ -138,19 +140,23 @@ class Level:
 # The computer's strengths, level 1 to 4 (``User.computer_level``); benchmarks/strength.py
 # measures each against the one below and the strongest against a plain UCT (docs/computer.md).
 LEVELS = (
-    Level("easy", "Blunders often: plays one move in four at random and the rest after a brief look; "
-                  "misses wins", 30, blunder=0.25),
-    Level("medium", "Plays sensibly but looks only a little ahead, by trying out a few hundred random games; "
-                    "falls into traps a few moves deep", 300),
-    Level("strong", "Never misses a win in one move: thinks for a quarter of its time, tries out games that "
-                    "take such wins and dodge some losses, and works out which positions are surely won or lost",
-          3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
-    Level("expert", "Thinks as the strong level does but for its whole time, plays the last moves of a game "
-                    "perfectly, would rather keep its winning chances than settle for a safe draw, and with three "
-                    "players never leaves a win open for another player to block, and builds threats the others "
-                    "tend to leave open",
-          10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=25,
-          score_seats=(1,), win_share=0.7, wary=True, model_others=True, compiled=True),
+    Level("easy", gettext_lazy(
+        "Blunders often: plays one move in four at random and the rest after a brief look; "
+        "misses wins"), 30, blunder=0.25),
+    Level("medium", gettext_lazy(
+        "Plays sensibly but looks only a little ahead, by trying out a few hundred random games; "
+        "falls into traps a few moves deep"), 300),
+    Level("strong", gettext_lazy(
+        "Never misses a win in one move: thinks for a quarter of its time, tries out games that "
+        "take such wins and dodge some losses, and works out which positions are surely won or lost"),
+        3000, share=0.25, tactics=True, solver=True, rank=True, bias=3.0, practical=True),
+    Level("expert", gettext_lazy(
+        "Thinks as the strong level does but for its whole time, plays the last moves of a game "
+        "perfectly, would rather keep its winning chances than settle for a safe draw, and with three "
+        "players never leaves a win open for another player to block, and builds threats the others "
+        "tend to leave open"),
+        10_000_000, tactics=True, solver=True, endgame=True, rank=True, bias=3.0, practical=True, contempt=25,
+        score_seats=(1,), win_share=0.7, wary=True, model_others=True, compiled=True),
 )
 # Both play for first place (``rank``) with progressive bias 3 (``bias``) and play on practically
 # in proven positions (``practical``). Each of the expert's own switches paid side by side against

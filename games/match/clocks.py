@@ -28,6 +28,7 @@ from datetime import timezone as tz
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 MIN_BASE_MINUTES, MAX_BASE_MINUTES = 1, 180
 MAX_INCREMENT_SECONDS = 60
@@ -99,6 +100,28 @@ class TimeControl:
         return "Untimed"
 
     @property
+    def words(self) -> str:
+        """``description`` in the active language, for pages (the snapshot keeps the English)."""
+        if self.play:
+            return gettext("Per move: %(start)d s to start, %(play)d s a move") % {"start": self.start, "play": self.play}
+        if self.days:
+            return ngettext("Correspondence: %(days)d day per move", "Correspondence: %(days)d days per move",
+                            self.days) % {"days": self.days}
+        if self.base:
+            return gettext("Real time: %(minutes)d min + %(increment)d s per move") % {
+                "minutes": self.base // 60, "increment": self.increment}
+        return gettext("Untimed")
+
+    @property
+    def short_words(self) -> str:
+        """``label`` in the active language: "5+3", "2 Tage", "sin reloj"."""
+        if self.play:
+            return gettext("%(play)d s/move") % {"play": self.play}
+        if self.days:
+            return ngettext("%(days)d day", "%(days)d days", self.days) % {"days": self.days}
+        return self.label if self.base else gettext("untimed")
+
+    @property
     def code(self) -> str:
         """One string for forms and URLs: "untimed", "5+3", "d2", "m30/10" (``parse`` reads it back)."""
         if self.play:
@@ -149,7 +172,7 @@ def choices() -> list[tuple[str, str]]:
     real = [TimeControl(m * 60, s) for m, s in REAL_TIME_PRESETS]
     days = [TimeControl(days=d) for d in CORRESPONDENCE_DAYS]
     per_move = [TimeControl(start=start, play=play) for start, play in PER_MOVE_PRESETS]
-    return [(tc.code, tc.description) for tc in [TimeControl(), *real, *days, *per_move]]
+    return [(tc.code, tc.words) for tc in [TimeControl(), *real, *days, *per_move]]
 
 
 def _ms(moment: datetime) -> int:

@@ -125,3 +125,33 @@ def game_guide(*, slug: str) -> dict[str, Any]:
         diagrams[diagram.name] = {"view": game.view(state), "last": diagram.actions[-1] if diagram.actions else None,
                                   **facts}
     return {**info, "diagrams": diagrams, "roles": [_role(r) for r in get_game(slug).roles]}
+
+
+# A rule set's variant as the lobby's variant list names it.
+VARIANT_WORDS = {"standard rules": pgettext_lazy("variant", "standard rules"),
+                 "torus: lines wrap around the edges": pgettext_lazy("variant", "torus: lines wrap around the edges"),
+                 "classic order: you choose your opponent's piece":
+                     pgettext_lazy("variant", "classic order: you choose your opponent's piece")}
+
+
+def game_name(slug: str) -> str:
+    """The name of the rule set ``slug`` in the active language (its slug when unknown)."""
+    info = next((g for g in GAMES if g.slug == slug), None)
+    return str(TEXTS[slug][0]) if slug in TEXTS else info.name if info else slug
+
+
+def shown_games() -> list[dict[str, Any]]:
+    """Every rule set in lobby order, as the lobby's forms list them, in the active language."""
+    return [{**_texts(info), "variant_of": info.variant_of,
+             "variant_name": str(VARIANT_WORDS.get(info.variant_name, info.variant_name))} for info in GAMES]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every rule set, for a form's choices; the names follow the language at
+    each rendering (lazy)."""
+    return [(info.slug, TEXTS[info.slug][0] if info.slug in TEXTS else info.name) for info in GAMES]
+
+
+def seat_words(role: str) -> str:
+    """A seat as people see it, in the active language: "X", "Rot", "Blanc"."""
+    return _role(role)

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 LEFT = "left"  # every player seated left the site for longer than the grace period
 CALLED_OFF = "called_off"  # its creator called it off
 LOGGED_OUT = "logged_out"  # its creator, a guest, logged out
 PLAYING = "playing"  # its creator started a real-time match elsewhere
 
-_OTHERS = {LEFT: "{name} left the site", CALLED_OFF: "{name} called it off",
-           LOGGED_OUT: "{name} left the site", PLAYING: "{name} started another match"}
-_CREATOR = {LEFT: "you left the site for more than {grace}", CALLED_OFF: "you called it off",
-            LOGGED_OUT: "you logged out", PLAYING: "you started another match"}
+# The sentences, whole, in the active language (docs/translating.md).
+_OTHERS = {LEFT: gettext_lazy("This invitation ended: %(name)s left the site."),
+           CALLED_OFF: gettext_lazy("This invitation ended: %(name)s called it off."),
+           LOGGED_OUT: gettext_lazy("This invitation ended: %(name)s left the site."),
+           PLAYING: gettext_lazy("This invitation ended: %(name)s started another match.")}
+_CREATOR = {LEFT: gettext_lazy("Your invitation ended: you left the site for more than %(grace)s."),
+            CALLED_OFF: gettext_lazy("Your invitation ended: you called it off."),
+            LOGGED_OUT: gettext_lazy("Your invitation ended: you logged out."),
+            PLAYING: gettext_lazy("Your invitation ended: you started another match.")}
 
 
 _REASONS = {LEFT: "the invitation ended: its players left the site",
@@ -35,9 +42,9 @@ def reason(why: str) -> str:
 def grace_words(seconds: int) -> str:
     """``300`` -> "5 minutes", ``90`` -> "90 seconds", ``60`` -> "1 minute"."""
     if seconds % 60 or not seconds:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = seconds // 60
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def ending(why: str, by: dict[str, Any] | None) -> dict[str, Any]:
@@ -52,7 +59,6 @@ def ended_text(ended: dict[str, Any], *, creator: bool, grace_seconds: int = 0) 
     more than 5 minutes.") or to anyone else ("This invitation ended: Ada left the site.")."""
     why = ended.get("why", LEFT)
     if creator:
-        words = _CREATOR.get(why, _CREATOR[LEFT]).format(grace=grace_words(grace_seconds))
-        return f"Your invitation ended: {words}."
-    name = (ended.get("by") or {}).get("name") or "its creator"
-    return f"This invitation ended: {_OTHERS.get(why, _OTHERS[LEFT]).format(name=name)}."
+        return _CREATOR.get(why, _CREATOR[LEFT]) % {"grace": grace_words(grace_seconds)}
+    name = (ended.get("by") or {}).get("name") or gettext("its creator")
+    return _OTHERS.get(why, _OTHERS[LEFT]) % {"name": name}

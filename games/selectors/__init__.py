@@ -248,7 +248,7 @@ def matches_of_player(*, user, statuses: tuple[str, ...] = (Match.Status.WAITING
     return [{
         "id": m.pk, "game": m.game, "game_name": ruleset_name(m.game), "status": m.status,
         "seats": [{"role": s.role, "player": player_json(s.player), **seat_rating_json(s)} for s in m.seats.all()],
-        "clock": TimeControl.of(m).label, "deadline": m.deadline,
+        "clock": TimeControl.of(m).label, "clock_words": TimeControl.of(m).short_words, "deadline": m.deadline,
         "your_turn": m.status == Match.Status.ACTIVE and _to_move(m) in
         {s.role for s in m.seats.all() if s.player_id == user.pk},
     } for m in matches]

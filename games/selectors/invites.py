@@ -42,7 +42,7 @@ def invites_ended(*, user) -> list[dict[str, Any]]:
     ended = (Match.objects.filter(created_by=user, status=Match.Status.ABORTED, is_private=True,
                                   finished_at__gte=since, result__invite_ended__isnull=False)
              .order_by("-finished_at")[:10])
-    return [{"id": m.pk, "game_name": ruleset_name(m.game),
+    return [{"id": m.pk, "game": m.game, "game_name": ruleset_name(m.game),
              "text": invites.ended_text(m.result["invite_ended"], creator=True,
                                         grace_seconds=settings.INVITE_GRACE_SECONDS)}
             for m in ended]

@@ -12,7 +12,7 @@ export function muted() {
 export function yourTurn(text) {
   if (!muted()) beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-    const note = new Notification("Boardhall: your turn", { body: text, tag: "boardhall-turn" });
+    const note = new Notification(gettext("Boardhall: your turn"), { body: text, tag: "boardhall-turn" });
     note.onclick = () => { window.focus(); note.close(); };
   }
 }

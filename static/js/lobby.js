@@ -20,6 +20,8 @@ let mineDrawn = null;
 let turnsSeen = new Map([...document.querySelectorAll("#my-matches [data-match-id]")]
   .map((line) => [Number(line.dataset.matchId), line.dataset.yourTurn === "1"]));
 const pageTitle = document.title;
+// The rule sets' names in the page's language, by slug (the lists the server pushes carry the English).
+const gameNames = JSON.parse(document.getElementById("game-names").textContent);
 
 setupCreateForm();
 const computerForm = document.getElementById("computer-form"); // a visitor's "Play the computer"
@@ -39,8 +41,8 @@ socket.start();
 
 function setLive(live) {
   status.classList.toggle("live-dot--off", !live);
-  status.textContent = live ? "live" : "reconnecting…";
-  status.title = live ? "updates as matches open and start" : "connection lost; reconnecting";
+  status.textContent = live ? gettext("live") : gettext("reconnecting…");
+  status.title = live ? gettext("updates as matches open and start") : gettext("connection lost; reconnecting");
 }
 
 function setupCreateForm() {
@@ -56,8 +58,8 @@ function setupCreateForm() {
   const fit = () => {
     const chosen = role.value;
     const roles = rolesByGame[game.value] || [];
-    const options = [new Option("Random seat", "")];
-    roles.forEach((r, index) => options.push(new Option(`${roleLabel(r)} (${ordinal(index + 1)} to move)`, r)));
+    const options = [new Option(gettext("Random seat"), "")];
+    roles.forEach((r, index) => options.push(new Option(seatWords(roleLabel(r), index + 1), r)));
     role.replaceChildren(...options);
     role.value = roles.includes(chosen) ? chosen : "";
     summary.textContent = game.selectedOptions[0].dataset.summary || "";
@@ -108,8 +110,25 @@ function describeLevel(select) {
   fit();
 }
 
-function ordinal(n) {
-  return ["first", "second", "third"][n - 1] || `${n}th`;
+// "X (first to move)": a seat and its place in the turn order (lobby.forms.seat_choices).
+function seatWords(seat, n) {
+  const words = [gettext("%(seat)s (first to move)"), gettext("%(seat)s (second to move)"),
+    gettext("%(seat)s (third to move)")][n - 1];
+  return words ? interpolate(words, { seat }, true) : seat;
+}
+
+function gameName(match) {
+  return gameNames[match.game] || match.game_name;
+}
+
+// A time control's short label ("5+3", "2 days", "10 s/move", "untimed"; clocks.TimeControl.label)
+// in the page's language.
+function clockWords(label) {
+  const days = /^(\d+) days?$/.exec(label);
+  if (days) return interpolate(ngettext("%(days)s day", "%(days)s days", Number(days[1])), { days: days[1] }, true);
+  const perMove = /^(\d+) s\/move$/.exec(label);
+  if (perMove) return interpolate(gettext("%(play)s s/move"), { play: perMove[1] }, true);
+  return label === "untimed" ? gettext("untimed") : label;
 }
 
 function quickSettings() {
@@ -131,11 +150,14 @@ function setupQuickGame() {
     if (!on) status.textContent = "";
   };
   setInterval(() => {
-    if (since !== null) status.textContent = `Waiting for an opponent… ${Math.round((Date.now() - since) / 1000)} s`;
+    if (since !== null) {
+      status.textContent = interpolate(gettext("Waiting for an opponent… %(seconds)s s"),
+        { seconds: Math.round((Date.now() - since) / 1000) }, true);
+    }
   }, 1000);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (site.poolEnter(quickSettings())) status.textContent = "Looking for an opponent…";
+    if (site.poolEnter(quickSettings())) status.textContent = gettext("Looking for an opponent…");
   });
   cancel.addEventListener("click", () => site.poolLeave());
   site.addEventListener("pool", ({ detail }) => waiting(detail.waiting));
@@ -155,12 +177,13 @@ function renderOnline(online) {
     item.dataset.playerId = String(player.id);
     const link = document.createElement("a");
     link.href = `/players/${player.id}/`;
-    link.textContent = player.name + (player.guest ? " (guest)" : player.bot ? " (bot)" : "");
+    link.textContent = player.name + (player.guest ? ` ${gettext("(guest)")}` : player.bot ? ` ${gettext("(bot)")}` : "");
     const challenge = document.createElement("button");
     challenge.type = "button";
     challenge.className = "button button--secondary";
-    challenge.textContent = "Challenge";
-    challenge.setAttribute("aria-label", `Challenge ${player.name} (the game and rating chosen under Quick game)`);
+    challenge.textContent = gettext("Challenge");
+    challenge.setAttribute("aria-label", interpolate(
+      gettext("Challenge %(name)s (the game and rating chosen under Quick game)"), { name: player.name }, true));
     challenge.addEventListener("click", () => site.challenge(player.id, quickSettings()));
     item.append(link, challenge);
     return item;
@@ -187,15 +210,15 @@ function matchLine(match) {
   item.dataset.matchId = String(match.id);
   const link = document.createElement("a");
   link.href = `/matches/${match.id}/`;
-  link.textContent = `${match.game_name} #${match.id}`;
+  link.textContent = `${gameName(match)} #${match.id}`;
   const players = document.createElement("span");
   players.className = "match-row__players";
   players.textContent = match.seats.map((s) => nameWithRating(s)).join(" · ");
-  if (match.rated) link.textContent += " · rated";
+  if (match.rated) link.textContent += ` · ${gettext("rated")}`;
   const clock = document.createElement("span");
   clock.className = "tag tag--clock";
-  clock.title = "time control";
-  clock.textContent = match.clock;
+  clock.title = gettext("time control");
+  clock.textContent = match.clock_words || clockWords(match.clock);
   item.append(link, players, clock);
   return { item, link };
 }
@@ -209,7 +232,7 @@ function row(match, joinable) {
     const watch = document.createElement("a");
     watch.href = link.href;
     watch.className = "button button--secondary";
-    watch.textContent = seated ? "Open" : joinable ? "Look" : "Watch";
+    watch.textContent = seated ? gettext("Open") : joinable ? gettext("Look") : gettext("Watch");
     watch.setAttribute("aria-label", `${watch.textContent}: ${link.textContent}`);
     item.append(watch);
   }
@@ -228,8 +251,9 @@ function joinForm(match) {
   const submit = document.createElement("button");
   submit.type = "submit";
   submit.className = "button button--primary";
-  submit.textContent = "Join";
-  submit.setAttribute("aria-label", `Join ${match.game_name} #${match.id} (free: ${match.free.map(roleLabel).join(", ")})`);
+  submit.textContent = gettext("Join");
+  submit.setAttribute("aria-label", interpolate(gettext("Join %(match)s (free: %(seats)s)"),
+    { match: `${gameName(match)} #${match.id}`, seats: match.free.map(roleLabel).join(", ") }, true));
   form.append(token, submit);
   return form;
 }
@@ -246,7 +270,9 @@ function renderMine(matches) {
   for (const match of matches) {
     if (match.your_turn && turnsSeen.get(match.id) === false) {
       const others = match.seats.filter((s) => s.player && s.player.id !== userId).map((s) => s.player.name);
-      yourTurn(`${match.game_name} #${match.id}${others.length ? ` against ${others.join(" and ")}` : ""}`);
+      const name = `${gameName(match)} #${match.id}`;
+      yourTurn(others.length ? interpolate(gettext("%(match)s against %(players)s"),
+        { match: name, players: others.join(gettext(" and ")) }, true) : name);
     }
   }
   turnsSeen = new Map(matches.map((m) => [m.id, m.your_turn]));
@@ -258,10 +284,11 @@ function renderMine(matches) {
     const state = document.createElement("span");
     if (match.your_turn) {
       state.className = "tag tag--turn";
-      state.textContent = match.deadline ? `your turn · ${timeLeft(match.deadline)} left` : "your turn";
+      state.textContent = match.deadline
+        ? interpolate(gettext("your turn · %(left)s left"), { left: timeLeft(match.deadline) }, true) : gettext("your turn");
     } else {
       state.className = `tag tag--${match.status}`;
-      state.textContent = match.status;
+      state.textContent = match.status === "waiting" ? pgettext("match status", "waiting") : pgettext("match status", "in play");
     }
     item.append(state);
     return item;
@@ -274,11 +301,14 @@ function renderMine(matches) {
 function timeLeft(deadline) {
   let minutes = Math.max(0, Math.floor((Date.parse(deadline) - Date.now()) / 60000));
   const parts = [];
-  for (const [unit, size] of [["day", 1440], ["hour", 60], ["minute", 1]]) {
+  const units = [[1440, (n) => ngettext("%(count)s day", "%(count)s days", n)],
+    [60, (n) => ngettext("%(count)s hour", "%(count)s hours", n)],
+    [1, (n) => ngettext("%(count)s minute", "%(count)s minutes", n)]];
+  for (const [size, words] of units) {
     const count = Math.floor(minutes / size);
     minutes -= count * size;
-    if (count && parts.length < 2) parts.push(`${count} ${unit}${count === 1 ? "" : "s"}`);
+    if (count && parts.length < 2) parts.push(interpolate(words(count), { count }, true));
     else if (parts.length) break;
   }
-  return parts.length ? parts.join(", ") : "0 minutes";
+  return parts.length ? parts.join(", ") : interpolate(ngettext("%(count)s minute", "%(count)s minutes", 0), { count: 0 }, true);
 }

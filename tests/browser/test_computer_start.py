@@ -25,7 +25,7 @@ def assert_level_readable(page: Page, select_id: str) -> None:
     for number, level in enumerate(LEVELS, start=1):
         select.select_option(str(number))
         description = page.locator(f"#{select_id}-description")
-        expect(description).to_have_text(level.description)
+        expect(description).to_have_text(str(level.description))
         box = description.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (level.name, box)
         assert description.evaluate("e => e.scrollWidth <= e.clientWidth"), level.name  # nothing cut
