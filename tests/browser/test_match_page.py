@@ -137,7 +137,7 @@ def test_your_matches_on_the_home_page_follow_the_game(player_page):
     ada, bob, match_id = started(player_page)
     bob.goto("/")
     row = bob.locator(f'#my-matches [data-match-id="{match_id}"]')
-    expect(row.locator(".tag--active")).to_have_text("active")  # Ada plays x and moves first
+    expect(row.locator(".tag--active")).to_have_text("in play")  # Ada plays x and moves first
     record_notifications(bob)  # his tab in the background, notifications allowed
     ada.locator('#board [data-action="(play 2 2 2 2 x)"]').click()
     expect(row.locator(".tag--turn")).to_have_text("your turn")
