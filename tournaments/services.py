@@ -20,11 +20,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors, services
+from games import services
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.settings import MatchSettings
 from games.rules import SLUGS, get_game
+from games.selectors.played import matches_played
 from games.services.guards import lock_player
 from notify.delivery import notify_on_commit
 from notify.events import Notice
@@ -247,7 +248,7 @@ def results(tournament: Tournament) -> list[tuple[TournamentGame, standings.Resu
     a game whose match exists carries its ``match_url``."""
     games = list(TournamentGame.objects.filter(tournament=tournament, round__lte=tournament.current_round)
                  .select_related("first", "second").order_by("round", "pk"))
-    found = selectors.match_results(g.match_id for g in games if g.match_id is not None)
+    found = matches_played(g.match_id for g in games if g.match_id is not None)
     rows = []
     for game in games:
         result = found.get(game.match_id)

@@ -274,30 +274,6 @@ def players_now(*, player_ids: Collection[int], viewer) -> dict[int, dict[str, A
         m = seat.match
         playing.setdefault(seat.player_id, {"id": m.pk, "game_name": ruleset_name(m.game), "clock": TimeControl.of(m).label})
     return {i: {"online": i in online, "playing": playing.get(i)} for i in ids}
-@dataclass(frozen=True)
-class MatchResult:
-    """How a match stands for a table of results: ``status`` (a ``Match.Status`` value), once
-    finished each player's outcome (``"won"``, ``"drawn"``, ``"lost"``) by player id, and its
-    page's address (with the invite token of a private match: for a page that may show it)."""
-
-    status: str
-    outcomes: dict[int, str]
-    url: str
-
-
-def match_results(match_ids) -> dict[int, MatchResult]:
-    """The status and players' outcomes of each of ``match_ids`` (two queries)."""
-    ids = list(match_ids)
-    found = {pk: MatchResult(status, {}, f"/matches/{pk}/" + (f"?invite={token}" if private else ""))
-             for pk, status, private, token in Match.objects.filter(pk__in=ids)
-             .values_list("pk", "status", "is_private", "invite_token")}
-    for match_id, player_id, outcome in (Seat.objects.filter(match_id__in=ids, player__isnull=False)
-                                         .values_list("match_id", "player_id", "outcome")):
-        if outcome and found[match_id].status == Match.Status.FINISHED:
-            found[match_id].outcomes[player_id] = outcome
-    return found
-
-
 def players_who_moved(match_ids) -> dict[int, set[int]]:
     """For each of ``match_ids``, the players who made at least one move in it (two queries):
     in a match aborted before it began, the others are the ones who never moved."""
