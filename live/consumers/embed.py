@@ -11,7 +11,6 @@ no secret). It is still counted against its address's socket and message limits.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,46 +18,27 @@ from django.utils.translation import gettext_lazy
 
 from games import selectors
 from games.match.rulesets import stored_rules
-from games.runtime import outages, throttle
 from games.runtime.dbthreads import db
 from games.selectors import rows, snapshots
 from games.services import ServiceError, broadcast
-from live.sockets import NOT_FOUND, READS, Socket
+from live.consumers.listening import ListeningSocket
 
-logger = logging.getLogger(__name__)
 READ_ONLY = gettext_lazy("This board is read-only: open the match on Boardhall to play, chat or offer anything.")
 
 
-class EmbedConsumer(Socket):
-    group: str | None = None  # set once the match may be shown
-    version = -1  # of the last state sent
+class EmbedConsumer(ListeningSocket):
+    read_only_text = READ_ONLY
+    opening = "opening an embedded board"
+    leaving = "an embedded board leaving its match's group"
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        await self.accept()
-        try:
-            if not await self.admit():
-                return
-            await self._join()
-        except Exception as err:  # the database or the channel layer is down: say so, let the page retry
-            self.group = None
-            await self.open_failed("opening an embedded board", err)
+        await super().connect()
 
-    async def _join(self) -> None:
-        # Listen before reading, as the match socket does: no move falls between the two.
-        group = broadcast.match_group(self.match_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        try:
-            event = await db(self._open)()
-        except ServiceError as refused:
-            await self.channel_layer.group_discard(group, self.channel_name)
-            await self._error(refused.code, refused.message)
-            await self.close(code=NOT_FOUND)
-            return
-        self.group = group
-        await self._send_state(event)
+    def group_name(self) -> str:
+        return broadcast.match_group(self.match_id)
 
-    def _open(self) -> dict[str, Any]:
+    def open_state(self) -> dict[str, Any]:
         """The state of the match if it is public; ``not_found`` otherwise. Reads only."""
         match = rows.match_by_id(self.match_id)
         if match is None or match.is_private:
@@ -66,31 +46,8 @@ class EmbedConsumer(Socket):
         stored_rules(match.game)
         return snapshots.state_event(selectors.match_snapshot(match=match), None)
 
-    async def disconnect(self, code: int) -> None:
-        await self.release()
-        if self.group:
-            group, self.group = self.group, None
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception as err:  # the board is gone either way; the group forgets it
-                outages.report_or_log("an embedded board leaving its match's group", err, logger)
-
-    def receiving(self) -> bool:
-        return bool(self.group)
-
     def __str__(self) -> str:
         return f"embedded board of match {self.match_id}"
-
-    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
-        if kind not in READS:
-            await self._error("read_only", READ_ONLY)
-            return
-        await super().handle(kind, fields)
-
-    async def _on_ping(self) -> None:
-        """Keep-alive: the address's socket count stays fresh (no presence: nobody is here)."""
-        await throttle.limits().touch(self.client, self.channel_name)
-        await self.send_json_text({"type": "pong"})
 
     async def _on_sync(self, version: int | None = None) -> None:
         event = await db(self._read_state)()

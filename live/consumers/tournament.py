@@ -11,11 +11,11 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games.runtime import outages, throttle
+from games.runtime import outages
 from games.runtime.dbthreads import db
 from games.services import ServiceError
 from live import tournament_states
-from live.sockets import NOT_FOUND, READS, Socket
+from live.consumers.listening import ListeningSocket
 from tournaments import push, selectors
 from tournaments.models import Tournament
 from tournaments.state import tournament_state, viewer_part
@@ -24,62 +24,27 @@ logger = logging.getLogger(__name__)
 READ_ONLY = "This page only listens: join, pause, withdraw and berserk with its buttons."
 
 
-class TournamentConsumer(Socket):
-    group: str | None = None  # set once the tournament may be shown
-    version = -1  # of the last state sent
+class TournamentConsumer(ListeningSocket):
+    read_only_text = READ_ONLY
+    opening = "opening a tournament page"
+    leaving = "a tournament page leaving its group"
 
     def __str__(self) -> str:
         return f"tournament page {self.tournament_id}"
 
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        await self.accept()
-        try:
-            if not await self.admit():
-                return
-            group = push.group(self.tournament_id)
-            await self.channel_layer.group_add(group, self.channel_name)  # listen before reading
-            try:
-                state = await db(self._open)()
-            except ServiceError as refused:
-                await self.channel_layer.group_discard(group, self.channel_name)
-                await self._error(refused.code, refused.message)
-                await self.close(code=NOT_FOUND)
-                return
-            self.group = group
-            await self._send_state(state)
-        except Exception as err:  # the database or the channel layer is down: say so, let the page retry
-            self.group = None
-            await self.open_failed("opening a tournament page", err)
+        await super().connect()
 
-    def _open(self) -> dict[str, Any]:
+    def group_name(self) -> str:
+        return push.group(self.tournament_id)
+
+    def open_state(self) -> dict[str, Any]:
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         tournament = Tournament.objects.filter(pk=self.tournament_id).first()
         if tournament is None or not selectors.can_view(tournament, self.signed_in_user(), invite):
             raise ServiceError("not_found", "No such tournament, or it is private.")
         return tournament_state(tournament_id=self.tournament_id)
-
-    async def disconnect(self, code: int) -> None:
-        await self.release()
-        if self.group:
-            group, self.group = self.group, None
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception as err:
-                outages.report_or_log("a tournament page leaving its group", err, logger)
-
-    def receiving(self) -> bool:
-        return bool(self.group)
-
-    async def handle(self, kind: str, fields: dict[str, Any]) -> None:
-        if kind not in READS:
-            await self._error("read_only", READ_ONLY)
-            return
-        await super().handle(kind, fields)
-
-    async def _on_ping(self) -> None:
-        await throttle.limits().touch(self.client, self.channel_name)
-        await self.send_json_text({"type": "pong"})
 
     async def _on_sync(self, version: int | None = None) -> None:
         state = await db(tournament_state)(tournament_id=self.tournament_id)
