@@ -36,7 +36,9 @@ from ggparena.models import ArenaEntry, ArenaMatch, ArenaState
 
 logger = logging.getLogger(__name__)
 
-ACCOUNT = "ggparena"  # the account that creates the arena's matches (it takes no seat)
+# The account that creates the arena's matches (it takes no seat): a user name people may not
+# sign up with (lobby.services.RESERVED_USERNAMES: "computer...").
+ACCOUNT = "computer-ggp-arena"
 HOLD_TICKS = 3  # the owner holds the scheduler this many ticks: another process takes over after
 STRIKES = ("late", "illegal", "silent")
 
