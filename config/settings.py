@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "social",
     "notify",
     "tournaments",
+    "ggparena",
     # After games: its runworker (games/management/commands/runworker.py) replaces Channels' own.
     "channels",
 ]
@@ -410,6 +411,17 @@ GGP_THREADS = int(os.environ.get("GGP_THREADS", "8"))
 # for the active GGP matches no task serves (one whose task died with a worker moves on:
 # games/ggp/manager.py); 0 turns it off.
 GGP_RESUME_SECONDS = float(os.environ.get("GGP_RESUME_SECONDS", "30"))
+# The GGP arena (ggparena/, docs/ggp-arena.md): every GGP_ARENA_SECONDS one process schedules the
+# opted-in programs that answer INFO available into casual matches (at most GGP_ARENA_MATCHES
+# unfinished), rule sets in turn from GGP_ARENA_GAMES (empty: every rule set), each match's start
+# and play clocks drawn from the ranges "low-high" (seconds); the computer at level
+# GGP_ARENA_COMPUTER_LEVEL (1-4) takes the seats no program fills. 0 seconds turns it off.
+GGP_ARENA_SECONDS = float(os.environ.get("GGP_ARENA_SECONDS", "20"))
+GGP_ARENA_MATCHES = int(os.environ.get("GGP_ARENA_MATCHES", "6"))
+GGP_ARENA_GAMES = env_list("GGP_ARENA_GAMES", "")
+GGP_ARENA_START_SECONDS = os.environ.get("GGP_ARENA_START_SECONDS", "10-30")
+GGP_ARENA_PLAY_SECONDS = os.environ.get("GGP_ARENA_PLAY_SECONDS", "5-15")
+GGP_ARENA_COMPUTER_LEVEL = int(os.environ.get("GGP_ARENA_COMPUTER_LEVEL", "2"))
 
 LOGGING = {
     "version": 1,

@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("games.history.urls")),
     path("", include("social.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ggparena.urls")),
 ]

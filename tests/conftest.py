@@ -50,11 +50,12 @@ def fresh_process_memory():
 
 @pytest.fixture(autouse=True)
 def no_clock_sweep(settings):
-    """Server processes sweep for missed deadlines, and look for stalled GGP matches, on a
+    """Server processes sweep for missed deadlines, look for stalled GGP matches and tick the GGP arena on a
     timer; tests do when they mean to."""
     settings.CLOCK_SWEEP_SECONDS = 0
     settings.GGP_RESUME_SECONDS = 0
     settings.ARENA_SWEEP_SECONDS = 0
+    settings.GGP_ARENA_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

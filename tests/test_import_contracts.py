@@ -11,7 +11,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP_LEVEL = ("games", "lobby", "botapi", "social", "notify", "tournaments", "live", "config", "benchmarks")
+TOP_LEVEL = ("games", "lobby", "botapi", "social", "notify", "tournaments", "live", "config", "benchmarks", "ggparena")
 
 
 def circles_between(graph: grimp.ImportGraph, packages) -> list[str]:

@@ -117,7 +117,14 @@ def ggp_player_check(player_id: int) -> str | None:
     player = GGPPlayer.objects.filter(pk=player_id, removed_at__isnull=True).first()
     if player is None:
         return None
-    answer = client.call(player.url, protocol.info(), seconds=settings.GGP_INFO_SECONDS)
+    status, note = info_ask(player.url)
+    status_set(player_id, status, note)
+    return status
+
+
+def info_ask(url: str) -> tuple[str, str]:
+    """Send INFO to ``url`` (no database touched): the status its answer says and a note on it."""
+    answer = client.call(url, protocol.info(), seconds=settings.GGP_INFO_SECONDS)
     status, note = GGPPlayer.Status.AWAY, answer.failure or ""
     if answer.ok:
         try:
@@ -126,8 +133,7 @@ def ggp_player_check(player_id: int) -> str | None:
             note = ""
         except protocol.AnswerError as err:
             note = f"INFO answered, not as the protocol says: {err}"
-    status_set(player_id, status, note[:200])
-    return status
+    return status, note[:200]
 
 
 def status_set(player_id: int, status: str, note: str = "") -> None:

@@ -34,7 +34,8 @@ logger = logging.getLogger(__name__)
 def match_create(*, user, settings: MatchSettings, is_private: bool = False, role: str | None = None,
                  opponents: Sequence = (), against_computer: bool = False,
                  computer_level: int = computer.STRONGEST, rng: random.Random | None = None,
-                 ggp_players: Mapping[str, int] | None = None, watch: bool = False) -> Match:
+                 ggp_players: Mapping[str, int] | None = None, watch: bool = False,
+                 watched_max: int | None = None) -> Match:
     """Create a match with ``settings`` (rule set, rated or casual, time control) and seat its
     creator (``role=None`` picks a random seat).
 
@@ -49,7 +50,8 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
     (``require_ggp_seats_ratable``). With ``watch`` the creator takes no seat (``role`` is
     ignored): every seat goes at once to ``ggp_players`` and, with ``against_computer``, the
     computer, so programs meet; such a match starts at once, and its creator has at most
-    ``WATCHED_MAX`` of them unfinished.
+    ``WATCHED_MAX`` of them unfinished (``watched_max``: another limit, for the GGP arena's
+    own account, ``ggparena``, which keeps its own).
     """
     require_player(user)
     if against_computer:
@@ -92,7 +94,7 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
         if not starts and not opponents:
             _require_room_to_wait(user)
         if watch:
-            _require_room_to_watch(user)
+            _require_room_to_watch(user, WATCHED_MAX if watched_max is None else watched_max)
         if against_computer:
             require_room_for_the_computer(user)
         if is_real_time(control) and not starts:  # a seek while playing would start a second match
@@ -121,13 +123,13 @@ def match_create(*, user, settings: MatchSettings, is_private: bool = False, rol
 WATCHED_MAX = 3  # unfinished matches a person created between programs only, without a seat of their own
 
 
-def _require_room_to_watch(user) -> None:
-    """Refuse a ``watch`` match while ``user`` has ``WATCHED_MAX`` such matches unfinished: each
+def _require_room_to_watch(user, most: int) -> None:
+    """Refuse a ``watch`` match while ``user`` has ``most`` such matches unfinished: each
     keeps the game manager calling programs for them."""
     watched = (Match.objects.filter(created_by=user, status__in=[Match.Status.WAITING, Match.Status.ACTIVE])
-               .exclude(seats__player=user).order_by("pk").values_list("pk", flat=True)[:WATCHED_MAX])
-    if len(watched) >= WATCHED_MAX:
-        raise ServiceError("too_many_watched", f"You already have {WATCHED_MAX} unfinished matches between programs "
+               .exclude(seats__player=user).order_by("pk").values_list("pk", flat=True)[:most])
+    if len(watched) >= most:
+        raise ServiceError("too_many_watched", f"You already have {most} unfinished matches between programs "
                                                "(without a seat of your own): let one end first.")
 
 
