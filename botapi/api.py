@@ -406,6 +406,39 @@ for path, service, summary in [
              description=summary + ": the challenge as it stands then.")(_challenge_call(service))
 
 
+class SeekIn(BodyIn):
+    game: Annotated[StrictStr, Field(max_length=Match._meta.get_field("game").max_length,
+                                     description="the rule set's slug", json_schema_extra={"enum": list(SLUGS)})]
+    rated: StrictBool = False
+    clock: Annotated[StrictStr, Field(max_length=10)] = Field("5+3", description="a time control code: \"5+3\", \"d2\", ...")
+
+
+@api.post("/seek", auth=play, summary="Wait in the quick-game pool to be paired (NDJSON stream)",
+          response={200: None, **REFUSALS}, tags=["streams"])
+async def seek(request, body: SeekIn):
+    """Wait for a quick game of ``game`` with ``clock``, as the lobby's "Quick game" does (the
+    same pool, pairing by rating and refusals: ``bots_not_pooled``, ``rated_needs_accounts``,
+    ``already_playing``, ...). NDJSON: an empty line at once and every couple of seconds while
+    waiting, then ``gameStart`` once paired, or ``seekCanceled`` when the seek ended otherwise
+    (``POST /api/seek/cancel``, a new seek, a revoked token); the stream then ends. Closing it
+    cancels the seek. One seek per token: a new one replaces the old."""
+    settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
+    slot = _stream_slot(request.auth)
+    try:
+        before, paired = await feeds.seek_enter(token=request.auth, settings=settings)
+    except ServiceError:
+        limits.stream_release(slot)
+        raise
+    return _stream(feeds.seek_lines(token=request.auth, before=before, paired=paired, slot=slot))
+
+
+@api.post("/seek/cancel", auth=play, summary="Cancel the token's seek", response={200: Ok, **REFUSALS}, tags=["streams"])
+def seek_cancel(request):
+    """Leave the quick-game pool (the seek's stream then ends with ``seekCanceled``); ``ok`` is
+    false when the token had no seek waiting."""
+    return {"ok": game_services.pool_leave(user=request.user, channel_name=feeds.seek_channel(request.auth.pk))}
+
+
 def _stream(lines) -> StreamingHttpResponse:
     response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"

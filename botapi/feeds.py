@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -280,3 +281,70 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
     finally:
         limits.stream_release(slot)
         await listener.stop()
+
+
+# -- a seek in the quick-game pool ----------------------------------------------------------------
+
+SEEK_RETRY_SECONDS = (1.5, 2.5)  # as a waiting lobby page: look again every 2 s, give or take, so
+# seeks that entered together do not keep looking together (each holding its own entry's lock)
+
+
+def seek_channel(token_id: int) -> str:
+    """The pool entry's channel name for a token's seek (one seek per token, as one per page)."""
+    return f"api.seek.{token_id}"
+
+
+def _seek_enter(user, settings, channel: str) -> tuple[set[int], Match | None]:
+    """The player's unfinished matches before the seek, then the seek (``pool_enter``)."""
+    before = {entry["id"] for entry in matches_of_player(user=user)}
+    return before, game_services.pool_enter(user=user, settings=settings, channel_name=channel)
+
+
+async def seek_enter(*, token, settings) -> tuple[set[int], Match | None]:
+    """Enter the pool as the lobby's "Quick game" does (its refusals raise ``ServiceError``):
+    the ids of the player's unfinished matches before, and the match if partners were waiting."""
+    return await database_sync_to_async(_seek_enter)(token.user, settings, seek_channel(token.pk))
+
+
+def _seek_look(user, channel: str, before: set[int]) -> tuple[str, dict[str, Any] | None]:
+    """Look again (``pool_pair``): ``("waiting", None)``, ``("paired", the match's entry)`` or,
+    once the entry is gone, ``("paired", ...)`` when the player sits in a match that was not
+    there before the seek (another's arrival paired it), else ``("canceled", None)``."""
+    try:
+        match = game_services.pool_pair(user=user, channel_name=channel)
+    except game_services.ServiceError as err:
+        if err.code != "not_waiting":
+            raise
+        new = [entry for entry in matches_of_player(user=user) if entry["id"] not in before]
+        return ("paired", new[0]) if new else ("canceled", None)
+    return ("waiting", None) if match is None else ("paired", _match_entry(match.pk))
+
+
+def _seek_leave(user, channel: str) -> None:
+    game_services.pool_leave(user=user, channel_name=channel)
+
+
+async def seek_lines(*, token, before: set[int], paired: Match | None, slot: StreamSlot) -> AsyncIterator[bytes]:
+    """The seek stream's lines: an empty line at once and at every look, then ``gameStart``
+    once paired, or ``seekCanceled`` once the seek is gone otherwise (cancelled, replaced by a
+    new seek, a revoked token); the stream then ends. A stream that ends, or whose client goes
+    away, leaves the pool (``pool_leave``)."""
+    limits.stream_begin(slot)
+    user, channel = token.user, seek_channel(token.pk)
+    try:
+        yield b"\n"
+        entry = await database_sync_to_async(_match_entry)(paired.pk) if paired is not None else None
+        while entry is None:
+            await asyncio.sleep(random.uniform(*SEEK_RETRY_SECONDS))
+            if not await database_sync_to_async(services.token_live)(token_id=token.pk):
+                return
+            status, entry = await database_sync_to_async(_seek_look)(user, channel, before)
+            if status == "canceled":
+                yield line({"type": "seekCanceled"})
+                return
+            if entry is None:
+                yield b"\n"
+        yield line({"type": "gameStart", "game": _game_json(entry, user.pk)})
+    finally:
+        limits.stream_release(slot)
+        await database_sync_to_async(_seek_leave)(user, channel)

@@ -130,6 +130,10 @@ class GameFinish(BaseModel):
     game: FinishedGame
 
 
+class SeekCanceled(BaseModel):
+    type: Literal["seekCanceled"]
+
+
 ANSWERS: dict[str, type[BaseModel]] = {  # operation id -> the model of its 200 answer
     "botapi_api_match_state": GameState, "botapi_api_challenge_create": Challenge,
     "challenge_accept": Challenge, "challenge_decline": Challenge, "challenge_cancel": Challenge,
@@ -137,6 +141,7 @@ ANSWERS: dict[str, type[BaseModel]] = {  # operation id -> the model of its 200 
 STREAM_LINES: dict[str, list[type[BaseModel]]] = {
     "botapi_api_match_stream": [GameState, ChatLine, Notice, OpponentGone],
     "botapi_api_event_stream": [ChallengeEvent, GameStart, GameFinish],
+    "botapi_api_seek": [GameStart, SeekCanceled],
 }
 ERROR_CODES = {
     400: "a service's refusal, with the match socket's code (illegal_action, not_your_turn, stale_version "

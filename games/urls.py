@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import embed, views
+from games.ggp.gdl.sheets import RULESHEET_NAME
 
 app_name = "games"
 urlpatterns = [
@@ -16,4 +17,6 @@ urlpatterns = [
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("rules/<slug:slug>.kif", views.rules_sheet, name="rules_sheet"),
+    path("rules/<slug:slug>/v<int:version>/", views.rules_meta, name="rules_meta"),
+    path(f"rules/<slug:slug>/v<int:version>/{RULESHEET_NAME}", views.rules_meta_sheet, name="rules_meta_sheet"),
 ]

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.computer.search import LEVELS
-from games.ggp.gdl.sheets import sheet_text
+from games.ggp.gdl.sheets import SHEET_VERSION, sheet_meta, sheet_text
 from games.history.selectors import match_replay
 from games.match import guide, invites
 from games.match.labels import pair_limit_note
@@ -144,6 +144,21 @@ def rules_page(request, slug: str):
     if page != slug:
         return redirect(f"/rules/{page}/#variants")
     return render(request, f"rules/{slug}.html", {"guide": guide.game_guide(slug=slug)})
+
+
+def rules_meta(request, slug: str, version: int):
+    """The rule set's GGP game address (``gameMetaURL``): its metadata as ggp.org's game
+    repository serves it, the sheet beside it (``rules_meta_sheet``); only the current version."""
+    if slug not in SLUGS or version != SHEET_VERSION:
+        raise Http404("There is no such rule set or version.")
+    return JsonResponse(sheet_meta(slug))
+
+
+def rules_meta_sheet(request, slug: str, version: int):
+    """The sheet named by the metadata of ``rules_meta``."""
+    if version != SHEET_VERSION:
+        raise Http404("There is no such version.")
+    return rules_sheet(request, slug)
 
 
 def rules_sheet(request, slug: str):

@@ -128,3 +128,22 @@ def django_db_setup(django_db_setup, django_db_blocker):
                                      user=params["USER"], password=params["PASSWORD"], autocommit=True) as admin:
                     admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                   "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture(autouse=True)
+def exports_valid_for_ggp_spectators(monkeypatch):
+    """Every match a test exports (``games.history.selectors.match_export``, which the download
+    and the analysis helpers call) must pass the spectator server's checks
+    (``tests.support.ggp_validation``): a GGP tool must be able to take each one."""
+    from games.history import selectors
+    from tests.support.ggp_validation import match_problems
+
+    export = selectors.match_export
+
+    def checked(**kwargs):
+        data = export(**kwargs)
+        problems = match_problems(data)
+        assert not problems, f"the export of match {data.get('matchId')} is not a valid GGP match: {problems}"
+        return data
+
+    monkeypatch.setattr(selectors, "match_export", checked)

@@ -5,8 +5,10 @@ into the GGP dict; ``ggp_load`` checks a GGP dict against the rules and returns 
 
 The keys written, as in ggp-base's ``Match.toJSON``:
 
-- ``matchId``, ``randomToken``, ``startTime`` (ms since the epoch), ``playerNamesFromHost``
-  (display names in role order, ``null`` for a free seat), ``isPlayerHuman`` (role order:
+- ``matchId``, ``randomToken``, ``startTime`` (ms since the epoch), ``gameMetaURL`` (the rule
+  set's GGP game address, ``/rules/<slug>/v<version>/``: its metadata, with the sheet beside it
+  as ggp.org's game repository serves them), ``playerNamesFromHost``
+  (display names in role order, ``""`` for a free seat), ``isPlayerHuman`` (role order:
   true for a person; false for the computer, a GGP player, a bot account and a free seat;
   left out for an imported match whose file did not say),
   ``isCompleted``, ``isAborted``, ``goalValues`` (role order, only when completed);
@@ -17,7 +19,12 @@ The keys written, as in ggp-base's ``Match.toJSON``:
   sent to GGP players), sorted (see ``state_gdl``), so a GGP tool can replay the moves
   against the sheet and compare; reading accepts them in any order and the older spelling
   (``legacy_state_gdl``);
-- ``stateTimes``: ms since the epoch for every state (state 0: ``startTime``).
+- ``stateTimes``: ms since the epoch for every state (state 0: ``startTime``);
+- ``errors``: per state, per role, what went wrong in getting the move that led to it, ``""``
+  when nothing did (a replaced move's reason, ``: `` and what the player answered);
+- ``startClock`` and ``playClock``: seconds (0 when the time control has no GGP equivalent).
+
+No value is ``null``: ggp.org's spectator server refuses a match holding one.
 
 Boardhall additions, since there is no ``gameMetaURL`` for these rule books: ``gameSlug``
 (the game, as in ``games.rules.get_game``), ``gameName``, ``matchRoles`` (the roles in
@@ -30,13 +37,15 @@ GGP seat's move was replaced, or a person's per-move play clock ran out: one
 ``reason`` one of ``late``, ``illegal``, ``silent``, ``lost``, ``answer`` what the player
 sent or, when nothing came, why). GGP's ``startClock`` and
 ``playClock`` (seconds before the first move and per move) are the per-move control's own
-(``m30/10``: 30 and 10); correspondence's days per move are written as both; a Fischer clock (base plus increment) has no GGP
-equivalent and is written in ``timeControl`` alone. Reading ignores these keys, except
+(``m30/10``: 30 and 10); correspondence's days per move are written as both; an untimed match
+and a Fischer clock (base plus increment), which has no GGP equivalent, write 0 for both: the
+clock is in ``timeControl``. Reading ignores these keys, except
 ``isPlayerHuman``: kept when it is one true or false per role, ignored otherwise.
 The history's export adds ``analysis`` once the match has been analysed (``rounds``,
-``thresholds``, per state ``stateScores`` in role order, ``bestMoves`` and ``bestLines`` (the
-search's expected line from the best move on, GDL actions; ``null`` in an analysis stored
-before lines were), per step ``moveLosses`` and ``moveMarks``; scores on the goals' 0 to 100
+``thresholds``, per state ``stateScores`` in role order, ``bestMoves`` (``""`` at the end) and
+``bestLines`` (the search's expected line from the best move on, GDL actions; left out for an
+analysis stored before lines were), per step ``moveLosses`` and ``moveMarks`` (``""`` for an
+unmarked move); scores on the goals' 0 to 100
 scale; left out while fair play withholds an imported match's analysis: a live match stands at
 one of its positions); reading ignores it.
 
@@ -195,8 +204,9 @@ def record_outcome(game: Game, state: Any, resigned: tuple[str, ...] = ()) -> di
 
 # -- dump -------------------------------------------------------------------------------------
 
-def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
-    """The GGP match dict of ``record``, states rebuilt by the rules.
+def ggp_dump(*, record: MatchRecord, game_meta_url: str = "") -> dict[str, Any]:
+    """The GGP match dict of ``record``, states rebuilt by the rules; ``game_meta_url`` the rule
+    set's GGP game address (written as ``gameMetaURL`` when given).
 
     Raises ``RulesError`` if a stored step is not legal (the database would be inconsistent).
     """
@@ -218,14 +228,19 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         "gameName": game.name,
         "matchRoles": list(game.roles),
         "gameRoleNames": list(game.roles),
-        "playerNamesFromHost": list(record.names),
+        "playerNamesFromHost": [name or "" for name in record.names],
         "isPlayerHuman": list(record.humans or ()),
         "moves": moves,
         "states": states,
         "stateTimes": list(record.state_times_ms),
         "isCompleted": record.completed,
         "isAborted": record.aborted,
+        "errors": _errors(game, len(states), record.replaced),
+        "startClock": 0,
+        "playClock": 0,
     }
+    if game_meta_url:
+        data["gameMetaURL"] = game_meta_url
     if record.humans is None:
         del data["isPlayerHuman"]
     if record.completed and record.goals is not None:
@@ -245,6 +260,16 @@ def ggp_dump(*, record: MatchRecord) -> dict[str, Any]:
         data["replacedMoves"] = [{"move": move, "role": role, "reason": reason, "answer": answer}
                                  for move, role, reason, answer in record.replaced]
     return data
+
+
+def _errors(game: Game, states: int, replaced: tuple[Replaced, ...]) -> list[list[str]]:
+    """ggp-base's ``errors``: per state, per role, what went wrong in getting the move that led
+    to it ("" when nothing did): a replaced move's reason, and what the player answered."""
+    errors = [[""] * len(game.roles) for _ in range(states)]
+    for move, role, reason, answer in replaced:
+        if 0 <= move < states - 1 and role in game.roles:
+            errors[move + 1][game.roles.index(role)] = f"{reason}: {answer}" if answer else reason
+    return errors
 
 
 # -- load -------------------------------------------------------------------------------------

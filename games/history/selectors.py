@@ -13,13 +13,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 from django.utils import timezone
 
+from games.ggp.gdl.sheets import SHEET_VERSION
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
 from games.match import ratings
@@ -323,12 +326,17 @@ def _is_human(player) -> bool:
     return player is not None and not player.is_computer and not player.is_bot
 
 
+def game_meta_url(*, slug: str) -> str:
+    """The rule set's GGP game address (an export's ``gameMetaURL``), on ``SITE_URL``."""
+    return f"{settings.SITE_URL.rstrip('/')}{reverse('games:rules_meta', args=[slug, SHEET_VERSION])}"
+
+
 def match_export(*, match: Match) -> dict[str, Any]:
     """The match as a GGP match dict (see ``games.history.ggp``), with its analysis once done
     (``analysis``, an extra key: scores and losses on GGP's 0 to 100 goal scale, in role order;
     per state the best move and the line from it, ``null`` where an older analysis has none);
     none while fair play withholds it (``_analysis_shown``)."""
-    data = ggp_dump(record=match_record(match=match))
+    data = ggp_dump(record=match_record(match=match), game_meta_url=game_meta_url(slug=match.game))
     analysis = _analysis_shown(match)
     if analysis is not None and analysis["status"] == "done":
         roles = analysis["roles"]
@@ -336,11 +344,13 @@ def match_export(*, match: Match) -> dict[str, Any]:
             "rounds": analysis["rounds"],
             "thresholds": {t["mark"]: t["points"] for t in analysis["thresholds"]},
             "stateScores": [[round(p["scores"][role] * 100, 2) for role in roles] for p in analysis["positions"]],
-            "bestMoves": [p["best"] for p in analysis["positions"]],
+            "bestMoves": [p["best"] or "" for p in analysis["positions"]],
             "bestLines": [p["line"] for p in analysis["positions"]],
             "moveLosses": [round(m["loss"] * 100, 2) for m in analysis["moves"]],
-            "moveMarks": [m["mark"] for m in analysis["moves"]],
+            "moveMarks": [m["mark"] or "" for m in analysis["moves"]],
         }
+        if None in data["analysis"]["bestLines"]:  # stored before lines were: no null in a GGP file
+            del data["analysis"]["bestLines"]
     return data
 
 

@@ -69,7 +69,7 @@ true or false per role; the match counts in no player's record. The uploader is 
     key = import_key(game_slug=game.slug, names=outcome["imported_names"], steps=record.steps, start_ms=times[0])
     _refuse_if_imported(game.slug, key)
 
-    token = record.random_token if 0 < len(record.random_token) <= 32 else new_token()
+    token = record.random_token if 12 <= len(record.random_token) <= 32 else new_token()  # GGP spectators want 12+
     try:
         with transaction.atomic():
             match = Match.objects.create(

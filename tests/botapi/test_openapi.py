@@ -59,9 +59,11 @@ def test_typed_answers_streams_and_refusals_are_described(document):
         assert paths[path]["post"]["responses"]["200"]["content"]["application/json"]["schema"] == {"$ref": ref + name}
     state = paths["/api/matches/{match_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert state == {"$ref": ref + "GameState"} and "you" in schemas["GameState"]["properties"]
-    for path, lines in [("/api/matches/{match_id}/stream", {"GameState", "ChatLine", "Notice", "OpponentGone"}),
-                        ("/api/stream/event", {"ChallengeEvent", "GameStart", "GameFinish"})]:
-        content = paths[path]["get"]["responses"]["200"]["content"]
+    for path, method, lines in [
+            ("/api/matches/{match_id}/stream", "get", {"GameState", "ChatLine", "Notice", "OpponentGone"}),
+            ("/api/stream/event", "get", {"ChallengeEvent", "GameStart", "GameFinish"}),
+            ("/api/seek", "post", {"GameStart", "SeekCanceled"})]:
+        content = paths[path][method]["responses"]["200"]["content"]
         assert list(content) == ["application/x-ndjson"]
         assert {r["$ref"].removeprefix(ref) for r in content["application/x-ndjson"]["schema"]["oneOf"]} == lines
     for path in paths.values():

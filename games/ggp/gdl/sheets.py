@@ -15,9 +15,23 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from games.rules import SLUGS
+from games.rules import SLUGS, get_game
 
 SHEETS = Path(__file__).resolve().parent / "sheets"
+# The sheets' version in a GGP game address (``/rules/<slug>/v<version>/``, the ``gameMetaURL`` of
+# an export): raise it when a sheet's text changes, so an address names the sheet its matches
+# were played by (``tests/games/ggp/gdl/test_sheets.py`` holds the sheets' digest to that).
+SHEET_VERSION = 1
+RULESHEET_NAME = "rulesheet.kif"  # the sheet's file name under its game address
+
+
+def sheet_meta(slug: str) -> dict:
+    """The game's metadata at its GGP game address, in the shape ggp.org's game repository serves
+    (``rulesheet`` names the sheet relative to the address); ``KeyError`` for another slug."""
+    sheet_path(slug)
+    game = get_game(slug)
+    return {"gameName": game.name, "rulesheet": RULESHEET_NAME, "version": SHEET_VERSION,
+            "numRoles": len(game.roles), "roleNames": list(game.roles)}
 
 
 def sheet_path(slug: str) -> Path:

@@ -10,11 +10,12 @@ from django.test import Client
 from games import services as game_services
 from games.ggp.gdl import kif
 from games.ggp.gdl.reasoner import Reasoner
-from games.ggp.gdl.sheets import sheet_text
+from games.ggp.gdl.sheets import SHEET_VERSION, sheet_text
 from games.history.ggp import gdl_normalize, legacy_state_gdl, state_gdl
 from games.models import Match, Move, Seat
 from games.rules import SLUGS, get_game
 from tests.games.history.conftest import FIVE_GAMES
+from tests.support.ggp_validation import match_problems
 from tests.support.players import make_players, play_out, start_match
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,56 @@ def test_exported_states_are_the_sheets_states_step_by_step(slug, played):
         assert text == f"({' '.join(sorted(state))})"  # sorted, in the sheet's own spelling
     assert reasoner.terminal(state)
     assert data["goalValues"] == [reasoner.goal(state, role) for role in reasoner.roles]
+    assert match_problems(data) == []  # as ggp.org's spectator server checks it
+    assert data["errors"] == [[""] * len(reasoner.roles)] * len(data["states"])
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_game_address_serves_the_sheet_as_a_ggp_repository_does(slug, played, settings):
+    """``gameMetaURL`` is the game's address: its metadata names the sheet beside it, which is the
+    sheet the states were checked against."""
+    match, _ = played(slug, seed=2)
+    url = export(Client(), match)["gameMetaURL"]
+    assert url == f"{settings.SITE_URL}/rules/{slug}/v{SHEET_VERSION}/"
+    path = url.removeprefix(settings.SITE_URL)
+    meta = Client().get(path).json()
+    assert meta["roleNames"] == list(get_game(slug).roles) and meta["version"] == SHEET_VERSION
+    assert Client().get(path + meta["rulesheet"]).content.decode() == sheet_text(slug)
+    assert Client().get(f"/rules/{slug}/v{SHEET_VERSION + 1}/").status_code == 404
+    assert Client().get(f"/rules/{slug}/v{SHEET_VERSION + 1}/{meta['rulesheet']}").status_code == 404
+    assert Client().get(f"/rules/no-such-game/v{SHEET_VERSION}/").status_code == 404
+
+
+def _broken(data, change):
+    changed = copy.deepcopy(data)
+    change(changed)
+    return changed
+
+
+SPECTATOR_REFUSALS = {
+    "a state too few": (lambda d: d["states"].pop(), "states but"),
+    "a state time too few": (lambda d: d["stateTimes"].pop(), "state times"),
+    "goals of an unfinished match": (lambda d: d.update(isCompleted=False), "goalValues while isCompleted"),
+    "a goal too few": (lambda d: d["goalValues"].pop(), "goalValues is not one value"),
+    "a null": (lambda d: d["playerNamesFromHost"].__setitem__(0, None), "null at"),
+    "no game address": (lambda d: d.pop("gameMetaURL"), "no gameMetaURL"),
+    "an unversioned address": (lambda d: d.update(gameMetaURL="http://x/rules/quarto/"), "version-qualified"),
+    "a short token": (lambda d: d.update(randomToken="abc"), "randomToken shorter"),
+    "time going back": (lambda d: d["stateTimes"].__setitem__(1, d["stateTimes"][0] - 1), "goes back"),
+    "a time before 2008": (lambda d: d.update(startTime=0), "before January 2008"),
+    "an errors row too few": (lambda d: d["errors"].pop(), "errors is not one row"),
+    "a move of another width": (lambda d: d["moves"][1].append("noop"), "move 1 is not"),
+    "no play clock": (lambda d: d.pop("playClock"), "no playClock"),
+}
+
+
+@pytest.mark.parametrize("change, problem", SPECTATOR_REFUSALS.values(), ids=SPECTATOR_REFUSALS.keys())
+def test_the_spectator_checks_refuse_what_ggp_orgs_server_refuses(change, problem, played):
+    match, _ = played("tictactoe-x9", seed=5)
+    data = export(Client(), match)
+    assert match_problems(data) == []
+    problems = match_problems(_broken(data, change))
+    assert any(problem in p for p in problems), problems
 
 
 def test_states_in_the_older_spelling_or_any_order_still_import(played, uploader):
@@ -234,7 +285,7 @@ def test_the_export_carries_the_time_control_and_how_the_match_ended(uploader, f
     game_services.clock_flag(match_id=timed.pk)
     data = export(Client(), timed)
     assert data["timeControl"] == "5+3" and data["endReason"] == "white ran out of time"
-    assert "playClock" not in data and "startClock" not in data  # a Fischer clock is not GGP's
+    assert data["playClock"] == data["startClock"] == 0  # a Fischer clock is not GGP's: in timeControl
     assert upload(uploader, data).status_code == 302  # a flag fall reads back as a resignation
 
     daily = start_match("quarto-misere", people, time_control=TimeControl(days=2))
@@ -273,6 +324,8 @@ def test_the_export_says_which_seats_are_people_and_which_moves_were_replaced(se
         {"move": r.ply - 1, "role": "oplayer", "reason": "silent", "answer": r.answer} for r in replaced]
     assert "ConnectionRefused" in data["replacedMoves"][0]["answer"]  # nothing came, and why
     assert all(data["moves"][r.ply - 1][1] != "noop" for r in replaced)
+    said = {(n, role): text for n, row in enumerate(data["errors"]) for role, text in zip(data["matchRoles"], row) if text}
+    assert said == {(r.ply, "oplayer"): f"silent: {r.answer}" for r in replaced}  # ggp-base's errors, per state
 
 
 def test_a_bot_account_is_not_human_and_an_import_keeps_what_its_file_said(played, uploader):
