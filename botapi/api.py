@@ -26,7 +26,7 @@ from ninja.parser import Parser
 from ninja.security import HttpBearer
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from botapi import feeds, openapi, services
+from botapi import feeds, openapi, services, tournament_calls
 from botapi.limits import STREAM_START_SECONDS, StreamSlot, limits, retry_after
 from botapi.models import ApiToken
 
@@ -437,6 +437,23 @@ def seek_cancel(request):
     """Leave the quick-game pool (the seek's stream then ends with ``seekCanceled``); ``ok`` is
     false when the token had no seek waiting."""
     return {"ok": game_services.pool_leave(user=request.user, channel_name=feeds.seek_channel(request.auth.pk))}
+
+
+for method, path, auth, call, summary in [
+        ("get", "/tournaments", read, tournament_calls.tournament_list,
+         "List the public tournaments upcoming and running"),
+        ("get", "/tournaments/{tournament_id}", read, tournament_calls.tournament_read,
+         "A tournament: settings, standings, games in play, your part"),
+        ("post", "/tournaments/{tournament_id}/join", play, tournament_calls.tournament_join,
+         "Join a tournament (a private one with its invite or password)"),
+        ("post", "/tournaments/{tournament_id}/withdraw", play, tournament_calls.tournament_withdraw,
+         "Withdraw from a tournament"),
+        ("post", "/tournaments/{tournament_id}/pause", play, tournament_calls.arena_pause,
+         "Pause in a running arena"),
+        ("post", "/tournaments/{tournament_id}/resume", play, tournament_calls.arena_resume,
+         "Resume in an arena after a pause")]:
+    getattr(api, method)(path, auth=auth, response={200: dict, **REFUSALS}, tags=["tournaments"],
+                         operation_id=call.__name__, summary=summary)(call)
 
 
 def _stream(lines) -> StreamingHttpResponse:

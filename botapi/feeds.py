@@ -28,6 +28,7 @@ from botapi.limits import StreamSlot, limits
 # Every games.* name this module uses, in one place (the games/ regroup re-points them).
 from games import services as game_services
 from games.models import Match
+from games.runtime import presence
 from games.runtime.presence import match_presence
 from games.selectors import challenges_open, match_snapshot, matches_of_player
 from games.selectors.rows import match_by_id
@@ -201,7 +202,8 @@ def _match_entry(match_id: int) -> dict[str, Any] | None:
 
 async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
     """The event stream's lines. Like ``match_lines``, it takes the slot and its listener once
-    its lines run and gives them back when they end."""
+    its lines run and gives them back when they end. While it is open, it counts its account
+    as at the arenas it plays (``presence.EVENT_STREAMS``, touched with each keep-alive)."""
     limits.stream_begin(slot)
     user = token.user
     listener = Listener()
@@ -229,11 +231,15 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
         out = start_line(entry) if entry is not None else None
         return [out] if out else []
 
+    streaming = False
     try:
         yield b"\n"  # the head at once (see above): an account with nothing open has no line for a while
         await listener.start(services.token_group(token.pk), player_group(user.pk))
         if not await database_sync_to_async(services.token_live)(token_id=token.pk):
             return  # revoked before the stream listened: its message went by
+        # Set before the call, as the match stream's page: the entry is dropped however it ends.
+        streaming = True
+        await database_sync_to_async(presence.store().enter)(presence.EVENT_STREAMS, listener.channel, user.pk)
         # What the stream reads first, it listens to first: a match started or a challenge made
         # meanwhile is in both, and told once.
         challenges = await database_sync_to_async(challenges_open)(user=user)
@@ -248,6 +254,7 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
             if message is None:
                 if not await database_sync_to_async(services.token_live)(token_id=token.pk):
                     return
+                await database_sync_to_async(presence.store().touch)(presence.EVENT_STREAMS, listener.channel)
                 yield b"\n"
                 continue
             kind = message["type"]
@@ -281,6 +288,8 @@ async def event_lines(*, token, slot: StreamSlot) -> AsyncIterator[bytes]:
     finally:
         limits.stream_release(slot)
         await listener.stop()
+        if streaming:
+            await database_sync_to_async(presence.store().leave)(presence.EVENT_STREAMS, listener.channel)
 
 
 # -- a seek in the quick-game pool ----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The bot API's OpenAPI document, whole: what ninja generates from the calls' schemas, and what
 it cannot say by itself, added in one place (``describe``):
 
-- the typed objects the calls answer (a challenge, a match's state) and every line of the two
+- the typed objects the calls answer (a challenge, a match's state, a tournament) and every line of the two
   NDJSON streams, as schemas in ``components`` (``ANSWERS``, ``STREAM_LINES``): the streams'
   200 answers are ``application/x-ndjson``, one of their line schemas a line;
 - the refusals every call may meet: 413 for a body over ``REQUEST_MAX_BYTES`` (JSON, as every
@@ -134,9 +134,89 @@ class SeekCanceled(BaseModel):
     type: Literal["seekCanceled"]
 
 
+class TournamentSummary(Open):
+    """A tournament's settings and counts."""
+
+    id: int
+    name: str
+    format: Literal["round_robin", "swiss", "arena"]
+    game: str = Field(json_schema_extra={"enum": list(SLUGS)})
+    game_name: str
+    clock: str = Field(description='the time control\'s code: "5+3", "d2", "untimed"')
+    time_control: str = Field(description="the time control in words")
+    rated: bool
+    status: Literal["upcoming", "running", "finished", "cancelled"]
+    private: bool
+    password: bool = Field(description="joining without the invite asks for its password")
+    players: int = Field(description="entered and not withdrawn")
+    min_players: int
+    max_players: int
+    rounds: int = Field(description="a Swiss's rounds (a round robin's, once started)")
+    cycles: int = Field(description="a round robin: 1 (everyone meets once) or 2")
+    minutes: int = Field(description="an arena's duration (0: not an arena)")
+    starts_at: str = Field(description="ISO 8601")
+    started_at: str | None
+    ends_at: str | None = Field(description="an arena's end, once started")
+    finished_at: str | None
+
+
+class TournamentList(BaseModel):
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+
+
+class StandingRow(Open):
+    rank: int
+    id: int = Field(description="the player's account")
+    name: str
+    score: float
+    tie_break: float = Field(description="Sonneborn-Berger; an arena's performance")
+    games: int
+    playing: bool
+    paused: bool
+    withdrawn: bool
+
+
+class TournamentPlayer(BaseModel):
+    id: int
+    name: str
+
+
+class TournamentGameInPlay(Open):
+    match: str = Field(description="the match page's address (its id is the last part)")
+    first: TournamentPlayer
+    second: TournamentPlayer
+
+
+class TournamentYou(BaseModel):
+    joined: bool
+    paused: bool
+    game: str | None = Field(description="your game in play's address")
+
+
+class TournamentView(BaseModel):
+    """``GET /api/tournaments/{id}``: the tournament, and its live page's standings and games."""
+
+    tournament: TournamentSummary
+    version: int = Field(description="the live page's version of this state")
+    standings: list[StandingRow]
+    playing: list[TournamentGameInPlay]
+    you: TournamentYou
+
+
+class TournamentEntry(BaseModel):
+    """Where the call left your entry."""
+
+    ok: bool
+    joined: bool = Field(description="entered and not withdrawn")
+    paused: bool
+
+
 ANSWERS: dict[str, type[BaseModel]] = {  # operation id -> the model of its 200 answer
     "botapi_api_match_state": GameState, "botapi_api_challenge_create": Challenge,
     "challenge_accept": Challenge, "challenge_decline": Challenge, "challenge_cancel": Challenge,
+    "tournament_list": TournamentList, "tournament_read": TournamentView, "tournament_join": TournamentEntry,
+    "tournament_withdraw": TournamentEntry, "arena_pause": TournamentEntry, "arena_resume": TournamentEntry,
 }
 STREAM_LINES: dict[str, list[type[BaseModel]]] = {
     "botapi_api_match_stream": [GameState, ChatLine, Notice, OpponentGone],
@@ -145,12 +225,14 @@ STREAM_LINES: dict[str, list[type[BaseModel]]] = {
 }
 ERROR_CODES = {
     400: "a service's refusal, with the match socket's code (illegal_action, not_your_turn, stale_version "
-         "with the current state, match_over, draw_too_early, ...), or malformed (a field wrong, unknown or "
-         "given twice; a body that is not JSON)",
+         "with the current state, match_over, draw_too_early, ...) or the tournament page's (already_joined, "
+         "full, too_late, wrong_password, not_joined, not_running, already_paused, arena_over, ...), or "
+         "malformed (a field wrong, unknown or given twice; a body that is not JSON)",
     401: "no_token (no Authorization: Bearer header; a token in the address is not read), bad_token "
          "(unknown or revoked)",
     403: "missing_scope",
-    404: "not_found (also a private match you are not seated in), no_such_challenge, unknown_rules",
+    404: "not_found (also a private match you are not seated in, a private tournament without its invite, "
+         "and pause or resume in a tournament that is not an arena), no_such_challenge, unknown_rules",
     413: "too_large: the body is over the server's limit (REQUEST_MAX_BYTES, 2.5 MB by default); refused as it "
          "arrives",
     429: "rate_limited (the token's budget: BOT_API_BURST at once, BOT_API_CALLS_PER_SECOND more each second; a "

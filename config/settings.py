@@ -343,6 +343,9 @@ CREATE_PER_MINUTE = int(os.environ.get("CREATE_PER_MINUTE", "10"))
 TOURNAMENTS_OPEN_MAX = int(os.environ.get("TOURNAMENTS_OPEN_MAX", "2"))
 # Each server process runs an arena pairing wave this often (tournaments/arena_sweep.py; 0: never).
 ARENA_SWEEP_SECONDS = int(os.environ.get("ARENA_SWEEP_SECONDS", "3"))
+# An arena's player who is not at it (no page, no bot event stream) when a wave would pair them
+# is paused (tournaments/arena_presence.py; 0: never).
+ARENA_PAUSE_ABSENT = os.environ.get("ARENA_PAUSE_ABSENT", "1") == "1"
 CREATE_PER_ADDRESS_PER_MINUTE = int(os.environ.get("CREATE_PER_ADDRESS_PER_MINUTE", "30"))
 # New guests (the guest form, and "Play the computer" for a visitor) per client address, a
 # minute and a UTC day (across processes with Redis): each guest is a new name and a new day's

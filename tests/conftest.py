@@ -59,6 +59,13 @@ def no_clock_sweep(settings):
 
 
 @pytest.fixture(autouse=True)
+def arena_players_present(settings):
+    """Arena tests pair players who open no page; the auto-pause's own tests turn it on
+    (tests/tournaments/test_arena_presence.py)."""
+    settings.ARENA_PAUSE_ABSENT = False
+
+
+@pytest.fixture(autouse=True)
 def notices_inline(settings):
     """Notifications are sent in the thread that committed (notify.delivery), not a pool's
     thread that could outlive the test's database."""

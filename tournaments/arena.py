@@ -31,7 +31,7 @@ from games.selectors.played import MatchPlayed, matches_played, shown_ratings
 from games.services import broadcast
 from games.services.berserk import clock_berserk
 from games.services.guards import lock_player
-from tournaments import arena_pairing, arena_scoring, push
+from tournaments import arena_pairing, arena_presence, arena_scoring, push
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import NAME_MAX, STARTS_WITHIN_DAYS, UNFINISHED, require_account
 
@@ -251,6 +251,9 @@ def arena_pair(*, tournament_id: int, now: datetime | None = None, game_ended: b
         free_ids = [p for p in entries if p not in busy]
         if len(free_ids) < 2:
             return 0
+        free_ids = _pause_absent(tournament, free_ids)
+        if len(free_ids) < 2:
+            return 0
         ranks = {row.player: row.rank for row in arena_standings(tournament, table)}
         ratings = shown_ratings(game=tournament.game, player_ids=free_ids)
         free = [arena_pairing.Free(p, rank=ranks[p], rating=ratings[p], last_opponent=table.last.get(p, (None,))[0],
@@ -260,6 +263,22 @@ def arena_pair(*, tournament_id: int, now: datetime | None = None, game_ended: b
         if started:
             push.changed_on_commit(tournament)
         return started
+
+
+def _pause_absent(tournament: Tournament, free_ids: list[int]) -> list[int]:
+    """The free players of a wave who are at the arena (``arena_presence``); the others miss this
+    pairing and are paused (they come back with Resume). Call holding the tournament's row lock."""
+    if not settings.ARENA_PAUSE_ABSENT:
+        return free_ids
+    present = arena_presence.arena_present(tournament_id=tournament.pk, player_ids=free_ids)
+    if present is None:
+        return free_ids
+    absent = [p for p in free_ids if p not in present]
+    if absent:
+        Entry.objects.filter(tournament=tournament, player_id__in=absent).update(paused=True)
+        push.changed_on_commit(tournament)
+        logger.info("arena %s: paused %s, not at the arena", tournament.pk, absent)
+    return [p for p in free_ids if p in present]
 
 
 def _start_games(tournament: Tournament, pairs, entries: dict[int, Entry]) -> int:

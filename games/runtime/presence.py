@@ -24,6 +24,13 @@ from games.runtime import outages
 
 KEY_TTL_SECONDS = 24 * 3600  # a match nobody opened for a day forgets its pages
 SITE = 0  # no match has this id: the key of the site pages (one per page a signed-in player has open)
+EVENT_STREAMS = "events"  # the key of the bot API's open event streams (one per stream, with its account)
+Key = int | str  # a match id, SITE, EVENT_STREAMS, or a tournament's (``tournament_key``)
+
+
+def tournament_key(tournament_id: int) -> str:
+    """The key of a tournament's pages (``/ws/tournaments/<id>/``)."""
+    return f"tournament.{tournament_id}"
 
 
 class MemoryPages:
@@ -33,26 +40,26 @@ class MemoryPages:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pages: dict[int, dict[str, tuple[int | None, float]]] = {}
+        self._pages: dict[Key, dict[str, tuple[int | None, float]]] = {}
 
-    def enter(self, match_id: int, channel: str, user_id: int | None) -> None:
+    def enter(self, match_id: Key, channel: str, user_id: int | None) -> None:
         with self._lock:
             self._pages.setdefault(match_id, {})[channel] = (user_id, time.time())
 
-    def touch(self, match_id: int, channel: str) -> None:
+    def touch(self, match_id: Key, channel: str) -> None:
         with self._lock:
             pages = self._pages.get(match_id, {})
             if channel in pages:
                 pages[channel] = (pages[channel][0], time.time())
 
-    def leave(self, match_id: int, channel: str) -> None:
+    def leave(self, match_id: Key, channel: str) -> None:
         with self._lock:
             pages = self._pages.get(match_id, {})
             pages.pop(channel, None)
             if not pages:
                 self._pages.pop(match_id, None)
 
-    def pages(self, match_id: int) -> list[tuple[int | None, float]]:
+    def pages(self, match_id: Key) -> list[tuple[int | None, float]]:
         with self._lock:
             return list(self._pages.get(match_id, {}).values())
 
@@ -77,23 +84,23 @@ class RedisPages:
         self._redis = redisconn.sync_client(url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 1))
         self._prefix = prefix
 
-    def _key(self, match_id: int) -> str:
+    def _key(self, match_id: Key) -> str:
         return f"{self._prefix}:pages:{match_id}"
 
-    def enter(self, match_id: int, channel: str, user_id: int | None) -> None:
+    def enter(self, match_id: Key, channel: str, user_id: int | None) -> None:
         key = self._key(match_id)
         self._redis.pipeline().hset(key, channel, f"{user_id or ''}|{time.time()}").expire(key, KEY_TTL_SECONDS).execute()
 
-    def touch(self, match_id: int, channel: str) -> None:
+    def touch(self, match_id: Key, channel: str) -> None:
         key = self._key(match_id)
         value = self._redis.hget(key, channel)
         if value is not None:
             self._redis.hset(key, channel, f"{value.decode().split('|')[0]}|{time.time()}")
 
-    def leave(self, match_id: int, channel: str) -> None:
+    def leave(self, match_id: Key, channel: str) -> None:
         self._redis.hdel(self._key(match_id), channel)
 
-    def pages(self, match_id: int) -> list[tuple[int | None, float]]:
+    def pages(self, match_id: Key) -> list[tuple[int | None, float]]:
         out = []
         for value in self._redis.hgetall(self._key(match_id)).values():
             user, seen = value.decode().split("|")

@@ -2,6 +2,8 @@
 the countdown, pushed on every change, read-only. Each state carries the tournament's version;
 a socket never sends an older one than it sent, and ``sync`` sends the state again. The viewer's
 own part (in it, paused, their game in play) is added per socket (``tournaments.state.viewer_part``).
+A signed-in viewer's socket counts them as at the arena while it is open and pings
+(``tournaments.arena_presence``: a wave pauses a player who is not).
 A private tournament is served to those its page would show (its players, its creator, holders
 of its invite, given as ``?invite=``); to anyone else it is ``not_found``."""
 
@@ -11,12 +13,13 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games.runtime import outages
+from games.runtime import outages, presence
 from games.runtime.dbthreads import db
 from games.services import ServiceError
 from live import tournament_states
 from live.consumers.listening import ListeningSocket
-from tournaments import push, selectors
+from live.sockets import Socket
+from tournaments import arena_presence, push, selectors
 from tournaments.models import Tournament
 from tournaments.state import tournament_state, viewer_part
 
@@ -28,6 +31,8 @@ class TournamentConsumer(ListeningSocket):
     read_only_text = READ_ONLY
     opening = "opening a tournament page"
     leaving = "a tournament page leaving its group"
+    present_as: int | None = None  # the signed-in viewer, once counted among the arena's pages
+    _on_ping = Socket._on_ping  # a ping keeps the viewer counted as at the arena
 
     def __str__(self) -> str:
         return f"tournament page {self.tournament_id}"
@@ -42,9 +47,27 @@ class TournamentConsumer(ListeningSocket):
     def open_state(self) -> dict[str, Any]:
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
         tournament = Tournament.objects.filter(pk=self.tournament_id).first()
-        if tournament is None or not selectors.can_view(tournament, self.signed_in_user(), invite):
+        user = self.signed_in_user()
+        if tournament is None or not selectors.can_view(tournament, user, invite):
             raise ServiceError("not_found", "No such tournament, or it is private.")
+        if user is not None:  # an arena's player with its page open is at the arena (its waves ask)
+            arena_presence.arena_page_enter(tournament_id=self.tournament_id, channel_name=self.channel_name,
+                                            user_id=user.pk)
+            self.present_as = user.pk
         return tournament_state(tournament_id=self.tournament_id)
+
+    def presence_key(self) -> str:
+        return presence.tournament_key(self.tournament_id)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if self.present_as is not None:
+            user_id, self.present_as = self.present_as, None
+            try:
+                await db(arena_presence.arena_page_leave)(tournament_id=self.tournament_id,
+                                                          channel_name=self.channel_name, user_id=user_id)
+            except Exception as err:  # the page is gone either way; its entry goes stale
+                outages.report_or_log("a tournament page leaving the arena's presence", err, logger)
 
     async def _on_sync(self, version: int | None = None) -> None:
         state = await db(tournament_state)(tournament_id=self.tournament_id)

@@ -16,7 +16,7 @@ from games.match.clocks import TimeControl
 from live.sockets import NOT_FOUND
 from tests.support.players import make_accounts, session_cookie
 from tests.support.waits import EVENT_SECONDS
-from tournaments import arena
+from tournaments import arena, arena_presence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,3 +131,31 @@ async def test_a_paired_players_site_pages_are_told_to_go_to_their_game():
     game = await database_sync_to_async(lambda: tournament.games.get())()
     assert started["match"] == game.match_id
     await site.disconnect()
+
+
+async def test_an_open_page_keeps_its_player_at_the_arena_and_one_who_never_came_is_paused(settings):
+    """The auto-pause (tournaments/arena_presence.py) hears the page's socket: open (and pinged),
+    its player is paired; a player with no page misses the wave and is paused, and sees it."""
+    settings.ARENA_PAUSE_ABSENT = True
+    ann, bob, cat = await database_sync_to_async(make_accounts)(3)
+    tournament = await database_sync_to_async(new_arena)(ann)
+    for player in (bob, cat):
+        await database_sync_to_async(arena.arena_join)(tournament_id=tournament.pk, user=player)
+    pages = {}
+    for player in (ann, bob):
+        pages[player] = await opened(f"/ws/tournaments/{tournament.pk}/", player)
+        await next_of(pages[player], "tournament")
+    await pages[bob].send_json_to({"type": "ping"})  # refreshes the page's presence
+    while (await pages[bob].receive_json_from(timeout=EVENT_SECONDS))["type"] != "pong":
+        pass  # a late state of the joins may come first
+    await database_sync_to_async(arena.arena_start)(tournament_id=tournament.pk, user=ann)
+    running = await state_where(pages[bob], lambda s: s["playing"])
+    (game,) = running["playing"]
+    assert {game["first"]["id"], game["second"]["id"]} == {ann.pk, bob.pk}
+    assert next(row for row in running["standings"] if row["id"] == cat.pk)["paused"]
+    assert not running["you"]["paused"]
+    for page in pages.values():
+        await page.disconnect()
+    present = await database_sync_to_async(arena_presence.arena_present)(tournament_id=tournament.pk,
+                                                                         player_ids=[ann.pk, bob.pk, cat.pk])
+    assert present == {ann.pk, bob.pk}  # closed a moment ago: a reload is not an absence
