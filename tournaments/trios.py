@@ -26,6 +26,8 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
+from tournaments.swiss_pairing import Kind, NoPairing, Standing, ranked
+
 SEATS = 3
 PLACE_POINTS = (1.0, 0.5, 0.0)  # first, second, third
 BYE_POINTS = sum(PLACE_POINTS) / SEATS  # a table's average: 1/2
@@ -144,3 +146,62 @@ def trio_tables(*, order: Sequence[Hashable], met: Collection[frozenset],
         grouped = _greedy(playing, met)
     seated = [seat_order(t, seats or {}) for t in grouped]
     return Tables(tables=seated, byes=byes, repeats=sum(frozenset(t) in met for t in grouped))
+
+
+@dataclass(frozen=True)
+class TrioSlot:
+    """One player's round in a three-player Swiss: ``points`` scored and, for a game (or a game
+    one of its players never began, a forfeit), the two ``opponents`` and the ``seat`` taken
+    (0 first, 1 second, 2 third)."""
+
+    kind: Kind
+    points: float = 0.0
+    opponents: tuple[Hashable, ...] = ()
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.points <= PLACE_POINTS[0]:
+            raise ValueError(f"a round scores 0 to {PLACE_POINTS[0]}, not {self.points!r}")
+        if (len(self.opponents) == SEATS - 1) != (self.kind in (Kind.GAME, Kind.FORFEIT)):
+            raise ValueError("a game and a forfeit have two opponents; a bye and an absence have none")
+
+
+def trio_standings(players: Sequence[Hashable], history: Mapping[Hashable, Sequence[TrioSlot]]) -> list[Standing]:
+    """The players ranked by score, then Buchholz (the scores of both opponents at each table),
+    then the Sonneborn-Berger analogue (each game's points times the average score of its two
+    opponents), then the order given. As in the two-player Swiss, byes, absences and forfeits
+    add to the score only."""
+    score = {p: sum(s.points for s in history.get(p, ())) for p in players}
+    buchholz, berger, played = dict.fromkeys(players, 0.0), dict.fromkeys(players, 0.0), dict.fromkeys(players, 0)
+    for player in players:
+        for slot in history.get(player, ()):
+            if slot.kind == Kind.GAME:
+                opposition = sum(score.get(o, 0.0) for o in slot.opponents)
+                buchholz[player] += opposition
+                berger[player] += slot.points * opposition / len(slot.opponents)
+                played[player] += 1
+    return ranked(players, score, buchholz, berger, played)
+
+
+def trio_round(*, players: Sequence[Hashable], history: Mapping[Hashable, Sequence[TrioSlot]],
+               absent: Collection[Hashable] = ()) -> Tables:
+    """The next round's tables of a three-player Swiss: ``players`` in their initial order,
+    ``history`` their rounds so far; those in ``absent`` are left out. The standing orders the
+    tables; the trios met, the seats taken and the byes had come from the history. Raises
+    ``NoPairing`` with fewer than three players left."""
+    present = [p for p in players if p not in absent]
+    if len(present) < SEATS:
+        raise NoPairing(f"fewer than {SEATS} players are left to seat at a table")
+    order = [row.player for row in trio_standings(present, history)]
+    met, seats, byes = set(), {}, {}
+    for player in present:
+        counts = [0] * SEATS
+        for slot in history.get(player, ()):
+            if slot.opponents:
+                met.add(frozenset((player, *slot.opponents)))
+            if slot.seat is not None:
+                counts[slot.seat] += 1
+            if slot.kind in (Kind.BYE, Kind.HALF_BYE):
+                byes[player] = byes.get(player, 0) + 1
+        seats[player] = counts
+    return trio_tables(order=order, met=met, seats=seats, byes_had=byes)
