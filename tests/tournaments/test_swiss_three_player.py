@@ -17,7 +17,7 @@ from games.match.errors import ServiceError
 from games.models import Match, Seat
 from games.rules import get_game
 from tests.support.players import make_accounts, play_out
-from tournaments import formats, services
+from tournaments import formats, services, state
 from tournaments.forms import SWISS, TournamentCreateForm
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
 from tournaments.trios import place_points
@@ -158,3 +158,14 @@ def test_the_page_shows_the_third_seat_and_quarter_points(client):
     assert " · " in text  # the finished table's points in seat order
     download = client.get(f"/tournaments/{tournament.pk}/download.json").json()
     assert all(g["third"] for g in download["games"])
+
+
+def test_the_live_state_counts_the_third_seat_as_playing():
+    players = make_accounts(3)
+    tournament = running(players)
+    (game,) = round_games(tournament, 1)
+    live = state.tournament_state(tournament_id=tournament.pk)
+    (playing,) = live["playing"]
+    assert playing["third"]["id"] == game.third_id
+    assert state.viewer_part(live, game.third_id)["game"] == playing["match"]
+    assert all(row["playing"] for row in live["standings"])
