@@ -23,7 +23,6 @@ from django.utils import timezone
 
 from games import selectors
 from games.match.errors import ServiceError
-from games.models import Seat
 from games.rules import get_game
 from tournaments import services
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
@@ -65,10 +64,7 @@ def trio_results(tournament: Tournament) -> list[tuple[TournamentGame, dict[int,
     while it is unfinished, empty if it was aborted."""
     played = services.results(tournament)
     ended = [g.match_id for g, r in played if r is not None and r.first_score is not None]
-    goals: dict[int, dict[int, int]] = {}
-    for match_id, player_id, score in (Seat.objects.filter(match_id__in=ended, player__isnull=False)
-                                       .values_list("match_id", "player_id", "score")):
-        goals.setdefault(match_id, {})[player_id] = score or 0
+    goals = selectors.seat_scores(ended)
     return [(game, None if result is None else place_points(goals[game.match_id])
              if result.first_score is not None else {}) for game, result in played]
 

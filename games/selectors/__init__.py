@@ -298,6 +298,16 @@ def match_results(match_ids) -> dict[int, MatchResult]:
     return found
 
 
+def seat_scores(match_ids) -> dict[int, dict[int, int]]:
+    """For each of ``match_ids``, each seated player's score (goal value; 0 while unset): what a
+    three-player tournament ranks its tables' places by (one query)."""
+    found: dict[int, dict[int, int]] = {}
+    for match_id, player_id, score in (Seat.objects.filter(match_id__in=list(match_ids), player__isnull=False)
+                                       .values_list("match_id", "player_id", "score")):
+        found.setdefault(match_id, {})[player_id] = score or 0
+    return found
+
+
 def players_who_moved(match_ids) -> dict[int, set[int]]:
     """For each of ``match_ids``, the players who made at least one move in it (two queries):
     in a match aborted before it began, the others are the ones who never moved."""

@@ -6,18 +6,17 @@ and the page."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games import services as games
-from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.models import Match, Seat
 from games.rules import get_game
 from tests.support.players import make_accounts, play_out
-from tournaments import formats, services, state
+from tests.tournaments import test_swiss as swiss_tests
+from tests.tournaments.test_swiss import refreshed, round_games
+from tournaments import formats, state
 from tournaments.forms import SWISS, TournamentCreateForm
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
 from tournaments.trios import place_points
@@ -27,30 +26,15 @@ GAME = "tictactoe-3player"
 
 
 def create(user, **overrides):
-    arguments = {"name": "Trio Swiss", "game": GAME, "time_control": TimeControl(days=1),
-                 "starts_at": timezone.now() + timedelta(minutes=10), "min_players": 3, "max_players": 30,
-                 "tournament_format": Tournament.Format.SWISS, "rounds": 3}
-    return services.tournament_create(user=user, **{**arguments, **overrides})
+    return swiss_tests.create(user, **{"game": GAME, "min_players": 3, **overrides})
 
 
 def running(players, **overrides) -> Tournament:
-    tournament = create(players[0], **overrides)
-    for player in players[1:]:
-        formats.tournament_join(tournament_id=tournament.pk, user=player)
-    return formats.tournament_start(tournament_id=tournament.pk, user=players[0])
-
-
-def round_games(tournament, number) -> list[TournamentGame]:
-    return list(TournamentGame.objects.filter(tournament=tournament, round=number)
-                .select_related("match", "first", "second", "third").order_by("pk"))
+    return swiss_tests.running(players, **{"game": GAME, "min_players": 3, **overrides})
 
 
 def seated(game: TournamentGame) -> list:
     return [game.first, game.second, game.third]
-
-
-def refreshed(tournament) -> Tournament:
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def test_rounds_of_tables_of_three_score_by_place_with_a_bye_worth_a_tables_average():
