@@ -12,6 +12,8 @@ from tournaments.models import Tournament, TournamentGame
 from tournaments.selectors import _result_text
 from tournaments.services import results, time_control_of
 from tournaments.state import tournament_state
+from tournaments.swiss import is_three_player, trio_results
+from tournaments.swiss_selectors import trio_result_text
 
 
 def _player(user) -> dict[str, Any]:
@@ -25,9 +27,13 @@ def tournament_export(tournament: Tournament, page: dict) -> dict[str, Any]:
     matches = {g.pk: g.match for g in TournamentGame.objects.filter(tournament=tournament, match__isnull=False)
                .select_related("match")}
     games = []
+    trios = ({g.pk: trio_result_text(g, points) for g, points in trio_results(tournament)}
+             if is_three_player(tournament) else {})
     for game, result in results(tournament):
         row: dict[str, Any] = {"round": game.round, "first": _player(game.first), "second": _player(game.second),
                                "result": _result_text(result) or None, "match": None}
+        if game.third is not None:  # a three-player game: its points by place in seat order
+            row["third"], row["result"] = _player(game.third), trios.get(game.pk) or None
         match = matches.get(game.pk)
         if match is not None:
             try:

@@ -26,7 +26,7 @@ def clock_choices() -> list[tuple[str, str]]:
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(max_length=services.NAME_MAX)
-    game = forms.ChoiceField(label="Game", choices=[(g.slug, g.name) for g in GAMES if len(g.roles) == 2])
+    game = forms.ChoiceField(label="Game", choices=[(g.slug, g.name) for g in GAMES if len(g.roles) in (2, 3)])
     cycles = forms.TypedChoiceField(label="Format", coerce=int, initial=1, choices=[
         (1, "Round robin: everyone meets once"), (2, "Double round robin: everyone meets twice, both moving first"),
         (SWISS, "Swiss: a set number of rounds, each player against one of about the same score"),

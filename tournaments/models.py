@@ -83,13 +83,16 @@ class Entry(models.Model):
 
 
 class TournamentGame(models.Model):
-    """A pairing of ``round`` (``first`` moves first); ``match`` once it is created (a real-time
+    """A pairing of ``round`` (``first`` moves first, then ``second``, then ``third`` in a
+    three-player game); ``match`` once it is created (a real-time
     game whose player was busy elsewhere waits for the next try)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveSmallIntegerField()
     first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    third = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+", help_text="a three-player game's third seat (tournaments.trios)")
     match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="tournament_game")
     berserk_first = models.BooleanField(default=False, help_text="an arena's player halved their own clock")

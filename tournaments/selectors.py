@@ -61,7 +61,8 @@ class GameRow:
     first: object
     second: object
     match_url: str | None
-    result: str  # "1-0", "½-½", "0-1", "called off", or "" while unfinished
+    result: str  # "1-0", "½-½", "0-1" (three players: "1 · ½ · 0"), "called off", or "" while unfinished
+    third: object = None  # a three-player game's third seat
 
 
 def _result_text(result: standings.Result | None) -> str:
@@ -82,8 +83,8 @@ def tournament_page(tournament: Tournament) -> dict:
     rows = [StandingRow(rank=s.rank, player=by_id[s.player].player, score=s.score, tie_break=s.tie_break,
                         played=s.played, withdrawn=by_id[s.player].withdrawn)
             for s in standings.standings(in_play, (r for _, r in played if r is not None))]
-    games = [GameRow(round=g.round, first=g.first, second=g.second, match_url=g.match_url, result=_result_text(r))
-             for g, r in played]
+    games = [GameRow(round=g.round, first=g.first, second=g.second, match_url=g.match_url, result=_result_text(r),
+                     third=g.third) for g, r in played]
     return {
         "game_name": get_game(tournament.game).name,
         "time_control": time_control_of(tournament),
@@ -91,6 +92,7 @@ def tournament_page(tournament: Tournament) -> dict:
         "standings": rows,
         "games": games,
         "players": [e.player_id for e in entries if not e.withdrawn],
+        "score_places": "-1",  # the decimals a score shows (floatformat): 1, 1.5
     }
 
 

@@ -12,6 +12,7 @@ kept as a pairing and created at the next try (the next game that ends, or the s
 from __future__ import annotations
 
 import logging
+import random
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -79,15 +80,21 @@ def tournament_create(*, user, name: str, game: str, time_control: TimeControl, 
     if game not in SLUGS:
         raise ServiceError("unknown_game", f"There is no game called {game!r}.")
     rules = get_game(game)
-    if len(rules.roles) != 2:
-        raise ServiceError("two_players_only", f"{rules.name} is played by {len(rules.roles)}: round robins are for "
-                                               "two-player games for now. Choose a two-player game.")
+    swiss = tournament_format == Tournament.Format.SWISS
+    if len(rules.roles) == 3 and not swiss:
+        raise ServiceError("two_players_only", f"{rules.name} is played by three: a round robin of it would need "
+                                               "every trio to meet, so it is played as a Swiss. Choose Swiss.")
+    if len(rules.roles) not in (2, 3):
+        raise ServiceError("two_players_only", f"{rules.name} is played by {len(rules.roles)}: tournaments are for "
+                                               "two- and three-player games.")
+    if len(rules.roles) == 3 and min_players < 3:
+        raise ServiceError("bad_player_counts", f"{rules.name} is played by three: a tournament of it needs at "
+                                                "least 3 players.")
     if time_control.kind == "per_move":
         raise ServiceError("no_per_move", "Tournaments are played in real time, by correspondence or untimed: "
                                           "choose one of those time controls.")
     if cycles not in (1, 2):
         raise ServiceError("bad_cycles", "Everyone meets once or twice.")
-    swiss = tournament_format == Tournament.Format.SWISS
     if tournament_format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS):
         raise ServiceError("bad_format", "Choose a round robin or a Swiss.")
     if swiss and not time_control.timed:
@@ -225,7 +232,8 @@ def _create_matches(tournament: Tournament) -> None:
     """Create the match of every game of the rounds begun that has none yet (a player busy in
     another real-time match: left for the next try)."""
     pending = (TournamentGame.objects.filter(tournament=tournament, round__lte=tournament.current_round,
-                                             match__isnull=True).select_related("first", "second").order_by("pk"))
+                                             match__isnull=True).select_related("first", "second", "third")
+               .order_by("pk"))
     match_settings = MatchSettings(game=tournament.game, rated=tournament.rated,
                                    time_control=time_control_of(tournament))
     first_role = get_game(tournament.game).roles[0]
@@ -234,8 +242,10 @@ def _create_matches(tournament: Tournament) -> None:
     for game in pending:
         try:
             with transaction.atomic():
+                opponents = [game.second] if game.third is None else [game.second, game.third]
                 match = services.match_create(user=game.first, settings=match_settings, role=first_role,
-                                              opponents=[game.second], is_private=tournament.is_private)
+                                              opponents=opponents, is_private=tournament.is_private,
+                                              rng=SEATS_IN_ORDER)
         except ServiceError as err:
             logger.info("tournament %s: game %s waits: %s", tournament.pk, game.pk, err.message)
             continue
@@ -243,11 +253,22 @@ def _create_matches(tournament: Tournament) -> None:
         game.save(update_fields=["match"])
 
 
+class _SeatsInOrder(random.Random):
+    """What ``match_create`` draws the opponents' seats with: the seats in the order given
+    (second, then third), as the pairing chose them."""
+
+    def sample(self, population, k, *, counts=None):
+        return list(population)[:k]
+
+
+SEATS_IN_ORDER = _SeatsInOrder()
+
+
 def results(tournament: Tournament) -> list[tuple[TournamentGame, standings.Result | None]]:
     """Each game of the tournament begun so far with its result (None while it is unfinished);
     a game whose match exists carries its ``match_url``."""
     games = list(TournamentGame.objects.filter(tournament=tournament, round__lte=tournament.current_round)
-                 .select_related("first", "second").order_by("round", "pk"))
+                 .select_related("first", "second", "third").order_by("round", "pk"))
     found = matches_played(g.match_id for g in games if g.match_id is not None)
     rows = []
     for game in games:

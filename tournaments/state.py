@@ -69,18 +69,23 @@ def _round_robin(tournament: Tournament, entries: dict[int, Entry]) -> tuple[lis
              "berserks": 0, "marks": [], "games": r.played, "playing": False, "paused": False,
              "withdrawn": r.withdrawn} for r in page["standings"]]
     playing = [{"match": g.match_url, "first": _person(g.first), "second": _person(g.second),
-                "berserk_first": False, "berserk_second": False}
+                "berserk_first": False, "berserk_second": False, **({"third": _person(g.third)} if g.third else {})}
                for g in page["games"] if g.match_url and not g.result]
-    busy = {p["id"] for game in playing for p in (game["first"], game["second"])}
+    busy = {p["id"] for game in playing for p in _seated(game)}
     for row in rows:
         row["playing"] = row["id"] in busy
     return rows, playing
+
+
+def _seated(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players of a game in play: two, or three in a three-player Swiss."""
+    return [game["first"], game["second"], *([game["third"]] if "third" in game else [])]
 
 
 def viewer_part(state: dict[str, Any], user_id: int | None) -> dict[str, Any]:
     """What of ``state`` is the viewer's own: whether they are in it (and paused or withdrawn),
     and the address of their game in play, if any."""
     row = next((r for r in state["standings"] if r["id"] == user_id), None) if user_id else None
-    game = next((g["match"] for g in state["playing"] if user_id in (g["first"]["id"], g["second"]["id"])), None)
+    game = next((g["match"] for g in state["playing"] if user_id in {p["id"] for p in _seated(g)}), None)
     return {"joined": bool(row) and not row["withdrawn"], "paused": bool(row) and row["paused"],
             "game": game if user_id else None}

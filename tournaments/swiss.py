@@ -8,6 +8,10 @@ game was aborted before they moved (they lose it by forfeit, their opponent wins
 are not paired again. Players may join until half the rounds have begun; a late joiner scores a
 half-point bye for the round running when they joined, and nothing for the rounds before it
 (lichess's rule: one bye however many rounds were missed).
+
+A Swiss of the three-player game seats tables of three (``trios``): points by place, a bye
+worth a table's average for the one or two left over, and a player who let a game be aborted
+before their first turn forfeits it (0) while the others at the table score the bye's points.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ from django.utils import timezone
 
 from games import selectors
 from games.match.errors import ServiceError
+from games.rules import get_game
 from tournaments import services
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
-from tournaments.swiss_pairing import Kind, NoPairing, Slot, swiss_pairs, swiss_standings
+from tournaments.swiss_pairing import Kind, NoPairing, Slot, Standing, swiss_pairs, swiss_standings
+from tournaments.trios import BYE_POINTS, SEATS, TrioSlot, place_points, trio_round, trio_standings
 
 BYE, HALF_BYE = 1.0, 0.5
 
@@ -43,9 +49,62 @@ def players_of(tournament: Tournament) -> list[int]:
                 .values_list("player_id", flat=True))
 
 
+def is_three_player(tournament: Tournament) -> bool:
+    return len(get_game(tournament.game).roles) == SEATS
+
+
+def standings_of(tournament: Tournament, history: dict) -> list[Standing]:
+    """The Swiss's standings from its ``swiss_history``: two-player or three-player."""
+    ranking = trio_standings if is_three_player(tournament) else swiss_standings
+    return ranking(list(history), history)
+
+
+def trio_results(tournament: Tournament) -> list[tuple[TournamentGame, dict[int, float] | None]]:
+    """Each three-player game of the rounds begun with each player's points by place: None
+    while it is unfinished, empty if it was aborted."""
+    played = services.results(tournament)
+    ended = [g.match_id for g, r in played if r is not None and r.first_score is not None]
+    goals = selectors.seat_scores(ended)
+    return [(game, None if result is None else place_points(goals[game.match_id])
+             if result.first_score is not None else {}) for game, result in played]
+
+
+def _trio_history(tournament: Tournament) -> tuple[dict[int, dict[int, TrioSlot]], bool, set[int]]:
+    played = trio_results(tournament)
+    aborted = [g.match_id for g, points in played if points == {}]
+    movers = selectors.players_who_moved(aborted) if aborted else {}
+    history: dict[int, dict[int, TrioSlot]] = {p: {} for p in players_of(tournament)}
+    missed: set[int] = set()
+    complete = True
+    for game, points in played:
+        if points is None:
+            complete = False
+            continue
+        table = (game.first_id, game.second_id, game.third_id)
+        # Aborted: the first seat in turn order that never moved let it be aborted.
+        loser = None if points else next((p for p in table if p not in movers.get(game.match_id, set())), None)
+        for seat, player in enumerate(table):
+            others = tuple(p for p in table if p != player)
+            if points:
+                history[player][game.round] = TrioSlot(Kind.GAME, points[player], others, seat)
+            else:
+                history[player][game.round] = TrioSlot(Kind.FORFEIT, 0.0 if player == loser else BYE_POINTS,
+                                                       others, seat)
+        if loser is not None:
+            missed.add(loser)
+    for bye in Bye.objects.filter(tournament=tournament, round__lte=tournament.current_round):
+        history[bye.player_id][bye.round] = TrioSlot(Kind.BYE, bye.points)
+    return history, complete, missed
+
+
 def swiss_history(tournament: Tournament) -> tuple[dict[int, list[Slot]], bool, set[int]]:
-    """Each entrant's slots for the rounds begun, whether every game of them has ended, and the
-    players who missed a round (did not move in a game that was aborted for it)."""
+    """Each entrant's slots for the rounds begun (``TrioSlot``s in a three-player Swiss),
+    whether every game of them has ended, and the players who missed a round (did not move in a
+    game that was aborted for it)."""
+    if is_three_player(tournament):
+        trio, complete, missed = _trio_history(tournament)
+        return ({player: [rounds.get(n, TrioSlot(Kind.ABSENT)) for n in range(1, tournament.current_round + 1)]
+                 for player, rounds in trio.items()}, complete, missed)
     played = services.results(tournament)
     aborted = [g.match_id for g, r in played if r is not None and r.first_score is None]
     movers = selectors.players_who_moved(aborted) if aborted else {}
@@ -100,17 +159,23 @@ def _next_round(tournament: Tournament, now: datetime) -> None:
     history, _, _ = swiss_history(tournament)
     absent = set(Entry.objects.filter(tournament=tournament, withdrawn=True).values_list("player_id", flat=True))
     try:
-        pairing = swiss_pairs(players=players_of(tournament), history=history, rounds=tournament.rounds,
-                              absent=absent)
+        if is_three_player(tournament):
+            found = trio_round(players=players_of(tournament), history=history, absent=absent)
+            tables, byes, bye_points = found.tables, found.byes, BYE_POINTS
+        else:
+            pairing = swiss_pairs(players=players_of(tournament), history=history, rounds=tournament.rounds,
+                                  absent=absent)
+            tables, byes, bye_points = pairing.pairs, [pairing.bye] if pairing.bye is not None else [], BYE
     except NoPairing as err:
         _finish(tournament, now, reason=f"Finished after round {tournament.current_round}: {err}.")
         return
     number = tournament.current_round + 1
     TournamentGame.objects.bulk_create(
-        TournamentGame(tournament=tournament, round=number, first_id=first, second_id=second)
-        for first, second in pairing.pairs)
-    if pairing.bye is not None:
-        Bye.objects.create(tournament=tournament, round=number, player_id=pairing.bye, points=BYE)
+        TournamentGame(tournament=tournament, round=number, first_id=table[0], second_id=table[1],
+                       third_id=table[2] if len(table) > 2 else None)
+        for table in tables)
+    Bye.objects.bulk_create(Bye(tournament=tournament, round=number, player_id=player, points=bye_points)
+                            for player in byes)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     services._create_matches(tournament)
@@ -122,7 +187,7 @@ def _finish(tournament: Tournament, now: datetime, reason: str = "") -> None:
 
 
 def _score(tournament: Tournament, history: dict[int, list[Slot]]) -> None:
-    for row in swiss_standings(list(history), history):
+    for row in standings_of(tournament, history):
         Entry.objects.filter(tournament=tournament, player_id=row.player).exclude(score=row.score).update(
             score=row.score)
 

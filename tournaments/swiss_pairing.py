@@ -141,6 +141,13 @@ def swiss_standings(players: Sequence[Hashable], history: Mapping[Hashable, Sequ
                 buchholz[player] += opponent
                 berger[player] += slot.points * opponent
                 played[player] += 1
+    return ranked(players, score, buchholz, berger, played)
+
+
+def ranked(players: Sequence[Hashable], score: Mapping[Hashable, float], buchholz: Mapping[Hashable, float],
+           berger: Mapping[Hashable, float], played: Mapping[Hashable, int]) -> list[Standing]:
+    """``players`` in standing order: by score, then Buchholz, then Sonneborn-Berger (equal on
+    all three: the same rank), then the order given."""
     order = sorted(range(len(players)),
                    key=lambda i: (-score[players[i]], -buchholz[players[i]], -berger[players[i]], i))
     rows: list[Standing] = []

@@ -274,6 +274,16 @@ def players_now(*, player_ids: Collection[int], viewer) -> dict[int, dict[str, A
         m = seat.match
         playing.setdefault(seat.player_id, {"id": m.pk, "game_name": ruleset_name(m.game), "clock": TimeControl.of(m).label})
     return {i: {"online": i in online, "playing": playing.get(i)} for i in ids}
+def seat_scores(match_ids) -> dict[int, dict[int, int]]:
+    """For each of ``match_ids``, each seated player's score (goal value; 0 while unset): what a
+    three-player tournament ranks its tables' places by (one query)."""
+    found: dict[int, dict[int, int]] = {}
+    for match_id, player_id, score in (Seat.objects.filter(match_id__in=list(match_ids), player__isnull=False)
+                                       .values_list("match_id", "player_id", "score")):
+        found.setdefault(match_id, {})[player_id] = score or 0
+    return found
+
+
 def players_who_moved(match_ids) -> dict[int, set[int]]:
     """For each of ``match_ids``, the players who made at least one move in it (two queries):
     in a match aborted before it began, the others are the ones who never moved."""

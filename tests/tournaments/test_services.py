@@ -101,10 +101,11 @@ def test_what_cannot_be_run_is_refused_and_nothing_is_made(overrides, code):
     assert not Tournament.objects.exists()
 
 
-def test_the_three_player_game_is_refused_with_what_to_choose_instead():
+def test_a_three_player_round_robin_is_refused_with_what_to_choose_instead():
     (owner,) = make_accounts(1)
-    with pytest.raises(ServiceError, match="round robins are for two-player games for now"):
+    with pytest.raises(ServiceError, match="so it is played as a Swiss. Choose Swiss."):
         create(owner, game="tictactoe-3player")
+    assert not Tournament.objects.exists()
 
 
 def test_guests_neither_create_nor_join():
