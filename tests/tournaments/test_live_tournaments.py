@@ -41,7 +41,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 GAME = "nine-board-tictactoe"
 CLOCK = TimeControl(base=180, increment=2)
 ARENA_SECONDS = 75
-TOURNAMENT_SECONDS = 600  # the whole of either tournament, on a loaded machine: only a failing test waits it out
+TOURNAMENT_SECONDS = 900  # the whole of either tournament (about 400 s at a load of 20): only a failing test waits it out
 PASSWORD = "a long enough password"
 # Scripted players sign up twelve accounts from one address and answer every move at once:
 # the per-address signup limit and the per-socket message rate are for people, not for them.
