@@ -50,23 +50,28 @@ class Watcher:
         self.retries = 0
 
     async def open(self, url: str, tournament_id: int, opened: asyncio.Semaphore, stop: asyncio.Event) -> None:
+        """Follow the tournament until ``stop``; as a page does, a socket told to try again later
+        (4503: the server could not read or send just then) opens again and gets the state."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        async with opened:
-            while True:  # as a page does: a socket told to try again later (4503) opens again
+        while not stop.is_set():
+            async with opened:
                 ws = await connect(f"ws{url[4:]}/ws/tournaments/{tournament_id}/", origin=url, open_timeout=60,
                                    max_queue=None)
-                try:
-                    await self._receive(await ws.recv())
-                    break
-                except ConnectionClosed as closed:
-                    if closed.rcvd is None or closed.rcvd.code != TRY_AGAIN_LATER:
-                        raise
-                    self.retries += 1
+            try:
+                await self._follow(ws, stop)
+            except ConnectionClosed as closed:
+                if closed.rcvd is None or closed.rcvd.code != TRY_AGAIN_LATER:
+                    raise
+                self.retries += 1
+            finally:
+                await ws.close()
+
+    async def _follow(self, ws, stop: asyncio.Event) -> None:
         pinging = asyncio.ensure_future(self._keep_alive(ws))
+        stopping = asyncio.ensure_future(stop.wait())
         try:
-            stopping = asyncio.ensure_future(stop.wait())
             while True:
                 receiving = asyncio.ensure_future(ws.recv())
                 done, _ = await asyncio.wait([receiving, stopping], return_when=asyncio.FIRST_COMPLETED)
@@ -76,7 +81,7 @@ class Watcher:
                 await self._receive(receiving.result())
         finally:
             pinging.cancel()
-            await ws.close()
+            stopping.cancel()
 
     async def _receive(self, text: str) -> None:
         at = time.perf_counter()
