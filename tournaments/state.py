@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.match.clocks import TimeControl
 from games.rules import get_game
-from tournaments import selectors
+from tournaments import selectors, swiss, swiss_selectors
 from tournaments.arena import arena_standings, arena_table
 from tournaments.models import Entry, Tournament
 
@@ -64,7 +64,9 @@ def _arena(tournament: Tournament, entries: dict[int, Entry]) -> tuple[list[dict
 
 
 def _round_robin(tournament: Tournament, entries: dict[int, Entry]) -> tuple[list[dict], list[dict]]:
-    page = selectors.tournament_page(tournament)
+    """A round robin's standings and games; a Swiss's, as its page ranks them (byes counted,
+    Buchholz first; ``tie_break`` is Sonneborn-Berger in both)."""
+    page = (swiss_selectors.swiss_page if swiss.is_swiss(tournament) else selectors.tournament_page)(tournament)
     rows = [{"rank": r.rank, **_person(r.player), "score": r.score, "tie_break": r.tie_break, "fire": False,
              "berserks": 0, "marks": [], "games": r.played, "playing": False, "paused": False,
              "withdrawn": r.withdrawn} for r in page["standings"]]

@@ -24,7 +24,7 @@ from django.utils import timezone
 from games import selectors
 from games.match.errors import ServiceError
 from games.rules import get_game
-from tournaments import services
+from tournaments import push, services
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
 from tournaments.swiss_pairing import Kind, NoPairing, Slot, Standing, swiss_pairs, swiss_standings
 from tournaments.trios import BYE_POINTS, SEATS, TrioSlot, place_points, trio_round, trio_standings
@@ -184,12 +184,17 @@ def _next_round(tournament: Tournament, now: datetime) -> None:
 def _finish(tournament: Tournament, now: datetime, reason: str = "") -> None:
     tournament.status, tournament.finished_at, tournament.status_reason = Tournament.Status.FINISHED, now, reason
     tournament.save(update_fields=["status", "finished_at", "status_reason"])
+    push.changed_on_commit(tournament)
 
 
 def _score(tournament: Tournament, history: dict[int, list[Slot]]) -> None:
+    """Store each entry's score; a game that ended changes one, and the page hears of it."""
+    changed = 0
     for row in standings_of(tournament, history):
-        Entry.objects.filter(tournament=tournament, player_id=row.player).exclude(score=row.score).update(
-            score=row.score)
+        changed += Entry.objects.filter(tournament=tournament, player_id=row.player).exclude(
+            score=row.score).update(score=row.score)
+    if changed:
+        push.changed_on_commit(tournament)
 
 
 def swiss_advance(*, tournament_id: int, now: datetime | None = None) -> None:
@@ -237,6 +242,7 @@ def swiss_late_join(*, tournament_id: int, user, invite: str | None = None, pass
         entry = Entry.objects.create(tournament=tournament, player=user, joined_round=tournament.current_round,
                                      score=HALF_BYE)
         Bye.objects.create(tournament=tournament, round=tournament.current_round, player=user, points=HALF_BYE)
+        push.changed_on_commit(tournament)
         return entry
 
 
@@ -250,6 +256,7 @@ def swiss_withdraw(*, tournament_id: int, user) -> None:
             raise ServiceError("not_running", "This tournament is not running.")
         if not Entry.objects.filter(tournament=tournament, player=user, withdrawn=False).update(withdrawn=True):
             raise ServiceError("not_joined", "You are not in this tournament.")
+        push.changed_on_commit(tournament)
 
 
 def swiss_sweep(*, now: datetime | None = None) -> int:

@@ -159,6 +159,24 @@ def test_the_arena_wave_benchmark_pairs_a_pool():
     assert 0 < int(row[2]) <= 10
 
 
+def test_the_swiss_rounds_benchmark_pairs_a_round_of_a_tournament_under_way():
+    out = run("benchmarks/swiss_rounds.py", "--runs", "1", "--sizes", "11", "--round", "3", "--rounds", "4")
+    row = next(line for line in out.splitlines() if line.startswith("| 11 |")).split("|")
+    assert int(row[2]) == 5  # and the bye
+
+
+def test_the_standings_push_benchmark_reaches_every_watching_socket_with_each_change():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    done = subprocess.run([sys.executable, "benchmarks/standings_push.py", "--watchers", "4", "--changes", "2",
+                           "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.splitlines()[-1])
+    assert (figures["watchers"], len(figures["last_ms"])) == (4, 2)
+    assert 0 < figures["each_p50_ms"] <= figures["last_p99_ms"]
+
+
 def test_the_pages_benchmark_prints_a_row_per_page_and_language():
     out = run("benchmarks/pages.py", "--requests", "2")
     rows = [line.split() for line in out.splitlines() if re.search(r"\s(en|de|fr|es)\s+\d", line)]

@@ -18,6 +18,7 @@ from games.rules import get_game
 from tests.support.players import make_accounts, play_first_moves
 from tournaments import formats, services, swiss
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
+from tournaments.swiss_selectors import swiss_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 GAME = "nine-board-tictactoe"
@@ -190,3 +191,33 @@ def test_the_sweep_starts_a_due_swiss_and_moves_it_on():
 
 def test_a_match_end_reaches_the_format_of_its_tournament():
     assert swiss.is_swiss(Tournament(format="swiss")) and not swiss.is_swiss(Tournament(format="round_robin"))
+
+
+def test_a_swiss_page_hears_of_each_result_of_each_round_and_of_the_end():
+    """Every change its page shows raises the version its socket is sent: a game's result, the
+    next round, a withdrawal, a late join, the end."""
+    from tournaments.state import tournament_state
+
+    def version() -> int:
+        return tournament_state(tournament_id=tournament.pk)["version"]
+
+    players = make_accounts(6)
+    tournament = running(players[:5], rounds=2)
+    seen = [version()]
+    first, second = round_games(tournament, 1)
+    win_first(first)  # the round goes on: only a result changes
+    seen.append(version())
+    formats.tournament_join(tournament_id=tournament.pk, user=players[5])
+    seen.append(version())
+    formats.tournament_withdraw(tournament_id=tournament.pk, user=players[5])
+    seen.append(version())
+    win_first(second)  # the round's last result, and round 2 paired
+    seen.append(version())
+    for game in round_games(tournament, 2):
+        win_first(game)
+    assert refreshed(tournament).status == "finished"
+    seen.append(version())
+    assert seen == sorted(set(seen)), seen
+    state = tournament_state(tournament_id=tournament.pk)
+    page = {row.player.pk: row.score for row in swiss_page(refreshed(tournament))["standings"]}
+    assert {row["id"]: row["score"] for row in state["standings"]} == page  # byes counted, as on the page
