@@ -252,3 +252,32 @@ def test_the_home_page_with_matches_of_the_player_and_an_ended_invitation():
     html = client.get("/").content.decode()
     assert 'id="invites-ended"' in html and 'data-match-id' in html
     assert page_words(html) == []
+
+
+def _reason_words_block(html: str) -> dict:
+    return json.loads(re.search(r'<script id="reason-words" type="application/json">(.*?)</script>', html, re.S).group(1))
+
+
+def test_the_match_page_for_its_players_a_visitor_and_after_an_invitation_ended():
+    """The match page as its creator sees a private one (the invite panel), as a visitor sees
+    a public one (the share panel) and as another account sees an invitation that ended; the
+    words its scripts get (the seats' colours, the reasons) are in the language too."""
+    member, other = make_accounts(2, "pseudo")
+    private = match_create(user=member, settings=MatchSettings(game="nine-board-tictactoe-pie"), is_private=True)
+    public = match_create(user=member, settings=MatchSettings(game="quarto-misere", time_control=TimeControl(days=2)))
+    ended = match_create(user=other, settings=MatchSettings(game="tictactoe-3player"), is_private=True)
+    match_abort(match_id=ended.pk, user=other)
+    client = client_as("anon")
+    client.force_login(member, backend="lobby.auth.Backend")
+    html = client.get(f"/matches/{private.pk}/").content.decode()
+    assert 'id="invite-url"' in html and page_words(html) == []
+    labels = json.loads(re.search(r'<script id="role-labels" type="application/json">(.*?)</script>', html, re.S).group(1))
+    assert labels["red"].startswith(translations.OPEN) and labels["xPlayer"] == "X"
+    words = _reason_words_block(html)
+    assert all(sentence.startswith(translations.OPEN) for _pattern, sentence in words["clauses"])
+    assert words["and"].startswith(translations.OPEN)
+    visitor = client_as("anon").get(f"/matches/{public.pk}/").content.decode()
+    assert 'id="share-url"' in visitor and page_words(visitor) == []
+    client.force_login(member, backend="lobby.auth.Backend")
+    html = client.get(f"/matches/{ended.pk}/?invite={ended.invite_token}").content.decode()
+    assert 'id="invite-ended"' in html and page_words(html) == []

@@ -19,6 +19,7 @@ from django.db import connection
 from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import ngettext, pgettext
 
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
@@ -28,11 +29,13 @@ from games.match.errors import ServiceError
 from games.match.labels import (
     abort_sentence,
     label_beside_role,
+    people,
     result_sentence,
     role_label,
     unrated_note,
     with_names,
 )
+from games.match.reasons import reason_words
 from games.match.rulesets import ruleset_name, stored_rules
 from games.match.text import TextRefused, name_key, text_clean
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
@@ -182,9 +185,9 @@ def history_row(*, match: Match) -> dict[str, Any]:
     for p in players:
         p["unrated"] = unrated_note(p["unrated_against"], names, everyone=len(p["unrated_against"]) == len(players) - 1)
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
-    summary = f"{' and '.join(winners)} won" if winners else "Draw"
+    summary = ngettext("%(players)s won", "%(players)s won", len(winners)) % {"players": people(winners)} if winners else pgettext("result", "Draw")
     return {"id": match.pk, "game": match.game, "game_name": ruleset_name(match.game), "players": players,
-            "result": summary, "reason": with_names(result.get("reason", ""), names),
+            "result": summary, "reason": with_names(reason_words(result.get("reason", "")), names),
             "length": match.plies, "clock": TimeControl.of(match).label,
             "date": match.finished_at, "private": match.is_private, "imported": bool(imported), "rated": match.rated}
 
