@@ -21,7 +21,7 @@ from django.utils import translation
 from config.asgi import application
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.services import match_abort, match_create
+from games.services import match_abort, match_create, match_resign, move_submit, seat_join
 from live import protocol
 from lobby import translations
 from notify.events import Notice
@@ -62,6 +62,9 @@ COVERED = [
     ("anon", "/", 200),
     ("guest", "/", 200),
     ("account", "/", 200),
+    ("anon", "/history/", 200),
+    ("anon", "/leaderboards/", 200),
+    ("anon", "/leaderboards/?game=quarto-misere", 200),
 ]
 
 
@@ -281,3 +284,23 @@ def test_the_match_page_for_its_players_a_visitor_and_after_an_invitation_ended(
     client.force_login(member, backend="lobby.auth.Backend")
     html = client.get(f"/matches/{ended.pk}/?invite={ended.invite_token}").content.decode()
     assert 'id="invite-ended"' in html and page_words(html) == []
+
+
+def test_the_history_and_a_players_page_with_a_finished_match():
+    """A finished rated match in the history list, filtered (with a refused filter), and on a
+    player's page as another account sees it (its challenge form too): the rows' result and
+    reason read in the language."""
+    ada, bob, cy = make_accounts(3, "pseudo")
+    match = match_create(user=ada, settings=MatchSettings(game="nine-board-tictactoe", rated=True), role="xPlayer")
+    match = seat_join(match_id=match.pk, user=bob, role="oPlayer")
+    match = move_submit(match_id=match.pk, user=ada, action="(play 1 1 2 2 x)", version=match.version)
+    move_submit(match_id=match.pk, user=bob, action="(play 2 2 1 1 o)", version=match.version)
+    match_resign(match_id=match.pk, user=ada)
+    client = client_as("anon")
+    html = client.get("/history/").content.decode()
+    assert f'data-match="{match.pk}"' in html and page_words(html) == []
+    html = client.get("/history/?result=won&until=2020-01-01&since=2021-01-01").content.decode()
+    assert 'class="form-error"' in html and page_words(html) == []
+    client.force_login(cy, backend="lobby.auth.Backend")
+    html = client.get(f"/players/{ada.pk}/").content.decode()
+    assert 'id="challenge-form"' in html and f'data-match="{match.pk}"' in html and page_words(html) == []
