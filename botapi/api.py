@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -74,12 +75,12 @@ class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
         found = services.token_find(secret=token)
         if found is None:
-            raise Refused(401, "bad_token", "That token is unknown or revoked: make a new one on your account page.")
+            raise Refused(401, "bad_token", gettext("That token is unknown or revoked: make a new one on your account page."))
         if self.scope not in found.scope_set:
-            raise Refused(403, "missing_scope", f"This call needs a token with the {self.scope!r} scope.")
+            raise Refused(403, "missing_scope", gettext("This call needs a token with the '%(scope)s' scope.") % {"scope": self.scope})
         wait = limits.take(found.pk)
         if wait:
-            raise Refused(429, "rate_limited", "Too many calls: wait for the seconds in Retry-After, then go on.",
+            raise Refused(429, "rate_limited", gettext("Too many calls: wait for the seconds in Retry-After, then go on."),
                           **{"Retry-After": retry_after(wait)})
         request.user = found.user
         return found
@@ -139,7 +140,8 @@ def _service_error(request, exc: ServiceError):
 
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request, exc):
-    return _error(401, "no_token", 'Send your token: "Authorization: Bearer <token>" (make one on your account page).',
+    return _error(401, "no_token", gettext('Send your token: "Authorization: Bearer <token>" (make one on your account '
+                                           'page).'),
                   {"WWW-Authenticate": "Bearer"})
 
 
@@ -155,13 +157,15 @@ def _malformed(request, exc: ValidationError):
 def _too_large(request, exc):
     """A body over Django's limit (Daphne refuses one over it as it arrives, with the same JSON:
     ``config.errorpages.too_large_answer``)."""
-    return _error(413, "too_large", f"A request may carry at most {django_settings.REQUEST_MAX_BYTES / 1e6:g} MB.")
+    return _error(413, "too_large", gettext("A request may carry at most %(megabytes)s MB.") % {
+        "megabytes": f"{django_settings.REQUEST_MAX_BYTES / 1e6:g}"})
 
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError):
     if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):  # ninja's "Cannot parse request body"
-        return _error(400, "malformed", f"The body must be JSON, each field given once ({exc.__cause__}).")
+        return _error(400, "malformed", gettext("The body must be JSON, each field given once (%(why)s).") % {
+            "why": exc.__cause__})
     return _error(exc.status_code, "malformed" if exc.status_code == 400 else "refused", str(exc))
 
 
@@ -235,7 +239,7 @@ def match_state(request, match_id: int):
 def _viewable_match(request, match_id: int) -> Match:
     match = match_by_id(match_id)
     if match is None or not match_can_view(match=match, user=request.user, invite_token=None):
-        raise ServiceError("not_found", "There is no such match, or it is private.")
+        raise ServiceError("not_found", gettext("There is no such match, or it is private."))
     return match
 
 
@@ -340,7 +344,7 @@ def match_make(request, body: MatchIn):
     counts a player's creations (``CREATE_PER_MINUTE``): over it, 429 ``rate_limited``."""
     if not throttle.action_allowed("create", throttle.client_key({"user": request.user}),
                                    django_settings.CREATE_PER_MINUTE):
-        raise Refused(429, "rate_limited", "You are creating matches too fast: wait a minute, then try again.",
+        raise Refused(429, "rate_limited", gettext("You are creating matches too fast: wait a minute, then try again."),
                       **{"Retry-After": str(throttle.ACTION_WINDOW_SECONDS)})
     settings = MatchSettings.from_json({"game": body.game, "rated": body.rated, "clock": body.clock})
     match = game_services.match_create(user=request.user, settings=settings, is_private=body.private, role=body.role)
@@ -371,8 +375,8 @@ def chat(request, match_id: int, body: ChatIn):
     same budget as the player's pages' sockets (``WS_RATE_BURST`` at once, ``WS_RATE_PER_SECOND``
     more each second, shared by the processes with Redis): over it, 429 ``rate_limited``."""
     if not async_to_sync(throttle.limits().take)(throttle.client_key({"user": request.user})):
-        raise Refused(429, "rate_limited", "Too many messages: the chat shares its budget with your pages' sockets; "
-                                           "wait for the seconds in Retry-After.",
+        raise Refused(429, "rate_limited", gettext("Too many messages: the chat shares its budget with your pages' "
+                                                   "sockets; wait for the seconds in Retry-After."),
                       **{"Retry-After": retry_after(1 / max(django_settings.WS_RATE_PER_SECOND, 0.001))})
     with _refusals_seen_by_viewers(request, match_id):
         game_services.chat_post(match_id=match_id, user=request.user, text=body.text)
@@ -467,7 +471,7 @@ def _stream_slot(token: ApiToken) -> StreamSlot:
     """Reserve one of the token's streams (nothing awaited after it: the view returns at once)."""
     slot = limits.stream_reserve(token.pk)
     if slot is None:
-        raise Refused(429, "too_many_streams", "This token has as many streams open as it may: close one first.",
+        raise Refused(429, "too_many_streams", gettext("This token has as many streams open as it may: close one first."),
                       **{"Retry-After": str(STREAM_START_SECONDS)})
     return slot
 

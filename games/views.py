@@ -13,6 +13,7 @@ from games.computer.search import LEVELS
 from games.ggp.gdl.sheets import SHEET_VERSION, sheet_meta, sheet_text
 from games.history.selectors import match_replay
 from games.match import guide, invites
+from games.match.clocks import TimeControl
 from games.match.labels import pair_limit_note
 from games.models import Match
 from games.rules import SLUGS
@@ -46,6 +47,9 @@ def match_page(request, match_id: int):
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
+        # In the page's language (the snapshot keeps the English, one for every watcher).
+        "game_name": guide.game_name(snapshot["game"]),
+        "time_words": TimeControl.of(match).words,
         "pair_limit": pair_limit_note(
             match_pairs_over_limit(match=match, seats=seats),
             {s["role"]: s["player"]["name"] for s in seats if s["player"]}, seats=len(seats),

@@ -21,7 +21,7 @@ from django.utils import translation
 from config.asgi import application
 from games.match.clocks import TimeControl
 from games.match.settings import MatchSettings
-from games.services import match_abort, match_create
+from games.services import match_abort, match_create, match_resign, move_submit, seat_join
 from live import protocol
 from lobby import translations
 from notify.events import Notice
@@ -62,6 +62,9 @@ COVERED = [
     ("anon", "/", 200),
     ("guest", "/", 200),
     ("account", "/", 200),
+    ("anon", "/history/", 200),
+    ("anon", "/leaderboards/", 200),
+    ("anon", "/leaderboards/?game=quarto-misere", 200),
 ]
 
 
@@ -252,3 +255,52 @@ def test_the_home_page_with_matches_of_the_player_and_an_ended_invitation():
     html = client.get("/").content.decode()
     assert 'id="invites-ended"' in html and 'data-match-id' in html
     assert page_words(html) == []
+
+
+def _reason_words_block(html: str) -> dict:
+    return json.loads(re.search(r'<script id="reason-words" type="application/json">(.*?)</script>', html, re.S).group(1))
+
+
+def test_the_match_page_for_its_players_a_visitor_and_after_an_invitation_ended():
+    """The match page as its creator sees a private one (the invite panel), as a visitor sees
+    a public one (the share panel) and as another account sees an invitation that ended; the
+    words its scripts get (the seats' colours, the reasons) are in the language too."""
+    member, other = make_accounts(2, "pseudo")
+    private = match_create(user=member, settings=MatchSettings(game="nine-board-tictactoe-pie"), is_private=True)
+    public = match_create(user=member, settings=MatchSettings(game="quarto-misere", time_control=TimeControl(days=2)))
+    ended = match_create(user=other, settings=MatchSettings(game="tictactoe-3player"), is_private=True)
+    match_abort(match_id=ended.pk, user=other)
+    client = client_as("anon")
+    client.force_login(member, backend="lobby.auth.Backend")
+    html = client.get(f"/matches/{private.pk}/").content.decode()
+    assert 'id="invite-url"' in html and page_words(html) == []
+    labels = json.loads(re.search(r'<script id="role-labels" type="application/json">(.*?)</script>', html, re.S).group(1))
+    assert labels["red"].startswith(translations.OPEN) and labels["xPlayer"] == "X"
+    words = _reason_words_block(html)
+    assert all(sentence.startswith(translations.OPEN) for _pattern, sentence in words["clauses"])
+    assert words["and"].startswith(translations.OPEN)
+    visitor = client_as("anon").get(f"/matches/{public.pk}/").content.decode()
+    assert 'id="share-url"' in visitor and page_words(visitor) == []
+    client.force_login(member, backend="lobby.auth.Backend")
+    html = client.get(f"/matches/{ended.pk}/?invite={ended.invite_token}").content.decode()
+    assert 'id="invite-ended"' in html and page_words(html) == []
+
+
+def test_the_history_and_a_players_page_with_a_finished_match():
+    """A finished rated match in the history list, filtered (with a refused filter), and on a
+    player's page as another account sees it (its challenge form too): the rows' result and
+    reason read in the language."""
+    ada, bob, cy = make_accounts(3, "pseudo")
+    match = match_create(user=ada, settings=MatchSettings(game="nine-board-tictactoe", rated=True), role="xPlayer")
+    match = seat_join(match_id=match.pk, user=bob, role="oPlayer")
+    match = move_submit(match_id=match.pk, user=ada, action="(play 1 1 2 2 x)", version=match.version)
+    move_submit(match_id=match.pk, user=bob, action="(play 2 2 1 1 o)", version=match.version)
+    match_resign(match_id=match.pk, user=ada)
+    client = client_as("anon")
+    html = client.get("/history/").content.decode()
+    assert f'data-match="{match.pk}"' in html and page_words(html) == []
+    html = client.get("/history/?result=won&until=2020-01-01&since=2021-01-01").content.decode()
+    assert 'class="form-error"' in html and page_words(html) == []
+    client.force_login(cy, backend="lobby.auth.Backend")
+    html = client.get(f"/players/{ada.pk}/").content.decode()
+    assert 'id="challenge-form"' in html and f'data-match="{match.pk}"' in html and page_words(html) == []

@@ -1,16 +1,20 @@
 """Input parsing for the history pages."""
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.history.selectors import HistoryFilters
 from games.history.services import IMPORT_MAX_BYTES, IMPORT_TOO_LARGE
+from games.match import guide
 from games.match.text import name_key
 from games.models import Outcome
-from games.rules import GAMES
 
-NO_SUCH_PLAYER = "There is no such player: showing every player's matches."
+# A seat's result as the filter offers it (the codes of ``Outcome``).
+OUTCOMES = [(Outcome.WON, pgettext_lazy("outcome", "won")), (Outcome.DRAWN, pgettext_lazy("outcome", "drawn")),
+            (Outcome.LOST, pgettext_lazy("outcome", "lost"))]
+NO_SUCH_PLAYER = gettext_lazy("There is no such player: showing every player's matches.")
 NAME_MAX = 30  # a display name's length (lobby.models.User.display_name)
-DATE_ERRORS = {"invalid": "Enter a date as YYYY-MM-DD, for example 2026-03-01."}
+DATE_ERRORS = {"invalid": gettext_lazy("Enter a date as YYYY-MM-DD, for example 2026-03-01.")}
 
 
 class HistoryFilterForm(forms.Form):
@@ -20,30 +24,30 @@ class HistoryFilterForm(forms.Form):
     game = forms.ChoiceField(required=False, choices=[])
     player = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput,
                                 error_messages=dict.fromkeys(["invalid", "min_value", "max_value"], NO_SUCH_PLAYER))
-    result = forms.ChoiceField(required=False, choices=[("", "any result"), *Outcome.choices],
-                               label="Result for the player")
-    name = forms.CharField(required=False, max_length=NAME_MAX, label="Player's name starts with", strip=True)
-    opponent = forms.CharField(required=False, max_length=NAME_MAX, label="Opponent's name starts with", strip=True)
+    result = forms.ChoiceField(required=False, choices=[("", gettext_lazy("any result")), *OUTCOMES],
+                               label=gettext_lazy("Result for the player"))
+    name = forms.CharField(required=False, max_length=NAME_MAX, label=gettext_lazy("Player's name starts with"), strip=True)
+    opponent = forms.CharField(required=False, max_length=NAME_MAX, label=gettext_lazy("Opponent's name starts with"), strip=True)
     tournament = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput,
                                     error_messages=dict.fromkeys(["invalid", "min_value", "max_value"],
-                                                                 "That is not a tournament's number: the filter is left out."))
-    since = forms.DateField(required=False, label="Finished from", input_formats=["%Y-%m-%d"],
+                                                                 gettext_lazy("That is not a tournament's number: the filter is left out.")))
+    since = forms.DateField(required=False, label=gettext_lazy("Finished from"), input_formats=["%Y-%m-%d"],
                             error_messages=DATE_ERRORS, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(required=False, label="to", input_formats=["%Y-%m-%d"],
+    until = forms.DateField(required=False, label=pgettext_lazy("dates", "to"), input_formats=["%Y-%m-%d"],
                             error_messages=DATE_ERRORS, widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", "all games"), *((g.slug, g.name) for g in GAMES)]
+        self.fields["game"].choices = [("", gettext_lazy("all games")), *guide.game_choices()]
 
     def clean(self):
         data = super().clean()
         if data.get("result") and not (data.get("player") or data.get("name")):
-            self.add_error("result", "Pick a player first (type a name, or click one in the list) "
-                                     "to filter by their result.")
+            self.add_error("result", gettext("Pick a player first (type a name, or click one in the list) "
+                                             "to filter by their result."))
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
-            self.add_error("until", "The last day comes before the first: swap them.")
+            self.add_error("until", gettext("The last day comes before the first: swap them."))
         return data
 
     def no_such_player(self) -> None:

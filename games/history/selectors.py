@@ -21,22 +21,25 @@ from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext, pgettext
 
 from games.ggp.gdl.sheets import SHEET_VERSION
 from games.history.charts import evaluation_chart, rating_chart
 from games.history.ggp import IMPORTED_NAME_MAX, MatchRecord, ggp_dump
-from games.match import ratings
+from games.match import guide, ratings
 from games.match.clocks import TimeControl
 from games.match.errors import ServiceError
 from games.match.labels import (
     abort_sentence,
     label_beside_role,
+    people,
     result_sentence,
     role_label,
     unrated_note,
     with_names,
 )
-from games.match.rulesets import ruleset_name, stored_rules
+from games.match.reasons import reason_words
+from games.match.rulesets import stored_rules
 from games.match.text import TextRefused, name_key, text_clean
 from games.models import Match, Outcome, Rating, ReplacedMove, Seat
 from games.rules import GAMES
@@ -185,10 +188,10 @@ def history_row(*, match: Match) -> dict[str, Any]:
     for p in players:
         p["unrated"] = unrated_note(p["unrated_against"], names, everyone=len(p["unrated_against"]) == len(players) - 1)
     winners = [p["name"] for p in players if p["role"] in result.get("winners", [])]
-    summary = f"{' and '.join(winners)} won" if winners else "Draw"
-    return {"id": match.pk, "game": match.game, "game_name": ruleset_name(match.game), "players": players,
-            "result": summary, "reason": with_names(result.get("reason", ""), names),
-            "length": match.plies, "clock": TimeControl.of(match).label,
+    summary = ngettext("%(players)s won", "%(players)s won", len(winners)) % {"players": people(winners)} if winners else pgettext("result", "Draw")
+    return {"id": match.pk, "game": match.game, "game_name": guide.game_name(match.game), "players": players,
+            "result": summary, "reason": with_names(reason_words(result.get("reason", "")), names),
+            "length": match.plies, "clock": TimeControl.of(match).short_words,
             "date": match.finished_at, "private": match.is_private, "imported": bool(imported), "rated": match.rated}
 
 
@@ -210,7 +213,7 @@ def player_record(*, player, viewer) -> list[dict[str, Any]]:
     by_game = {row.pop("match__game"): row for row in rows}
     known = [info.slug for info in GAMES]
     order = known + sorted(set(by_game) - set(known))
-    return [{"game": slug, "game_name": ruleset_name(slug), **by_game[slug],
+    return [{"game": slug, "game_name": guide.game_name(slug), **by_game[slug],
              "average": round(by_game[slug]["average"] or 0.0, 1)}
             for slug in order if slug in by_game]
 
@@ -231,7 +234,7 @@ def player_ratings(*, player) -> list[dict[str, Any]]:
             continue
         points = history.get(info.slug, [])
         start = points[0][1] if points else ratings.shown(row.mu)
-        out.append({"game": info.slug, "game_name": info.name, "rating": ratings.shown(row.mu),
+        out.append({"game": info.slug, "game_name": guide.game_name(info.slug), "rating": ratings.shown(row.mu),
                     "provisional": ratings.provisional(row.games), "games": row.games, "opponents": row.opponents,
                     "chart": rating_chart([(at, after) for at, _, after in points], start)})
     return out

@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.history import selectors, services
 from games.history.forms import HistoryFilterForm, ImportForm
-from games.match import clocks, ratings
+from games.match import clocks, guide, ratings
 from games.models import Match
-from games.rules import GAMES, get_game
+from games.rules import GAMES
 from games.rules.base import RulesError
 from games.selectors import match_can_view
 from games.selectors.analysis import analysis_of, analysis_thresholds
@@ -62,9 +62,9 @@ def player_page(request, user_id: int):
                if can_challenge and not request.user.is_guest and not player.is_guest else [])
     return render(request, "history/player.html", {
         "player": player, "record": selectors.player_record(player=player, viewer=request.user),
-        "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": GAMES,
+        "ratings": selectors.player_ratings(player=player), "page": page, "rows": rows, "games": guide.guide_games(),
         "clock_choices": clocks.choices(), "can_challenge": can_challenge,
-        "pair_limited": [g.name for g in GAMES if g.slug in limited],
+        "pair_limited": [guide.game_name(g.slug) for g in GAMES if g.slug in limited],
     })
 
 
@@ -73,10 +73,10 @@ def leaderboard(request):
     game = request.GET.get("game") if request.GET.get("game") in slugs else slugs[0]
     page, rows = selectors.leaderboard_page(game=game, page=request.GET.get("page"))
     return render(request, "history/leaderboard.html", {
-        "games": GAMES, "game": game, "game_name": get_game(game).name, "page": page, "rows": rows,
+        "games": guide.guide_games(), "game": game, "game_name": guide.game_name(game), "page": page, "rows": rows,
         "query": f"game={game}", "days": selectors.LEADERBOARD_ACTIVE_DAYS,
         "min_games": selectors.LEADERBOARD_MIN_GAMES, "min_opponents": selectors.LEADERBOARD_MIN_OPPONENTS,
-        "pair_results": "once" if ratings.PAIR_RESULTS_PER_DAY == 1 else f"{ratings.PAIR_RESULTS_PER_DAY} times",
+        "pair_results": ratings.PAIR_RESULTS_PER_DAY,
         "pair_hours": round(ratings.PAIR_WINDOW.total_seconds() / 3600),
     })
 

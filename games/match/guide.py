@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.match.labels import role_label
+from games.match.labels import seat_label
 from games.rules import GAMES, get_game
 
 FULL_SUB_BOARD = ("(play 1 1 1 3 x)", "(play 1 3 1 1 o)", "(play 1 1 3 2 x)", "(play 3 2 1 1 o)",
@@ -83,9 +83,6 @@ TEXTS = {
         "Misère Quarto as originally played: you choose the piece your opponent must place. Whoever "
         "completes a line of four pieces sharing a trait loses.")),
 }
-# The seats named by colour; marks (X, O, Z) read the same in every language.
-ROLE_WORDS = {"Red": pgettext_lazy("seat", "Red"), "Blue": pgettext_lazy("seat", "Blue"),
-              "White": pgettext_lazy("seat", "White"), "Black": pgettext_lazy("seat", "Black")}
 
 
 def _texts(info) -> dict[str, Any]:
@@ -93,9 +90,7 @@ def _texts(info) -> dict[str, Any]:
     return {"slug": info.slug, "name": str(name), "summary": str(summary)}
 
 
-def _role(role: str) -> str:
-    label = role_label(role)
-    return str(ROLE_WORDS.get(label, label))
+_role = seat_label
 
 
 def guide_games() -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ export function alertControls() {
   sound.className = "button button--secondary button--small";
   sound.id = "sound-toggle";
   const label = () => {
-    sound.textContent = muted() ? "Sound off" : "Sound on";
+    sound.textContent = muted() ? gettext("Sound off") : gettext("Sound on");
     sound.setAttribute("aria-pressed", String(!muted()));
   };
   sound.addEventListener("click", () => {
@@ -39,7 +39,7 @@ export function alertControls() {
     const ask = document.createElement("button");
     ask.type = "button";
     ask.className = "button button--secondary button--small";
-    ask.textContent = "Notify me when it is my turn";
+    ask.textContent = gettext("Notify me when it is my turn");
     ask.addEventListener("click", async () => {
       await Notification.requestPermission();
       ask.remove();

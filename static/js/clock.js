@@ -54,7 +54,7 @@ export class Clocks {
       node.textContent = formatTime(ms, this.clock.kind);
       node.classList.toggle("clock--running", role === this.clock.running);
       node.classList.toggle("clock--low", (this.clock.kind === "real_time" || this.clock.kind === "per_move") && ms < 10_000);
-      node.setAttribute("aria-label", `${spokenTime(ms)} left`);
+      node.setAttribute("aria-label", interpolate(gettext("%(time)s left"), { time: spokenTime(ms) }, true));
     }
     if (this.onTick) this.onTick();
   }
@@ -64,8 +64,9 @@ export class Clocks {
 export function formatTime(ms, kind) {
   if (kind === "correspondence") {
     const hours = Math.floor(ms / 3_600_000);
-    if (hours >= 24) return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-    return hours >= 1 ? `${hours} h ${Math.floor(ms / 60_000) % 60} min` : `${Math.ceil(ms / 60_000)} min`;
+    if (hours >= 24) return interpolate(gettext("%(days)s d %(hours)s h"), { days: Math.floor(hours / 24), hours: hours % 24 }, true);
+    return hours >= 1 ? interpolate(gettext("%(hours)s h %(minutes)s min"), { hours, minutes: Math.floor(ms / 60_000) % 60 }, true)
+      : interpolate(gettext("%(minutes)s min"), { minutes: Math.ceil(ms / 60_000) }, true);
   }
   const seconds = Math.floor(ms / 1000);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
@@ -75,5 +76,6 @@ export function formatTime(ms, kind) {
 function spokenTime(ms) {
   const seconds = Math.round(ms / 1000);
   const minutes = Math.floor(seconds / 60);
-  return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+  return minutes ? interpolate(gettext("%(minutes)s min %(seconds)s s"), { minutes, seconds: seconds % 60 }, true)
+    : interpolate(gettext("%(seconds)s s"), { seconds }, true);
 }

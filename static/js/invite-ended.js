@@ -9,7 +9,7 @@ if (button) {
   const settings = JSON.parse(document.getElementById("invite-settings").textContent);
   button.addEventListener("click", () => {
     if (site.challenge(Number(button.dataset.to), settings)) {
-      status.textContent = "Challenge sent: the answer shows at the bottom of the page.";
+      status.textContent = gettext("Challenge sent: the answer shows at the bottom of the page.");
       button.disabled = true;
     }
   });

@@ -12,7 +12,7 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
   const bar = make("div", { className: "lookback__bar" });
   bar.setAttribute("role", "status");
   const where = make("p", { className: "lookback__where" });
-  const back = make("button", { type: "button", className: "button button--primary", textContent: "Back to the live game" });
+  const back = make("button", { type: "button", className: "button button--primary", textContent: gettext("Back to the live game") });
   bar.append(where, back);
   const board = make("div", { className: "board-holder lookback__board", id: "lookback-board" });
   panel.append(bar, board);
@@ -52,8 +52,9 @@ export function setupLookback({ matchId, invite, live, moves, latest }) {
     const move = latest().match.moves[ply - 1];
     renderBoard(board, views[ply], { lastAction: move ? move.action : null, focusable: false });
     where.textContent = ply === 0
-      ? `The start, before any move. The game goes on: it is at move ${lastPly()}.`
-      : `After move ${ply} of ${lastPly()} (${move.label}). The game goes on meanwhile.`;
+      ? interpolate(gettext("The start, before any move. The game goes on: it is at move %(last)s."), { last: lastPly() }, true)
+      : interpolate(gettext("After move %(ply)s of %(last)s (%(move)s). The game goes on meanwhile."),
+                    { ply, last: lastPly(), move: move.label }, true);
     panel.hidden = false;
     live.hidden = true;
     mark();

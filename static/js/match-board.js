@@ -20,13 +20,13 @@ export function renderBoardNow() {
   const lastAction = lastMove ? lastMove.action : moves.length ? moves[moves.length - 1].action : null;
   renderBoard(ui.board, match.view, { onAction: myTurn ? play : null, lastAction, yours: myTurnIn(state.current) });
   ui.board.classList.toggle("board-holder--my-turn", myTurn);
-  document.title = myTurn ? `Your turn · ${pageTitle}` : pageTitle;
+  document.title = myTurn ? interpolate(gettext("Your turn · %(title)s"), { title: pageTitle }, true) : pageTitle;
 }
 
 function play(action) {
   if (state.pending) return;
   if (!socket.sendAction(action)) {
-    showError("Not connected: your move was not sent. Wait for the connection to come back, then play again.");
+    showError(gettext("Not connected: your move was not sent. Wait for the connection to come back, then play again."));
     return;
   }
   state.pending = true;
@@ -61,12 +61,12 @@ export function renderMoves(moves, seats) {
       const random = document.createElement("span");
       random.className = "moves__random";
       random.dataset.testid = "replaced";
-      random.textContent = `(at random: ${move.replaced})`;
+      random.textContent = interpolate(gettext("(at random: %(why)s)"), { why: move.replaced }, true);
       step.append(" ", random);
     } else if (outAfter.has(move.role) && move.ply > outAfter.get(move.role)) {
       const random = document.createElement("span");
       random.className = "moves__random";
-      random.textContent = "(at random)";
+      random.textContent = gettext("(at random)");
       step.append(" ", random);
     }
     item.append(number, step);

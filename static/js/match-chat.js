@@ -17,7 +17,7 @@ export function setupChat() {
     event.preventDefault();
     const text = ui.chatText.value.trim();
     if (!text) return;
-    if (send({ type: "chat", text }, "Not connected: your message was not sent. Wait for the connection to come back.")) {
+    if (send({ type: "chat", text }, gettext("Not connected: your message was not sent. Wait for the connection to come back."))) {
       ui.chatText.value = "";
     }
   });

@@ -31,7 +31,8 @@ export function renderClaim() {
   claimDrawn = drawn;
   ui.claim.hidden = false;
   if (wait > 0) {
-    ui.claim.replaceChildren(hintText(`${name} has left the match. If they are not back within ${minutes(wait)}, you may claim it.`));
+    ui.claim.replaceChildren(hintText(interpolate(
+      gettext("%(name)s has left the match. If they are not back within %(time)s, you may claim it."), { name, time: minutes(wait) }, true)));
     if (!claimTimer) claimTimer = setInterval(renderClaim, 1000);
     return;
   }
@@ -39,14 +40,18 @@ export function renderClaim() {
   claimTimer = null;
   const playingOn = match.seats.filter((s) => !s.resigned && s.role !== mover).length;
   if (playingOn > 1) {  // with three, a draw would be the third player's to agree to as well
-    ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`),
-                             button(`Play on without ${name}`, () => send({ type: "claim" }), "button--primary"));
+    ui.claim.replaceChildren(hintText(gone(name)),
+                             button(interpolate(gettext("Play on without %(name)s"), { name }, true), () => send({ type: "claim" }), "button--primary"));
     return;
   }
   // As on lichess: claim the win, or call it a draw (or wait on).
-  ui.claim.replaceChildren(hintText(`${name} has left the match and has not come back.`),
-                           button("Claim the win", () => send({ type: "claim" }), "button--primary"),
-                           button("Call it a draw", () => send({ type: "claim_draw" }), "button--secondary"));
+  ui.claim.replaceChildren(hintText(gone(name)),
+                           button(gettext("Claim the win"), () => send({ type: "claim" }), "button--primary"),
+                           button(gettext("Call it a draw"), () => send({ type: "claim_draw" }), "button--secondary"));
+}
+
+function gone(name) {
+  return interpolate(gettext("%(name)s has left the match and has not come back."), { name }, true);
 }
 
 // "1:05": the countdown's minutes and seconds.

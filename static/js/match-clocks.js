@@ -48,6 +48,9 @@ function renderFirstMove() {
   if (ms === null) return;
   const { match, you } = current;
   const role = match.clock.running;
-  const who = you.roles.includes(role) ? "Your" : `${playerName(match.seats, role)}'s`;
-  ui.firstMove.textContent = `${who} first move within ${Math.ceil(ms / 1000)} s, or the match is aborted.`;
+  const seconds = Math.ceil(ms / 1000);
+  ui.firstMove.textContent = you.roles.includes(role)
+    ? interpolate(gettext("Your first move within %(seconds)s s, or the match is aborted."), { seconds }, true)
+    : interpolate(gettext("%(name)s's first move within %(seconds)s s, or the match is aborted."),
+                  { name: playerName(match.seats, role), seconds }, true);
 }

@@ -6,6 +6,7 @@
 
 import { send, state } from "./match-connection.js";
 import { button, hintText, invite, matchId, postButton, seatName, ui, userId, withInvite } from "./match-page.js";
+import { people } from "./names.js";
 
 let confirmingResign = false;
 let controlsDrawn = null; // what the controls show, to rebuild them only on a change
@@ -19,10 +20,13 @@ export function cancelResign() {
 export function renderOffers() {
   const { match } = state.current;
   const { draw, takeback } = match.offers;
-  const names = (roles) => roles.map((role) => seatName(match.seats.find((s) => s.role === role))).join(" and ");
+  const names = (roles) => people(roles.map((role) => seatName(match.seats.find((s) => s.role === role))));
   const lines = [];
-  if (match.status === "active" && draw.length) lines.push(`${names(draw)} ${draw.length > 1 ? "agree to" : "offers"} a draw.`);
-  if (match.status === "active" && takeback.length) lines.push(`${names(takeback.slice(0, 1))} asks to take back their last move.`);
+  if (match.status === "active" && draw.length) {
+    lines.push(interpolate(ngettext("%(players)s offers a draw.", "%(players)s agree to a draw.", draw.length),
+                           { players: names(draw) }, true));
+  }
+  if (match.status === "active" && takeback.length) lines.push(interpolate(gettext("%(name)s asks to take back their last move."), { name: names(takeback.slice(0, 1)) }, true));
   if (state.notice) lines.push(state.notice);
   ui.offers.textContent = lines.join(" ");
   ui.offers.hidden = lines.length === 0;
@@ -37,7 +41,7 @@ export function renderControls() {
   controlsDrawn = drawn;
   const parts = [];
   if (match.status === "waiting" && mySeat) {
-    parts.push(postButton(`/matches/${matchId}/abort/`, "Call off this match", withInvite, "button--secondary"));
+    parts.push(postButton(`/matches/${matchId}/abort/`, gettext("Call off this match"), withInvite, "button--secondary"));
   }
   if (match.status === "active" && mySeat && !mySeat.resigned) {
     parts.push(...conductControls(match, mySeat));
@@ -78,8 +82,8 @@ function conductControls(match, mySeat) {
   const begun = !notBegun(match);
   const computerAlone = !match.rated && match.seats.every((s) => s.role === mySeat.role || s.player?.computer);
   if (!begun) {
-    parts.push(postButton(`/matches/${matchId}/abort/`, "Abort", withInvite, "button--secondary"),
-               hintText("Until every player has moved, the match can only be aborted: it is not rated."));
+    parts.push(postButton(`/matches/${matchId}/abort/`, gettext("Abort"), withInvite, "button--secondary"),
+               hintText(gettext("Until every player has moved, the match can only be aborted: it is not rated.")));
   }
   const answer = (kind, text) => {
     const box = document.createElement("div");
@@ -90,25 +94,25 @@ function conductControls(match, mySeat) {
     // nothing. Read then, not when the box was drawn: a change that leaves the controls as they
     // were (another player resigning) raises the version too.
     const accept = () => (kind === "takeback" ? { version: state.current.version } : {});
-    box.append(hintText(text), button("Accept", () => send({ type: `${kind}_accept`, ...accept() }), "button--primary"),
-               button("Decline", () => send({ type: `${kind}_decline` }), "button--secondary"));
+    box.append(hintText(text), button(gettext("Accept"), () => send({ type: `${kind}_accept`, ...accept() }), "button--primary"),
+               button(gettext("Decline"), () => send({ type: `${kind}_decline` }), "button--secondary"));
     return box;
   };
   if (draw.length && !draw.includes(mySeat.role)) {
-    parts.push(answer("draw", "Accept the draw?"));
+    parts.push(answer("draw", gettext("Accept the draw?")));
   } else if (begun && !draw.length && others.length && others.every((s) => !s.player.computer)) {
     parts.push(match.offers.declined.includes(mySeat.role)
-      ? hintText("Your draw offer was declined: you may offer again after your next move.")
-      : button("Offer a draw", () => send({ type: "draw_offer" }), "button--secondary"));
+      ? hintText(gettext("Your draw offer was declined: you may offer again after your next move."))
+      : button(gettext("Offer a draw"), () => send({ type: "draw_offer" }), "button--secondary"));
   }
   if (computerAlone && moved.has(mySeat.role)) {
-    parts.push(button("Take back", askTakeback, "button--secondary"));
+    parts.push(button(gettext("Take back"), askTakeback, "button--secondary"));
   } else if (takeback.length && !takeback.includes(mySeat.role)) {
-    parts.push(answer("takeback", "Let them take back their move?"));
+    parts.push(answer("takeback", gettext("Let them take back their move?")));
   } else if (!takeback.length && ["untimed", "correspondence"].includes(match.clock.kind) && moved.has(mySeat.role)) {
     parts.push(match.offers.takeback_declined.includes(mySeat.role)
-      ? hintText("Your takeback request was declined: you may ask again after your next move.")
-      : button("Ask to take back", askTakeback, "button--secondary"));
+      ? hintText(gettext("Your takeback request was declined: you may ask again after your next move."))
+      : button(gettext("Ask to take back"), askTakeback, "button--secondary"));
   }
   return parts;
 }
@@ -123,37 +127,37 @@ function askTakeback() {
 
 function resignControl() {
   if (!confirmingResign) {
-    return button("Resign", () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary");
+    return button(gettext("Resign"), () => { confirmingResign = true; renderControls(); ui.controls.querySelector(".button--danger")?.focus(); }, "button--secondary");
   }
   const box = document.createElement("div");
   box.className = "confirm";
   box.setAttribute("role", "group");
-  box.setAttribute("aria-label", "Confirm resignation");
-  box.append(hintText("Resign this match? It counts as a loss."),
-             button("Yes, resign", resign, "button--danger"),
-             button("Keep playing", () => { confirmingResign = false; renderControls(); }, "button--secondary"));
+  box.setAttribute("aria-label", gettext("Confirm resignation"));
+  box.append(hintText(gettext("Resign this match? It counts as a loss.")),
+             button(gettext("Yes, resign"), resign, "button--danger"),
+             button(gettext("Keep playing"), () => { confirmingResign = false; renderControls(); }, "button--secondary"));
   return box;
 }
 
 function resign() {
-  if (!send({ type: "resign" }, "Not connected: wait for the connection to come back, then resign again.")) return;
+  if (!send({ type: "resign" }, gettext("Not connected: wait for the connection to come back, then resign again."))) return;
   confirmingResign = false;
   renderControls();
 }
 
 function rematchControl(match) {
-  if (!match.rematch && match.rematch_declined.includes(userId)) return hintText("Rematch declined.");
-  if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, "Offer a rematch", {}, "button--primary");
+  if (!match.rematch && match.rematch_declined.includes(userId)) return hintText(gettext("Rematch declined."));
+  if (!match.rematch) return postButton(`/matches/${matchId}/rematch/`, gettext("Offer a rematch"), {}, "button--primary");
   // Once the rematch has begun (accepted here or in another tab) there is nothing to answer.
-  if (match.rematch_status !== "waiting") return rematchLink(match, "Go to the rematch");
+  if (match.rematch_status !== "waiting") return rematchLink(match, gettext("Go to the rematch"));
   const by = match.rematch_by;
-  if (by && by.id === userId) return rematchLink(match, "Go to your rematch offer");
+  if (by && by.id === userId) return rematchLink(match, gettext("Go to your rematch offer"));
   const box = document.createElement("div");
   box.className = "offer";
   box.setAttribute("role", "status");
-  box.append(hintText(`${by ? by.name : "Your opponent"} offers a rematch.`),
-             postButton(`/matches/${match.rematch}/join/`, "Accept the rematch", {}, "button--primary"),
-             postButton(`/matches/${matchId}/rematch/decline/`, "Decline", {}, "button--secondary"));
+  box.append(hintText(by ? interpolate(gettext("%(name)s offers a rematch."), { name: by.name }, true) : gettext("Your opponent offers a rematch.")),
+             postButton(`/matches/${match.rematch}/join/`, gettext("Accept the rematch"), {}, "button--primary"),
+             postButton(`/matches/${matchId}/rematch/decline/`, gettext("Decline"), {}, "button--secondary"));
   return box;
 }
 
@@ -167,9 +171,11 @@ function spectatorRematch(match) {
   const box = document.createElement("div");
   box.className = "offer";
   box.setAttribute("role", "status");
-  const line = { waiting: `${match.rematch_by ? match.rematch_by.name : "A player"} offered a rematch.`,
-                 active: "The rematch is under way." }[match.rematch_status] ?? "The players played a rematch.";
-  box.append(hintText(line), rematchLink(match, "Watch the rematch"));
+  const offered = match.rematch_by ? interpolate(gettext("%(name)s offered a rematch."), { name: match.rematch_by.name }, true)
+    : gettext("A player offered a rematch.");
+  const line = { waiting: offered, active: gettext("The rematch is under way.") }[match.rematch_status]
+    ?? gettext("The players played a rematch.");
+  box.append(hintText(line), rematchLink(match, gettext("Watch the rematch")));
   return box;
 }
 

@@ -20,7 +20,7 @@ export const socket = new MatchSocket(socketUrl(`/ws/matches/${matchId}/${invite
 window.boardhall = { socket };
 
 /** Send `message`; when the socket is down, say so under the board (`failure`, or a general line). */
-export function send(message, failure = "Not connected: wait for the connection to come back, then try again.") {
+export function send(message, failure = gettext("Not connected: wait for the connection to come back, then try again.")) {
   const sent = socket.send(message);
   if (!sent) showError(failure);
   return sent;
@@ -37,12 +37,12 @@ export function watchConnection({ onLost }) {
   socket.addEventListener("lost", ({ detail }) => {
     clearTimeout(reconnectedTimer);
     showBanner(detail && detail.code === TRY_AGAIN_LATER
-      ? "Live updates interrupted, reconnecting… (the server cannot reach its services right now; moves already made are kept)"
-      : "Connection lost. Reconnecting…", "lost");
+      ? gettext("Live updates interrupted, reconnecting… (the server cannot reach its services right now; moves already made are kept)")
+      : gettext("Connection lost. Reconnecting…"), "lost");
     onLost();
   });
   socket.addEventListener("reconnected", () => {
-    showBanner("Reconnected: the board is up to date.", "back");
+    showBanner(gettext("Reconnected: the board is up to date."), "back");
     reconnectedTimer = setTimeout(() => showBanner(null), 4000);
   });
   socket.addEventListener("closed", ({ detail }) => {
@@ -50,7 +50,7 @@ export function watchConnection({ onLost }) {
       showSignedOut();
       return;
     }
-    showBanner("This match is not available (it may be private). Reload the page to try again.", "lost");
+    showBanner(gettext("This match is not available (it may be private). Reload the page to try again."), "lost");
   });
 }
 

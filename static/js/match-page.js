@@ -8,6 +8,7 @@ export const userId = Number(root.dataset.userId) || null;
 export const invite = root.dataset.invite;
 export const signedIn = root.dataset.signedIn === "1";
 export const createdBy = Number(root.dataset.createdBy) || null;
+export const gameName = root.dataset.gameName; // in the page's language (the states carry the English)
 export const withInvite = invite ? { invite } : {}; // forms about this match carry the link we came by
 const csrfToken = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]").value;
 
@@ -23,7 +24,7 @@ export const ui = {
 };
 
 export function seatName(seat) {
-  return seat.player ? seat.player.name : "free seat";
+  return seat.player ? seat.player.name : gettext("free seat");
 }
 
 export function isComputer(seat) {

@@ -9,8 +9,8 @@ import { roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 
 // How a seat left play (games.models.Out), as its line in the seats says it.
-const OUT_LABELS = { resigned: "resigned", time: "ran out of time", abandoned: "away, claimed against",
-                     left: "left the site" };
+const OUT_LABELS = { resigned: gettext("resigned"), time: gettext("ran out of time"),
+                     abandoned: gettext("away, claimed against"), left: gettext("left the site") };
 
 let seatsDrawn = null; // what the seat list shows, to rebuild it only on a change
 
@@ -38,7 +38,7 @@ export function renderSeats() {
     text.className = "seat__text";
     const name = document.createElement("span");
     name.className = "seat__name";
-    name.textContent = seatName(seat) + (you.roles.includes(seat.role) ? " (you)" : "");
+    name.textContent = seatName(seat) + (you.roles.includes(seat.role) ? ` ${gettext("(you)")}` : "");
     const rating = ratingText(seat);
     if (rating) {
       const badge = document.createElement("span");
@@ -50,31 +50,31 @@ export function renderSeats() {
     if (seat.player && seat.player.bot) {
       const tag = document.createElement("span");
       tag.className = "tag";
-      tag.textContent = "bot";
+      tag.textContent = gettext("bot");
       name.append(" ", tag);
     }
     const detail = document.createElement("span");
     detail.className = "seat__role";
     const label = roleLabel(seat.role);
-    const bits = [mark && mark.toUpperCase() !== label ? `${label}, plays ${mark}` : label];
-    if (!seat.player && seat.reserved_for) bits.push(`kept for ${seat.reserved_for.name}`);
-    if (seat.resigned) bits.push(OUT_LABELS[seat.out] || "resigned");
-    if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(`score ${seat.score}`);
+    const bits = [mark && mark.toUpperCase() !== label ? interpolate(gettext("%(seat)s, plays %(mark)s"), { seat: label, mark }, true) : label];
+    if (!seat.player && seat.reserved_for) bits.push(interpolate(gettext("kept for %(name)s"), { name: seat.reserved_for.name }, true));
+    if (seat.resigned) bits.push(OUT_LABELS[seat.out] || OUT_LABELS.resigned);
+    if (match.status === "finished" && seat.score !== null && seat.score !== undefined) bits.push(interpolate(gettext("score %(score)s"), { score: seat.score }, true));
     detail.textContent = bits.join(" · ");
     text.append(name, detail);
     item.append(text);
     if (isComputer(seat)) {
       const always = document.createElement("span");
       always.className = "presence presence--computer";
-      always.textContent = "computer";
+      always.textContent = gettext("computer");
       item.append(always);
     } else if (seat.player) {
       const dot = document.createElement("span");
       dot.className = "presence";
       item.append(dot);
     } else if (match.status === "waiting" && !mine && !(seat.reserved_for && seat.reserved_for.id !== userId)) {
-      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, `Join as ${roleLabel(seat.role)}`, { role: seat.role, ...withInvite })
-                           : hintText("Choose a name at the top to join."));
+      item.append(signedIn ? postButton(`/matches/${matchId}/join/`, interpolate(gettext("Join as %(seat)s"), { seat: roleLabel(seat.role) }, true), { role: seat.role, ...withInvite })
+                           : hintText(gettext("Choose a name at the top to join.")));
     } else if (match.status === "waiting" && userId === createdBy && !match.rated && !seat.reserved_for) {
       item.append(computerSeatForm(seat));
     }
@@ -84,13 +84,13 @@ export function renderSeats() {
       item.classList.add("seat--to-move");
       const turn = document.createElement("span");
       turn.className = "tag tag--turn";
-      turn.textContent = "to move";
+      turn.textContent = gettext("to move");
       text.append(turn);
       if (isProgram(seat)) {
         const thinking = document.createElement("span");
         thinking.className = "seat__thinking";
         thinking.dataset.testid = "thinking";
-        thinking.textContent = "thinking";
+        thinking.textContent = gettext("thinking");
         text.append(" ", thinking);
       }
     }
@@ -103,10 +103,10 @@ export function renderSeats() {
 
 // The creator of a waiting casual match may give a free seat to the computer, at a level.
 function computerSeatForm(seat) {
-  const form = postButton(`/matches/${matchId}/computer/`, "Give this seat to the computer",
+  const form = postButton(`/matches/${matchId}/computer/`, gettext("Give this seat to the computer"),
                           { role: seat.role, ...withInvite }, "button--secondary");
   const label = document.createElement("label");
-  label.textContent = "Level ";
+  label.textContent = `${gettext("Level")} `;
   const select = document.createElement("select");
   select.name = "level";
   JSON.parse(document.getElementById("computer-levels").textContent).forEach((name, index) => {
@@ -121,7 +121,8 @@ export function renderPresence() {
   for (const dot of ui.seats.querySelectorAll(".presence:not(.presence--computer)")) {
     const online = Boolean(state.presence.online[dot.closest(".seat").dataset.role]);
     dot.className = `presence ${online ? "presence--on" : "presence--off"}`;
-    dot.textContent = online ? "online" : "offline";
+    dot.textContent = online ? gettext("online") : gettext("offline");
   }
-  ui.spectators.textContent = `${state.presence.spectators} watching`;
+  const watching = state.presence.spectators;
+  ui.spectators.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", watching), { count: watching }, true);
 }

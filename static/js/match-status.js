@@ -4,7 +4,7 @@
 
 import { state } from "./match-connection.js";
 import { isProgram, seatName, ui } from "./match-page.js";
-import { abortSentence, playerName, resultSentence, roleLabel } from "./names.js";
+import { abortSentence, people, playerName, resultSentence, roleLabel } from "./names.js";
 import { ratingText } from "./ratings.js";
 
 export function renderStatusLines(match) {
@@ -21,36 +21,45 @@ function statusLine(match) {
   const { you } = state.current;
   if (match.status === "waiting") {
     const free = match.seats.filter((s) => !s.player).length;
-    const wait = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.`;
+    const wait = interpolate(ngettext("Waiting for players: %(count)s free seat.", "Waiting for players: %(count)s free seats.", free),
+                           { count: free }, true);
     if (!you.roles.length) return wait;
     // A waiting match nobody has open is called off. The lobby lists a public one while a player
     // waits on this page, as a lichess challenge; a private one only its invite link reaches, and
     // it stays open while its players are anywhere on the site (games/services/invites.py).
     return match.private && !match.rematch_of
-      ? `${wait} Send the invite link to the people you want to play with: you may wait on any page of the site.`
+      ? `${wait} ${gettext("Send the invite link to the people you want to play with: you may wait on any page of the site.")}`
       : match.private
-      ? `${wait} Keep this page open until they join.`
-      : `${wait} Keep this page open: the lobby lists the match while you wait here.`;
+      ? `${wait} ${gettext("Keep this page open until they join.")}`
+      : `${wait} ${gettext("Keep this page open: the lobby lists the match while you wait here.")}`;
   }
   if (match.status === "aborted" && match.result?.declined && match.result.by) {
-    return `Rematch declined by ${match.result.by.name}: this match was called off.`;
+    return interpolate(gettext("Rematch declined by %(name)s: this match was called off."), { name: match.result.by.name }, true);
   }
   // A private invitation that ended: the page's own sentence ("This invitation ended: Ada left the site.").
   const ended = match.status === "aborted" && match.result?.invite_ended && document.getElementById("invite-ended-text");
   if (ended) return ended.textContent;
   if (match.status === "aborted") return abortSentence(match);
-  if (match.status === "finished") return `Game over: ${resultSentence(match.result, match.seats)}`;
+  if (match.status === "finished") return interpolate(gettext("Game over: %(result)s"), { result: resultSentence(match.result, match.seats) }, true);
   const seat = match.seats.find((s) => s.role === view.to_move);
-  const verb = view.family === "quarto" ? (view.phase === "select" ? "choose a piece" : "place the piece") : "move";
-  if (you.roles.includes(view.to_move)) return `Your turn (${roleLabel(view.to_move)}): ${verb}.`;
-  if (seat && isProgram(seat)) return `${seatName(seat)} is thinking (${roleLabel(view.to_move)})…`;
-  return `${seat ? seatName(seat) : roleLabel(view.to_move)} to ${verb} (${roleLabel(view.to_move)}).`;
+  const deed = view.family !== "quarto" ? "move" : view.phase === "select" ? "select" : "place";
+  const seatLabel = roleLabel(view.to_move);
+  if (you.roles.includes(view.to_move)) {
+    const yours = { move: gettext("Your turn (%(seat)s): move."), select: gettext("Your turn (%(seat)s): choose a piece."),
+                    place: gettext("Your turn (%(seat)s): place the piece.") }[deed];
+    return interpolate(yours, { seat: seatLabel }, true);
+  }
+  if (seat && isProgram(seat)) return interpolate(gettext("%(name)s is thinking (%(seat)s)…"), { name: seatName(seat), seat: seatLabel }, true);
+  const theirs = { move: gettext("%(name)s to move (%(seat)s)."), select: gettext("%(name)s to choose a piece (%(seat)s)."),
+                   place: gettext("%(name)s to place the piece (%(seat)s).") }[deed];
+  return interpolate(theirs, { name: seat ? seatName(seat) : seatLabel, seat: seatLabel }, true);
 }
 
 export function lastMoveLine(match) {
   const move = match.moves[match.moves.length - 1];
   if (!move) return "";
-  return `Last move: ${playerName(match.seats, move.role)} (${roleLabel(move.role)}), ${move.label}.`;
+  return interpolate(gettext("Last move: %(name)s (%(seat)s), %(move)s."),
+                     { name: playerName(match.seats, move.role), seat: roleLabel(move.role), move: move.label }, true);
 }
 
 export function renderResult(match) {
@@ -61,7 +70,7 @@ export function renderResult(match) {
   const scores = (match.result && match.result.scores) || {};
   ui.scores.replaceChildren(...match.seats.map((seat) => {
     const item = document.createElement("li");
-    const rating = match.rated && seat.rating_after !== null ? `, rating ${ratingText(seat)}` : "";
+    const rating = match.rated && seat.rating_after !== null ? interpolate(gettext(", rating %(rating)s"), { rating: ratingText(seat) }, true) : "";
     item.textContent = `${seatName(seat)} (${roleLabel(seat.role)}): ${scores[seat.role] ?? "–"}${rating}${unratedNote(seat, match.seats)}`;
     return item;
   }));
@@ -71,7 +80,7 @@ export function renderResult(match) {
 function unratedNote(seat, seats) {
   const against = seat.unrated_against || [];
   if (!against.length) return "";
-  if (against.length === seats.length - 1) return "; not rated: the pair's daily limit";
+  if (against.length === seats.length - 1) return `; ${gettext("not rated: the pair's daily limit")}`;
   const names = against.map((role) => seatName(seats.find((s) => s.role === role)));
-  return `; not rated against ${names.join(" and ")}: the pair's daily limit`;
+  return `; ${interpolate(gettext("not rated against %(players)s: the pair's daily limit"), { players: people(names) }, true)}`;
 }

@@ -21,7 +21,7 @@ import { renderClaim } from "./match-claim.js";
 import { clocks } from "./match-clocks.js";
 import { cancelResign, renderControls, renderOffers } from "./match-conduct.js";
 import { socket, state, watchConnection } from "./match-connection.js";
-import { invite, matchId, ui, userId } from "./match-page.js";
+import { gameName, invite, matchId, ui, userId } from "./match-page.js";
 import { renderPresence, renderSeats } from "./match-seats.js";
 import { lastMoveLine, renderResult, renderStatusLines } from "./match-status.js";
 
@@ -32,7 +32,7 @@ socket.addEventListener("state", ({ detail }) => {
   state.notice = null;
   const { match } = detail;
   if (!wasMyTurn && myTurnIn(detail) && match.moves.length > 0) {
-    yourTurn(`${match.game_name} #${matchId}: ${lastMoveLine(match)}`);
+    yourTurn(`${gameName} #${matchId}: ${lastMoveLine(match)}`);
   }
   if (match.status !== "active") cancelResign();
   render();
@@ -85,10 +85,10 @@ if (copyButton) {
     const status = document.getElementById("copy-status");
     try {
       await navigator.clipboard.writeText(input.value);
-      status.textContent = "Link copied.";
+      status.textContent = gettext("Link copied.");
     } catch {
       input.select();
-      status.textContent = "Select the link and copy it (Ctrl+C).";
+      status.textContent = gettext("Select the link and copy it (Ctrl+C).");
     }
   });
 }

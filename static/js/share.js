@@ -8,9 +8,9 @@ document.getElementById("share").addEventListener("click", async (event) => {
   const field = document.getElementById(button.dataset.copy);
   try {
     await navigator.clipboard.writeText(field.value);
-    status.textContent = "Copied.";
+    status.textContent = gettext("Copied.");
   } catch {
     field.select();
-    status.textContent = "Select the text and copy it (Ctrl+C).";
+    status.textContent = gettext("Select the text and copy it (Ctrl+C).");
   }
 });

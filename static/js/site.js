@@ -56,7 +56,7 @@ class Site extends EventTarget {
   }
 
   offline() {
-    this.emit("error", { code: "offline", message: "Not connected right now; try again in a moment." });
+    this.emit("error", { code: "offline", message: gettext("Not connected right now; try again in a moment.") });
   }
 
   poolEnter(settings) { return this.send({ type: "pool_enter", ...settings }); }
@@ -113,7 +113,7 @@ class Site extends EventTarget {
       if (this.noteMatch) {
         const link = document.createElement("a");
         link.href = `/matches/${this.noteMatch}/`;
-        link.textContent = "Go to that match";
+        link.textContent = gettext("Go to that match");
         note.append(" ", link);
       }
       items.push(note);
@@ -132,7 +132,7 @@ class Site extends EventTarget {
     const dismiss = document.createElement("button");
     dismiss.type = "button";
     dismiss.className = "button button--secondary";
-    dismiss.textContent = "Dismiss";
+    dismiss.textContent = gettext("Dismiss");
     dismiss.addEventListener("click", () => { this.endings.delete(ending.match); this.render(); });
     note.append(`${ending.text} `, link, " ", dismiss);
     return note;
@@ -143,26 +143,35 @@ class Site extends EventTarget {
     const status = challenge.status === "pending" && left === 0 ? "expired" : challenge.status;
     const incoming = challenge.to.id === this.userId;
     const other = incoming ? challenge.from : challenge.to;
-    const what = `${challenge.game_name} (${challenge.settings.rated ? "rated" : "casual"}, ${challenge.clock})`;
+    const what = interpolate(challenge.settings.rated ? gettext("%(game)s (rated, %(clock)s)") : gettext("%(game)s (casual, %(clock)s)"),
+                             { game: challenge.game_name, clock: challenge.clock }, true);
     const li = document.createElement("div");
     li.className = `challenge challenge--${status}`;
     li.dataset.challenge = String(challenge.id);
     const text = document.createElement("p");
     li.append(text);
     if (status !== "pending") {
-      const words = { declined: "declined", cancelled: "was cancelled", expired: "expired", accepted: "was accepted" };
-      text.textContent = incoming ? `${other.name}'s challenge to ${what} ${words[status]}.`
-                                  : `Your challenge to ${other.name}, ${what}, ${words[status]}.`;
+      const said = incoming
+        ? { declined: gettext("%(name)s's challenge to %(what)s declined."),
+            cancelled: gettext("%(name)s's challenge to %(what)s was cancelled."),
+            expired: gettext("%(name)s's challenge to %(what)s expired."),
+            accepted: gettext("%(name)s's challenge to %(what)s was accepted.") }
+        : { declined: gettext("Your challenge to %(name)s, %(what)s, declined."),
+            cancelled: gettext("Your challenge to %(name)s, %(what)s, was cancelled."),
+            expired: gettext("Your challenge to %(name)s, %(what)s, expired."),
+            accepted: gettext("Your challenge to %(name)s, %(what)s, was accepted.") };
+      text.textContent = interpolate(said[status], { name: other.name, what }, true);
       return li;
     }
     const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     if (incoming) {
-      text.textContent = `${other.name} challenges you to ${what}. (${clock})`;
-      li.append(this.button("Accept", "challenge_accept", challenge.id, "button--primary"),
-                this.button("Decline", "challenge_decline", challenge.id, "button--secondary"));
+      text.textContent = interpolate(gettext("%(name)s challenges you to %(what)s. (%(clock)s)"), { name: other.name, what, clock }, true);
+      li.append(this.button(gettext("Accept"), "challenge_accept", challenge.id, "button--primary"),
+                this.button(gettext("Decline"), "challenge_decline", challenge.id, "button--secondary"));
     } else {
-      text.textContent = `Waiting for ${other.name} to answer your challenge: ${what}. (${clock})`;
-      li.append(this.button("Cancel", "challenge_cancel", challenge.id, "button--secondary"));
+      text.textContent = interpolate(gettext("Waiting for %(name)s to answer your challenge: %(what)s. (%(clock)s)"),
+                                     { name: other.name, what, clock }, true);
+      li.append(this.button(gettext("Cancel"), "challenge_cancel", challenge.id, "button--secondary"));
     }
     return li;
   }

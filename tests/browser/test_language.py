@@ -4,9 +4,14 @@ is remembered (the cookie, and the account); light and dark, at phone width, not
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
+from games.match.clocks import TimeControl
+from games.match.settings import MatchSettings
+from games.services import match_create
 from lobby.models import User
 from tests.browser.helpers import outside_the_event_loop
 from tests.support.players import make_accounts, session_cookie
@@ -80,3 +85,31 @@ def test_an_accounts_choice_follows_it_to_another_browser(browser, live_server):
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_german_browser_gets_the_match_page_and_its_scripts_in_german(browser, live_server, scheme):
+    """The page's words and what its scripts write (the status line, the seats, the clocks'
+    words) read German; at phone width nothing overflows."""
+    def create():
+        (member,) = make_accounts(1, "Gastgeber")
+        settings = MatchSettings(game="nine-board-tictactoe-pie", time_control=TimeControl(days=2))
+        return match_create(user=member, settings=settings, role="red")
+
+    match = outside_the_event_loop(create)
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE, color_scheme=scheme, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match.pk}/")
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        expect(page.get_by_role("heading", name="Spieler", exact=True)).to_be_visible()
+        expect(page.locator("#status-line")).to_have_text("Warte auf Spieler: 1 freier Platz.")
+        expect(page.locator("#time-control")).to_contain_text("Fernpartie")
+        seats = page.locator("#seats")
+        expect(seats.locator('[data-role="red"] .seat__role')).to_have_text("Rot, spielt x")
+        expect(seats.locator('li[data-role="blue"]')).to_contain_text("freier Platz")
+        expect(seats.locator('li[data-role="blue"]')).to_contain_text("Wähle oben einen Namen, um beizutreten.")
+        expect(page.locator("#spectators")).to_have_text(re.compile(r"^\d+ schau(t|en) zu$"))
+        nothing_overflows(page)
+    finally:
+        context.close()
