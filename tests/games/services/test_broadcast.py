@@ -4,9 +4,8 @@ event loop that has closed holds up nothing, and a state that could not reach Re
 import asyncio
 
 import pytest
-from redis.exceptions import ConnectionError as RedisConnectionError
-
 from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.services import broadcast
 from games.services.broadcast import LOBBY_GROUP, LOBBY_STALE
