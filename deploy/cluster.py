@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -306,6 +307,81 @@ class Cluster:
             process.wait()
         self.processes[host] = []
 
+    def restart_app(self, host: str) -> float:
+        """Drain ``host``'s Daphne and start it again; the seconds from its SIGTERM to its exit.
+        On SIGTERM it stops listening (nginx, refused, sends new sockets and requests to the
+        other app hosts), finishes the moves in flight and closes its sockets with 1001
+        (``config/drain.py``); the new one is started once the old has exited, and this returns
+        once it answers."""
+        sent = time.monotonic()
+        for process in self.processes[host]:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes[host]:
+            try:
+                process.wait(START_SECONDS)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        exited = time.monotonic() - sent
+        self.processes[host] = []
+        self.start_app(host)
+        self.wait_for_app(host)
+        self.wait_for_balancer(host)
+        return exited
+
+    def wait_for_balancer(self, host: str) -> None:
+        """Until nginx sends ``host`` requests again. nginx counts an upstream that refused a
+        connection as down for its ``fail_timeout`` (10 s) and only then tries it again: drain
+        the next host before that and nginx has none left, and answers 502 until it retries.
+        The site is asked for through nginx until nginx holds a connection to the host."""
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"{self.url}/", timeout=10).close()
+            except OSError:
+                pass
+            if self.balancer_connections(host):
+                return
+            time.sleep(0.2)  # polling interval
+        raise RuntimeError(f"nginx sent {host} nothing within {START_SECONDS} s")
+
+    def balancer_connections(self, host: str) -> int:
+        """The connections nginx holds open to ``host``'s Daphne (sockets and kept-alive requests)."""
+        found = _ip("netns", "exec", namespace(host), "ss", "-Htn", "state", "established",
+                    f"( sport = :{APP_PORT} )", check=False).stdout
+        return found.count(f"{address('lb')}:")
+
+    def app_running(self, host: str) -> None:
+        """``host``'s Daphne started again if it is gone (a host that vanished came back), once
+        nginx sends it requests."""
+        if not any(process.poll() is None for process in self.processes[host]):
+            self.processes[host] = []
+            self.start_app(host)
+            self.wait_for_app(host)
+            self.wait_for_balancer(host)
+
+    def rolling_restart(self) -> dict[str, float]:
+        """A release's restart: each app host drained and started again, one at a time (each
+        getting requests from nginx before the next is drained); the seconds from SIGTERM to exit."""
+        return {host: self.restart_app(host) for host in APPS}
+
+    def cut(self, host: str, others: tuple[str, ...]) -> None:
+        """A partition: ``host`` and ``others`` can no longer reach each other, both ways (a
+        blackhole route on each side: packets go nowhere, with no reset, so an open connection
+        just stops answering; a new one fails at once), while everything else, ``others``
+        among themselves included, carries on. ``heal`` ends it; TCP then resends what waited."""
+        for one, other in self._links(host, others):
+            _ip("-n", namespace(one), "route", "add", "blackhole", f"{address(other)}/32")
+
+    def heal(self, host: str, others: tuple[str, ...]) -> None:
+        for one, other in self._links(host, others):
+            _ip("-n", namespace(one), "route", "del", "blackhole", f"{address(other)}/32", check=False)
+
+    @staticmethod
+    def _links(host: str, others: tuple[str, ...]) -> list[tuple[str, str]]:
+        return [pair for other in others for pair in ((host, other), (other, host))]
+
     def down(self) -> None:
         for host in HOSTS:
             for process in self.processes[host]:
@@ -349,9 +425,12 @@ def main() -> None:
         print(f"Boardhall on {cluster.url}/ (from this machine), logs in {cluster.run}/<host>/")
         for host in HOSTS:
             print(f"  {host:8} {address(host):12} ip netns exec {namespace(host)} ...")
+        print(f"kill -USR1 {os.getpid()} restarts the app hosts one at a time (a release's rolling restart).")
         print("Ctrl-C removes the cluster.")
+        signal.signal(signal.SIGUSR1, lambda *_: print(f"restarted: {cluster.rolling_restart()}", flush=True))
         try:
-            signal.pause()
+            while True:
+                signal.pause()
         except KeyboardInterrupt:
             pass
 

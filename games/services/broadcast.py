@@ -141,6 +141,8 @@ def match_notice_on_commit(match_id: int, text: str) -> None:
 
 # -- delivery ----------------------------------------------------------------------------------
 
+RESEND_SECONDS = 1.0
+RESEND_FOR_SECONDS = 60.0  # then a page still waiting catches up only when it reconnects
 _tails: dict[str, asyncio.Future] = {}  # per group, the last send still under way (event loop only)
 
 
@@ -170,14 +172,27 @@ def _enqueue(group: str, message: dict) -> None:
 
 
 async def _send_after(previous: asyncio.Future | None, group: str, message: dict) -> None:
+    """A versioned state whose send failed because Redis could not be reached is sent again
+    every ``RESEND_SECONDS`` for up to ``RESEND_FOR_SECONDS`` (the group's later messages wait
+    behind it, in order). A process cut off from Redis while its own connections stay open
+    (a network partition: no reset, nothing fails but the send) never learns that Redis was
+    away, so its pages are not told to resync, and the other processes' pages, waiting for
+    this move, have nothing to resync for: without the second send they would wait for good.
+    A page drops a version it has, so a state that arrives twice changes nothing."""
     if previous is not None:
         await asyncio.wait([previous])
-    await _send_logged(group, message)
+    deadline = asyncio.get_running_loop().time() + RESEND_FOR_SECONDS
+    while not await _send_logged(group, message) and "version" in message \
+            and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(RESEND_SECONDS)
 
 
-async def _send_logged(group: str, message: dict) -> None:
-    """A committed change stays committed: a failed send is logged, and pages catch up by version."""
+async def _send_logged(group: str, message: dict) -> bool:
+    """A committed change stays committed: a failed send is logged, and pages catch up by
+    version. False when it failed because a service is away (a send that may be tried again)."""
     try:
         await get_channel_layer().group_send(group, message)
     except Exception as err:
         outages.report_or_log(f"sending {message.get('type')} (pages resync by version)", err, logger)
+        return not outages.down(err)
+    return True
