@@ -41,14 +41,14 @@ def forget_process_memory() -> None:
     cache.clear()
     import redis
 
-    limits = throttle.limits()
     try:
+        limits = throttle.limits()
         if isinstance(limits, throttle.RedisLimits):
             client = redis.Redis.from_url(limits.url)
             keys = list(client.scan_iter(match=f"{limits.prefix}:limit:*", count=1000))
             if keys:
                 client.delete(*keys)
-    except redis.exceptions.ConnectionError:  # a test pointed REDIS_URL where nothing listens
+    except (redis.exceptions.ConnectionError, KeyError):  # a test's REDIS_URL with no Redis there
         pass
     finally:
         throttle.limits.cache_clear()
